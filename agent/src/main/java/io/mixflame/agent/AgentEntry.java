@@ -1,0 +1,76 @@
+package io.mixflame.agent;
+
+import io.mixflame.agent.log.LogLevel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the boot classes hand over, inside the isolated loader. Parses the options, runs the command, and for
+ * an attach writes the result to the reply file the {@code attach} tool reads. Never throws.
+ */
+public final class AgentEntry {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentEntry.class);
+
+    private AgentEntry() {
+    }
+
+    /**
+     * Handles one agent invocation.
+     *
+     * @param optionText the agent's option string
+     * @param atStartup  true for {@code -javaagent} (the command runs in the background so that the application's
+     *                   start is not delayed), false for an attach (the command runs before this returns)
+     */
+    public static void handle(String optionText, boolean atStartup) {
+        AgentOptions options;
+        try {
+            options = AgentOptions.parse(optionText);
+        } catch (IllegalArgumentException e) {
+            LOG.error("bad options '{}': {}; profiler not started", optionText, e.getMessage());
+            replyToBadOptions(optionText, e.getMessage());
+            return;
+        }
+        if (options.logLevel() != null) {
+            LogLevel.set(options.logLevel());
+        }
+        if (atStartup) {
+            Thread starter = new Thread(() -> run(options), "mixflame-start");
+            starter.setDaemon(true);
+            starter.start();
+        } else {
+            run(options);
+        }
+    }
+
+    private static void run(AgentOptions options) {
+        CommandResult result = ProfilerController.instance().execute(options);
+        if (options.reply() != null) {
+            reply(Path.of(options.reply()), result);
+        }
+    }
+
+    /** The reply file must still be answered when the options around it are bad. */
+    private static void replyToBadOptions(String optionText, String message) {
+        if (optionText == null) {
+            return;
+        }
+        for (String token : optionText.split(",")) {
+            if (token.startsWith("reply=")) {
+                reply(Path.of(token.substring("reply=".length())), CommandResult.error("bad options: " + message));
+            }
+        }
+    }
+
+    private static void reply(Path path, CommandResult result) {
+        String text = (result.ok() ? "ok" : "error") + "\n" + result.message() + "\n";
+        try {
+            Files.writeString(path, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            LOG.warn("could not answer the attach tool at {}: {}", path, e.getMessage());
+        }
+    }
+}

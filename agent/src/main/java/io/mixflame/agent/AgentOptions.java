@@ -1,0 +1,170 @@
+package io.mixflame.agent;
+
+import io.mixflame.agent.log.LogLevel;
+import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.profile.Durations;
+import io.mixflame.report.OutputFormat;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The agent's options, in async-profiler's comma-separated syntax:
+ * {@code start,event=cpu,interval=10ms,file=profile.html}.
+ *
+ * @param action        what to do; {@link AgentAction#START} when none is named
+ * @param event         what to sample
+ * @param intervalNanos sampling period
+ * @param durationNanos stop after this long; 0 to run until stopped
+ * @param file          where to write, before {@code %p} and {@code %t} are expanded
+ * @param threads       one root frame per thread
+ * @param include       keep only stacks with a frame matching this (substring regex), or null
+ * @param exclude       drop stacks with a frame matching this, or null
+ * @param loopNanos     write a new profile every period; 0 for one profile
+ * @param keep          how many profiles of a loop to keep on disk
+ * @param engine        which engine to use
+ * @param logLevel      the profiler's log threshold, or null to leave it
+ * @param title         title of HTML output, or null for the default
+ * @param reply         file the result of an attach command is written to, or null
+ */
+public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
+                           String file, boolean threads, Pattern include, Pattern exclude, long loopNanos, int keep,
+                           EngineChoice engine, String logLevel, String title, String reply) {
+
+    /** Default output file: the format follows from the extension. */
+    public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
+    /** Default number of loop profiles kept on disk. */
+    public static final int DEFAULT_KEEP = 10;
+    static final long DEFAULT_CPU_INTERVAL = 10_000_000L;
+    static final long DEFAULT_WALL_INTERVAL = 20_000_000L;
+    private static final long MIN_INTERVAL = 100_000L;
+    private static final long MIN_LOOP = 1_000_000_000L;
+    private static final int MAX_TEXT = 4096;
+    private static final long SECOND = 1_000_000_000L;
+
+    /**
+     * Parses an option string; null or empty means {@code start} with every default.
+     *
+     * @throws IllegalArgumentException with a one-line message naming the bad option
+     */
+    public static AgentOptions parse(String text) {
+        if (text != null && text.length() > MAX_TEXT) {
+            throw new IllegalArgumentException("options longer than " + MAX_TEXT + " characters");
+        }
+        AgentAction action = null;
+        ProfilingEvent event = ProfilingEvent.CPU;
+        Long interval = null;
+        long duration = 0;
+        String file = DEFAULT_FILE;
+        boolean threads = false;
+        Pattern include = null;
+        Pattern exclude = null;
+        long loop = 0;
+        int keep = DEFAULT_KEEP;
+        EngineChoice engine = EngineChoice.AUTO;
+        String log = null;
+        String title = null;
+        String reply = null;
+        Set<String> seen = new LinkedHashSet<>();
+        for (String token : text == null ? new String[0] : text.split(",")) {
+            String t = token.trim();
+            if (t.isEmpty()) {
+                continue;
+            }
+            int eq = t.indexOf('=');
+            String key = eq < 0 ? t : t.substring(0, eq);
+            String value = eq < 0 ? null : t.substring(eq + 1);
+            if (!seen.add(key)) {
+                throw new IllegalArgumentException("option '" + key + "' given twice");
+            }
+            switch (key) {
+                case "start", "stop", "dump", "status" -> {
+                    flag(key, value);
+                    if (action != null) {
+                        throw new IllegalArgumentException("options name two actions: " + action.name().toLowerCase()
+                                + " and " + key);
+                    }
+                    action = AgentAction.valueOf(key.toUpperCase(java.util.Locale.ROOT));
+                }
+                case "event" -> event = ProfilingEvent.parse(required(key, value));
+                case "interval" -> interval = duration(key, value, MIN_INTERVAL, 1L);
+                case "duration" -> duration = duration(key, value, 1, SECOND);
+                case "file" -> file = required(key, value);
+                case "threads" -> {
+                    flag(key, value);
+                    threads = true;
+                }
+                case "include" -> include = regex(key, value);
+                case "exclude" -> exclude = regex(key, value);
+                case "loop" -> loop = duration(key, value, MIN_LOOP, SECOND);
+                case "keep" -> keep = positiveInt(key, value);
+                case "engine" -> engine = EngineChoice.parse(required(key, value));
+                case "log" -> {
+                    log = required(key, value);
+                    LogLevel.parse(log);
+                }
+                case "title" -> title = required(key, value);
+                case "reply" -> reply = required(key, value);
+                default -> throw new IllegalArgumentException("unknown option '" + key + "'");
+            }
+        }
+        try {
+            OutputFormat.fromPath(file);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("file=" + file + ": " + e.getMessage());
+        }
+        long intervalNanos = interval != null ? interval
+                : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
+        return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
+                threads, include, exclude, loop, keep, engine, log, title, reply);
+    }
+
+    private static void flag(String key, String value) {
+        if (value != null) {
+            throw new IllegalArgumentException("option '" + key + "' takes no value");
+        }
+    }
+
+    private static String required(String key, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("option '" + key + "' needs a value: " + key + "=...");
+        }
+        return value;
+    }
+
+    /** A bare number is in {@code bareUnit}: nanoseconds for the interval, seconds for periods, as in async-profiler. */
+    private static long duration(String key, String value, long min, long bareUnit) {
+        long nanos;
+        try {
+            nanos = Durations.parseNanos(required(key, value), bareUnit);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage());
+        }
+        if (nanos < min) {
+            throw new IllegalArgumentException(key + "=" + value + " is below the minimum of " + Durations.format(min));
+        }
+        return nanos;
+    }
+
+    private static int positiveInt(String key, String value) {
+        try {
+            int n = Integer.parseInt(required(key, value));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(key + "=" + value + " is not a positive number");
+    }
+
+    private static Pattern regex(String key, String value) {
+        try {
+            return Pattern.compile(required(key, value));
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException(key + ": bad regular expression '" + value + "': "
+                    + e.getDescription());
+        }
+    }
+}

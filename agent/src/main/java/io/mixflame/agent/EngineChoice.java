@@ -1,0 +1,20 @@
+package io.mixflame.agent;
+
+import java.util.Locale;
+
+/** The {@code engine=} option: let mixflame choose, or force one engine. */
+public enum EngineChoice {
+    /** The best engine that starts here. */
+    AUTO,
+    /** JFR's execution samples: Java frames only, available on every JDK. */
+    JFR;
+
+    static EngineChoice parse(String value) {
+        for (EngineChoice c : values()) {
+            if (c.name().toLowerCase(Locale.ROOT).equals(value)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto or jfr)");
+    }
+}

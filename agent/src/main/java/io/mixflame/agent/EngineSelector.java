@@ -1,0 +1,67 @@
+package io.mixflame.agent;
+
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.SamplingEngine;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.jfr.JfrEngine;
+import io.mixflame.profile.ProfileAccumulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Starts the engine the options ask for, falling back along a fixed order when one is refused: every refusal is
+ * logged with its reason, and the engine that runs is named in the output.
+ */
+final class EngineSelector {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineSelector.class);
+
+    private final List<Supplier<SamplingEngine>> candidates;
+
+    private EngineSelector(List<Supplier<SamplingEngine>> candidates) {
+        this.candidates = candidates;
+    }
+
+    /** The engines to try for a choice, best first. */
+    static EngineSelector forChoice(EngineChoice choice) {
+        List<Supplier<SamplingEngine>> list = new ArrayList<>();
+        switch (choice) {
+            case AUTO, JFR -> list.add(JfrEngine::new);
+            default -> throw new IllegalStateException("no engines for " + choice);
+        }
+        return new EngineSelector(list);
+    }
+
+    /** A selector over given engines, for tests of the fallback. */
+    static EngineSelector of(List<Supplier<SamplingEngine>> candidates) {
+        return new EngineSelector(List.copyOf(candidates));
+    }
+
+    /**
+     * Starts the first engine that agrees to.
+     *
+     * @throws EngineUnavailableException when none does; its message lists every refusal
+     */
+    SamplingEngine start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException {
+        StringBuilder refusals = new StringBuilder();
+        for (int i = 0; i < candidates.size(); i++) {
+            SamplingEngine engine = candidates.get(i).get();
+            try {
+                engine.start(settings, target);
+                return engine;
+            } catch (EngineUnavailableException e) {
+                if (refusals.length() > 0) {
+                    refusals.append("; ");
+                }
+                refusals.append(engine.name()).append(": ").append(e.getMessage());
+                if (i + 1 < candidates.size()) {
+                    LOG.warn("{} engine refused ({}); falling back to the {} engine", engine.name(), e.getMessage(),
+                            candidates.get(i + 1).get().name());
+                }
+            }
+        }
+        throw new EngineUnavailableException("no engine could start: " + refusals);
+    }
+}

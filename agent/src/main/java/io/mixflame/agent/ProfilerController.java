@@ -1,0 +1,190 @@
+package io.mixflame.agent;
+
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.profile.Durations;
+import io.mixflame.profile.Profile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The profiler's state in this JVM: at most one session, and the commands that start, stop, dump and describe
+ * it. Commands arrive from {@code premain}, from each attach, from the duration timer and from the shutdown
+ * hook; they are serialized here.
+ */
+public final class ProfilerController {
+    private static final Logger LOG = LoggerFactory.getLogger(ProfilerController.class);
+    private static final ProfilerController INSTANCE = new ProfilerController();
+    private static final long EXIT_STOP_MILLIS = 2_500;
+
+    private ProfilingSession session;
+    private ProfileOutput output;
+    private ScheduledFuture<?> timer;
+    private ScheduledExecutorService scheduler;
+    private boolean hookInstalled;
+
+    /** The one controller of this JVM. */
+    public static ProfilerController instance() {
+        return INSTANCE;
+    }
+
+    /** Runs one command; never throws. */
+    public synchronized CommandResult execute(AgentOptions options) {
+        try {
+            return switch (options.action()) {
+                case START -> start(options);
+                case STOP -> stop();
+                case DUMP -> dump(options);
+                case STATUS -> status();
+            };
+        } catch (RuntimeException e) {
+            LOG.error("{} failed", options.action().name().toLowerCase(), e);
+            return CommandResult.error(options.action().name().toLowerCase() + " failed: " + e);
+        }
+    }
+
+    private CommandResult start(AgentOptions options) {
+        if (session != null) {
+            return CommandResult.error("already profiling with the " + session.engineName()
+                    + " engine; stop first");
+        }
+        try {
+            session = ProfilingSession.start(options);
+        } catch (EngineUnavailableException e) {
+            LOG.error("profiling did not start: {}", e.getMessage());
+            return CommandResult.error("profiling did not start: " + e.getMessage());
+        }
+        output = new ProfileOutput(options);
+        installShutdownHook();
+        ProfilingSession started = session;
+        if (options.loopNanos() > 0) {
+            timer = scheduler().scheduleAtFixedRate(() -> endPeriod(started), options.loopNanos(),
+                    options.loopNanos(), TimeUnit.NANOSECONDS);
+        } else if (options.durationNanos() > 0) {
+            timer = scheduler().schedule(() -> stopIfCurrent(started), options.durationNanos(), TimeUnit.NANOSECONDS);
+        }
+        String message = "profiling " + options.event().optionName() + " every "
+                + Durations.format(options.intervalNanos()) + " with the " + session.engineName() + " engine";
+        LOG.info(message);
+        return CommandResult.ok(message);
+    }
+
+    private CommandResult stop() {
+        if (session == null) {
+            return CommandResult.error("not profiling");
+        }
+        ProfilingSession ending = session;
+        session = null;
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        ending.stop();
+        Profile profile = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
+        return write(profile, null, "stopped");
+    }
+
+    private CommandResult dump(AgentOptions options) {
+        if (session == null) {
+            return CommandResult.error("not profiling");
+        }
+        // A dump without file= goes where the session writes; with one, where it says.
+        Path target = AgentOptions.DEFAULT_FILE.equals(options.file()) ? null
+                : OutputPath.expand(options.file(), ProcessHandle.current().pid(), java.time.LocalDateTime.now(), false);
+        return write(session.snapshot(), target, "dumped");
+    }
+
+    private CommandResult write(Profile profile, Path explicitTarget, String verb) {
+        try {
+            Path path;
+            if (explicitTarget != null) {
+                output.writeTo(profile, explicitTarget);
+                path = explicitTarget;
+            } else {
+                path = output.write(profile);
+            }
+            String message = verb + ": " + profile.totalSamples() + " samples written to " + path.toAbsolutePath();
+            LOG.info(message);
+            return CommandResult.ok(message);
+        } catch (IOException | RuntimeException e) {
+            String message = verb + ", but the profile could not be written: " + e.getMessage();
+            LOG.error(message);
+            return CommandResult.error(message);
+        }
+    }
+
+    private CommandResult status() {
+        if (session == null) {
+            return CommandResult.ok("not profiling");
+        }
+        long seconds = (System.currentTimeMillis() - session.startedMillis()) / 1000;
+        return CommandResult.ok("profiling " + session.options().event().optionName() + " with the "
+                + session.engineName() + " engine for " + seconds + " s, " + session.samples() + " samples, file="
+                + session.options().file());
+    }
+
+    private synchronized void endPeriod(ProfilingSession expected) {
+        if (session == expected) {
+            write(expected.endPeriod(), null, "period ended");
+        }
+    }
+
+    private synchronized void stopIfCurrent(ProfilingSession expected) {
+        if (session == expected) {
+            stop();
+        }
+    }
+
+    private ScheduledExecutorService scheduler() {
+        if (scheduler == null) {
+            scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "mixflame-timer");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return scheduler;
+    }
+
+    private void installShutdownHook() {
+        if (hookInstalled) {
+            return;
+        }
+        hookInstalled = true;
+        Runtime.getRuntime().addShutdownHook(new Thread(this::writeAtExit, "mixflame-exit"));
+    }
+
+    /**
+     * At exit the profile in progress is written. Stopping the engine may wait on JFR, which shuts down
+     * beside us, so the stop gets a bounded time and the profile is written with what has arrived.
+     */
+    private void writeAtExit() {
+        ProfilingSession ending;
+        synchronized (this) {
+            ending = session;
+        }
+        if (ending == null) {
+            return;
+        }
+        Thread stopper = new Thread(ending::stop, "mixflame-exit-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+        try {
+            stopper.join(EXIT_STOP_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (session == ending) {
+                session = null;
+                Profile profile = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
+                write(profile, null, "written at exit");
+            }
+        }
+    }
+}

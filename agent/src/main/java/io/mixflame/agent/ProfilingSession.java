@@ -1,0 +1,82 @@
+package io.mixflame.agent;
+
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.SamplingEngine;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.ProfileInfo;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One run of profiling: the engine that samples and the bounded profile it fills. */
+final class ProfilingSession {
+    private static final Logger LOG = LoggerFactory.getLogger(ProfilingSession.class);
+
+    private final AgentOptions options;
+    private final SamplingEngine engine;
+    private final ProfileAccumulator profile;
+    private final long startedMillis;
+    private long periodStartMillis;
+    private long periodStartNanos;
+
+    private ProfilingSession(AgentOptions options, SamplingEngine engine, ProfileAccumulator profile) {
+        this.options = options;
+        this.engine = engine;
+        this.profile = profile;
+        this.startedMillis = System.currentTimeMillis();
+        this.periodStartMillis = startedMillis;
+        this.periodStartNanos = System.nanoTime();
+    }
+
+    /** Starts sampling as the options say. */
+    static ProfilingSession start(AgentOptions options) throws EngineUnavailableException {
+        ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
+                ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
+        SamplingSettings settings = new SamplingSettings(options.event(), options.intervalNanos(), options.threads());
+        SamplingEngine engine = EngineSelector.forChoice(options.engine()).start(settings, profile);
+        return new ProfilingSession(options, engine, profile);
+    }
+
+    AgentOptions options() {
+        return options;
+    }
+
+    String engineName() {
+        return engine.name();
+    }
+
+    long samples() {
+        return profile.totalSamples();
+    }
+
+    long startedMillis() {
+        return startedMillis;
+    }
+
+    /** The profile so far. */
+    synchronized Profile snapshot() {
+        return profile.snapshot(info());
+    }
+
+    /** The profile of the period that ends now; the next period starts empty. */
+    synchronized Profile endPeriod() {
+        Profile p = profile.snapshotAndReset(info());
+        periodStartMillis = System.currentTimeMillis();
+        periodStartNanos = System.nanoTime();
+        return p;
+    }
+
+    /** Stops the engine; samples in flight are delivered first. */
+    void stop() {
+        engine.stop();
+    }
+
+    private ProfileInfo info() {
+        List<String> notes = new ArrayList<>(engine.costNotes());
+        return new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
+                periodStartMillis, System.nanoTime() - periodStartNanos, notes);
+    }
+}

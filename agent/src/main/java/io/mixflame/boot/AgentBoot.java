@@ -1,0 +1,39 @@
+package io.mixflame.boot;
+
+import java.lang.instrument.Instrumentation;
+
+/**
+ * Entry point of {@code -javaagent:mixflame.jar=OPTIONS} and of dynamic attach. It only finds the profiler in its
+ * isolated loader and hands the options over; nothing here may throw, since an exception out of
+ * {@code premain} would stop the application from starting.
+ */
+public final class AgentBoot {
+    private static final String ENTRY = "io.mixflame.agent.AgentEntry";
+
+    private AgentBoot() {
+    }
+
+    /** Called by the JVM before {@code main} for {@code -javaagent}. */
+    public static void premain(String options, Instrumentation instrumentation) {
+        dispatch(options, true);
+    }
+
+    /** Called by the JVM when a tool attaches this jar to a running process. */
+    public static void agentmain(String options, Instrumentation instrumentation) {
+        dispatch(options, false);
+    }
+
+    private static void dispatch(String options, boolean atStartup) {
+        try {
+            ClassLoader loader = IsolatedLoader.get(ClassLoader.getPlatformClassLoader());
+            Class<?> entry = Class.forName(ENTRY, true, loader);
+            entry.getMethod("handle", String.class, boolean.class).invoke(null, options, atStartup);
+        } catch (Throwable t) {
+            // The profiler's own logging lives in the loader that just failed, so this is the one place that
+            // writes to stderr directly.
+            Throwable cause = t instanceof java.lang.reflect.InvocationTargetException && t.getCause() != null
+                    ? t.getCause() : t;
+            System.err.println("[mixflame] ERROR the profiler could not load and is off: " + cause);
+        }
+    }
+}

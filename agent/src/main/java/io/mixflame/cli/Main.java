@@ -1,0 +1,55 @@
+package io.mixflame.cli;
+
+import io.mixflame.report.cli.DiffCommand;
+import io.mixflame.report.cli.ReportCommand;
+import io.mixflame.report.cli.TopCommand;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+
+/** {@code java -jar mixflame.jar COMMAND …}: the command-line tool. */
+public final class Main {
+    static final String USAGE = String.join("\n",
+            "usage: java -jar mixflame.jar COMMAND [ARGS]",
+            "  attach PID [OPTIONS]     start profiling a running JVM (OPTIONS as for -javaagent)",
+            "  attach PID stop          stop and write the profile",
+            "  attach PID dump FILE     write the profile so far to FILE and keep profiling",
+            "  attach PID status        say whether it profiles and how much it has gathered",
+            "  report IN OUT [--title T] [--include RE] [--exclude RE] [--reverse]",
+            "                           convert collapsed stacks to .html, .pb.gz or .collapsed",
+            "  diff BEFORE AFTER OUT.html   differential flame graph of two collapsed profiles",
+            "  top IN [N]               the N hottest frames with self and total share");
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int status = run(Arrays.asList(args), System.out, System.err);
+        System.out.flush();
+        System.exit(status);
+    }
+
+    /** Runs a command; returns the process exit status (0 ok, 1 failed, 2 bad usage or input). */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
+            err.println(USAGE);
+            return 2;
+        }
+        List<String> rest = args.subList(1, args.size());
+        return switch (args.get(0)) {
+            case "attach" -> AttachCommand.run(rest, out, err);
+            case "report" -> ReportCommand.run(rest, out, err);
+            case "diff" -> DiffCommand.run(rest, out, err);
+            case "top" -> TopCommand.run(rest, out, err);
+            case "help", "-h", "--help" -> {
+                out.println(USAGE);
+                yield 0;
+            }
+            default -> {
+                err.println("mixflame: unknown command '" + args.get(0) + "'");
+                err.println(USAGE);
+                yield 2;
+            }
+        };
+    }
+}

@@ -1,0 +1,95 @@
+package io.mixflame.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mixflame.engine.ProfilingEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AgentOptionsTest {
+
+    @Test
+    void emptyOptionsStartACpuProfileWithDefaults() {
+        AgentOptions o = AgentOptions.parse("");
+        assertThat(o.action()).isEqualTo(AgentAction.START);
+        assertThat(o.event()).isEqualTo(ProfilingEvent.CPU);
+        assertThat(o.intervalNanos()).isEqualTo(10_000_000L);
+        assertThat(o.file()).isEqualTo(AgentOptions.DEFAULT_FILE);
+        assertThat(o.durationNanos()).isZero();
+        assertThat(o.loopNanos()).isZero();
+        assertThat(o.keep()).isEqualTo(AgentOptions.DEFAULT_KEEP);
+        assertThat(o.engine()).isEqualTo(EngineChoice.AUTO);
+        assertThat(o.threads()).isFalse();
+    }
+
+    @Test
+    void everyOptionIsRead() {
+        AgentOptions o = AgentOptions.parse("start,event=wall,interval=5ms,duration=30s,file=/tmp/p-%p.collapsed,"
+                + "threads,include=alpha.*,exclude=gc,loop=60s,keep=3,engine=jfr,log=debug,title=My app");
+        assertThat(o.event()).isEqualTo(ProfilingEvent.WALL);
+        assertThat(o.intervalNanos()).isEqualTo(5_000_000L);
+        assertThat(o.durationNanos()).isEqualTo(30_000_000_000L);
+        assertThat(o.file()).isEqualTo("/tmp/p-%p.collapsed");
+        assertThat(o.threads()).isTrue();
+        assertThat(o.include().pattern()).isEqualTo("alpha.*");
+        assertThat(o.exclude().pattern()).isEqualTo("gc");
+        assertThat(o.loopNanos()).isEqualTo(60_000_000_000L);
+        assertThat(o.keep()).isEqualTo(3);
+        assertThat(o.engine()).isEqualTo(EngineChoice.JFR);
+        assertThat(o.logLevel()).isEqualTo("debug");
+        assertThat(o.title()).isEqualTo("My app");
+    }
+
+    @Test
+    void wallDefaultsToTwentyMilliseconds() {
+        assertThat(AgentOptions.parse("event=wall").intervalNanos()).isEqualTo(20_000_000L);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "interval=1000000|1000000",
+        "interval=250us|250000",
+        "interval=2s|2000000000",
+        "interval=100000ns|100000"})
+    void intervalUnits(String option, long nanos) {
+        assertThat(AgentOptions.parse(option).intervalNanos()).isEqualTo(nanos);
+    }
+
+    @Test
+    void bareDurationIsSeconds() {
+        assertThat(AgentOptions.parse("duration=5").durationNanos()).isEqualTo(5_000_000_000L);
+    }
+
+    @Test
+    void actionsAreRecognised() {
+        assertThat(AgentOptions.parse("stop").action()).isEqualTo(AgentAction.STOP);
+        assertThat(AgentOptions.parse("dump,file=x.html").action()).isEqualTo(AgentAction.DUMP);
+        assertThat(AgentOptions.parse("status").action()).isEqualTo(AgentAction.STATUS);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "frobnicate|unknown option 'frobnicate'",
+        "interval=banana|interval: not a duration: 'banana'",
+        "interval=10parsecs|unknown unit in '10parsecs'",
+        "interval=1us|interval=1us is below the minimum of 100us",
+        "event=alloc|unknown event 'alloc' (expected cpu or wall)",
+        "include=(unclosed|include: bad regular expression '(unclosed'",
+        "file=out.docx|file=out.docx: ",
+        "keep=0|keep=0 is not a positive number",
+        "loop=10ms|loop=10ms is below the minimum of 1s",
+        "log=loud|unknown log level 'loud'",
+        "engine=magic|unknown engine 'magic'",
+        "start,stop|options name two actions: start and stop",
+        "threads=yes|option 'threads' takes no value",
+        "file=|option 'file' needs a value",
+        "interval=1ms,interval=2ms|option 'interval' given twice"})
+    void badOptionsAreOneClearMessage(String options, String message) {
+        assertThatThrownBy(() -> AgentOptions.parse(options))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message)
+                .hasNoCause();
+    }
+}

@@ -1,0 +1,29 @@
+package io.mixflame.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import org.junit.jupiter.api.Test;
+
+class OutputPathTest {
+    private static final LocalDateTime TIME = LocalDateTime.of(2026, 11, 22, 9, 5, 7);
+
+    @Test
+    void expandsPidAndTime() {
+        assertThat(OutputPath.expand("/tmp/p-%p-%t.html", 42, TIME, false))
+                .isEqualTo(Path.of("/tmp/p-42-20261122-090507.html"));
+    }
+
+    @Test
+    void loopWithoutTimeGetsOneBeforeTheExtension() {
+        assertThat(OutputPath.expand("out.pb.gz", 1, TIME, true)).isEqualTo(Path.of("out-20261122-090507.pb.gz"));
+        assertThat(OutputPath.expand("out.collapsed", 1, TIME, true))
+                .isEqualTo(Path.of("out-20261122-090507.collapsed"));
+    }
+
+    @Test
+    void singleProfileKeepsItsName() {
+        assertThat(OutputPath.expand("out.html", 1, TIME, false)).isEqualTo(Path.of("out.html"));
+    }
+}

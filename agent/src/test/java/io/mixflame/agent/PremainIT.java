@@ -1,0 +1,40 @@
+package io.mixflame.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.ChildJvm;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@code -javaagent} with each output format: the profile is written when the application exits. */
+class PremainIT {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void writesTheProfileAtExit(Path jdk) throws Exception {
+        Path collapsed = dir.resolve("out-%p.collapsed");
+        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,interval=10ms,threads,file=" + collapsed,
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "4"))) {
+            assertThat(app.awaitExit(Duration.ofSeconds(60))).isZero();
+            Path written = dir.resolve("out-" + app.pid() + ".collapsed");
+            String text = Files.readString(written, StandardCharsets.UTF_8);
+            assertThat(text).startsWith("# mixflame engine=jfr event=cpu interval=10ms")
+                    .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.main_\\[.\\];.*SpinApp\\.spinInner_\\[.\\] \\d+$");
+            assertThat(app.stderr()).contains("[mixflame] INFO written at exit");
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(".tmp"));
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.mixflame.testsupport;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JDKs child-JVM tests run on: the one running the tests, and each home listed in the system property
+ * {@code mixflame.test.jdks} (the build sets it when the machine has a second JDK). A listed home that does not
+ * exist fails the test run rather than being skipped.
+ */
+public final class TestJdks {
+    private TestJdks() {
+    }
+
+    /** Java homes, the running one first. */
+    public static List<Path> all() {
+        List<Path> homes = new ArrayList<>();
+        homes.add(Path.of(System.getProperty("java.home")));
+        String extra = System.getProperty("mixflame.test.jdks", "");
+        for (String home : extra.split(",")) {
+            if (home.isBlank()) {
+                continue;
+            }
+            Path p = Path.of(home.trim());
+            if (!Files.isExecutable(p.resolve("bin/java"))) {
+                throw new IllegalStateException("mixflame.test.jdks names " + p + " but it has no bin/java");
+            }
+            if (!homes.contains(p)) {
+                homes.add(p);
+            }
+        }
+        return homes;
+    }
+
+    /** The homes as a stream, for {@code @MethodSource("io.mixflame.testsupport.TestJdks#homes")}. */
+    public static java.util.stream.Stream<Path> homes() {
+        return all().stream();
+    }
+
+    /** The {@code java} launcher of a home. */
+    public static Path java(Path home) {
+        return home.resolve("bin/java");
+    }
+}

@@ -1,0 +1,28 @@
+package io.mixflame.engine;
+
+import io.mixflame.profile.ProfileAccumulator;
+
+/**
+ * A source of sampled stacks. An engine is started once, feeds every sample it takes into the accumulator it
+ * was given, and is stopped once; it never throws out of {@link #stop()}.
+ */
+public interface SamplingEngine {
+
+    /** Short name written into every output, such as {@code jfr} or {@code perf}. */
+    String name();
+
+    /**
+     * Starts sampling in the background.
+     *
+     * @throws EngineUnavailableException when this engine cannot run here; the message says why in one line
+     */
+    void start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException;
+
+    /** Stops sampling and delivers the samples still in flight; idempotent. */
+    void stop();
+
+    /** Facts about the engine's own cost and losses so far, one line each; empty when it measures none. */
+    default java.util.List<String> costNotes() {
+        return java.util.List.of();
+    }
+}

@@ -1,0 +1,66 @@
+package io.mixflame.examples;
+
+/**
+ * A CPU-bound workload with a known profile: one thread calls {@link #alpha}, {@link #beta} and {@link #gamma}
+ * in the ratio 5 : 3 : 2, and each call does the same work, so a correct CPU profiler attributes 50%, 30% and
+ * 20% of the thread's samples to them.
+ */
+public final class CpuWorkload {
+    /** Calls to alpha, beta and gamma in one round, in this order. */
+    private static final int[] ROUND = {0, 1, 0, 2, 0, 1, 0, 2, 0, 1};
+    private static final int WORK_PER_CALL = 20_000;
+
+    /** Keeps the JIT from discarding the work. */
+    static volatile long sink;
+
+    private CpuWorkload() {
+    }
+
+    static void main(WorkloadArgs args) {
+        Thread.currentThread().setName("cpu-workload");
+        long rounds = run(args.seconds() * 1_000_000_000L);
+        System.out.println("cpu: " + rounds + " rounds in " + args.seconds() + " s (alpha:beta:gamma = 5:3:2)");
+    }
+
+    /** Runs rounds until {@code nanos} have passed; returns how many. */
+    static long run(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        long rounds = 0;
+        long acc = 0;
+        while (System.nanoTime() < deadline) {
+            for (int call : ROUND) {
+                acc += switch (call) {
+                    case 0 -> alpha(acc);
+                    case 1 -> beta(acc);
+                    default -> gamma(acc);
+                };
+            }
+            rounds++;
+        }
+        sink = acc;
+        return rounds;
+    }
+
+    static long alpha(long seed) {
+        return work(seed);
+    }
+
+    static long beta(long seed) {
+        return work(seed);
+    }
+
+    static long gamma(long seed) {
+        return work(seed);
+    }
+
+    /** The same fixed work for every caller: a xorshift chain the JIT cannot shorten. */
+    private static long work(long seed) {
+        long x = seed | 1;
+        for (int i = 0; i < WORK_PER_CALL; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+        }
+        return x;
+    }
+}

@@ -1,0 +1,41 @@
+package io.mixflame.examples;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Reads a collapsed profile and counts the samples whose stack holds a frame with a given name ending. */
+final class CollapsedShares {
+    private final List<String> stackLines;
+
+    private CollapsedShares(List<String> stackLines) {
+        this.stackLines = stackLines;
+    }
+
+    static CollapsedShares read(Path file) throws IOException {
+        return new CollapsedShares(Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                .filter(l -> !l.startsWith("#") && !l.isBlank()).toList());
+    }
+
+    /** Samples of stacks with a frame whose method name (type suffix removed) ends with {@code ending}. */
+    long samplesWithFrameEnding(String ending) {
+        long total = 0;
+        for (String line : stackLines) {
+            int space = line.lastIndexOf(' ');
+            for (String frame : line.substring(0, space).split(";")) {
+                String name = frame.replaceFirst("_\\[.\\]$", "");
+                if (name.endsWith(ending)) {
+                    total += Long.parseLong(line.substring(space + 1));
+                    break;
+                }
+            }
+        }
+        return total;
+    }
+
+    long totalSamples() {
+        return stackLines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+}

@@ -1,0 +1,40 @@
+package io.mixflame.profile;
+
+import java.util.Objects;
+
+/**
+ * One frame of a stack: a name and the kind of code it ran.
+ *
+ * <p>Java methods are named {@code pkg/Class.method} (the form async-profiler and flamegraph tools use);
+ * native code by its symbol; markers and threads in square brackets.
+ *
+ * @param name the frame's display name, never empty
+ * @param type the kind of code
+ */
+public record Frame(String name, FrameType type) {
+
+    /** The walk could not continue and did not know why. */
+    public static final Frame UNKNOWN = new Frame("[unknown]", FrameType.MARKER);
+    /** The stack was deeper than the engine records; frames nearer the root are missing. */
+    public static final Frame TRUNCATED = new Frame("[truncated]", FrameType.MARKER);
+    /** The profile reached its bound on distinct stacks or frames; samples counted here have no stack. */
+    public static final Frame OVERFLOW = new Frame("[overflow]", FrameType.MARKER);
+
+    public Frame {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("frame name is empty");
+        }
+    }
+
+    /** A Java frame named from a binary class name ({@code java.lang.String}) and a method name. */
+    public static Frame java(String className, String methodName, FrameType type) {
+        return new Frame(className.replace('.', '/') + '.' + methodName, type);
+    }
+
+    /** The root frame of one thread, in the form async-profiler's tools recognise. */
+    public static Frame thread(String threadName, long osThreadId) {
+        return new Frame("[" + threadName + " tid=" + osThreadId + "]", FrameType.THREAD);
+    }
+}

@@ -1,0 +1,31 @@
+package io.mixflame.profile;
+
+/**
+ * What kind of code a frame ran. Engines set it from what they know; readers of the collapsed format
+ * recover it from the suffix async-profiler defined for each Java kind.
+ */
+public enum FrameType {
+    /** A Java method run by the bytecode interpreter. */
+    INTERPRETED,
+    /** A Java method in code compiled by C2 (or by a JIT the engine cannot tell apart). */
+    JIT_COMPILED,
+    /** A Java method in code compiled by C1. */
+    C1_COMPILED,
+    /** A Java method inlined into the compiled code of its caller. */
+    INLINED,
+    /** C or C++ code in a shared library or the executable, the JVM included. */
+    NATIVE,
+    /** Code of the operating system kernel. */
+    KERNEL,
+    /** A JVM-generated stub: call stub, adapter, runtime stub, interpreter entry. */
+    STUB,
+    /** The root frame naming a thread, added when profiles are split per thread. */
+    THREAD,
+    /** Not code but a note about the stack: {@code [unknown]}, {@code [truncated]}, {@code [overflow]}. */
+    MARKER;
+
+    /** True for the kinds that name a Java method. */
+    public boolean isJava() {
+        return this == INTERPRETED || this == JIT_COMPILED || this == C1_COMPILED || this == INLINED;
+    }
+}

@@ -1,0 +1,97 @@
+package io.mixflame.profile;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An immutable set of distinct stacks, each with its number of samples and their weight.
+ *
+ * <p>Frames are stored once in a table and stacks refer to them by index, so a profile's size grows with
+ * its distinct stacks and frames, never with the number of samples. Build one with {@link ProfileAccumulator}.
+ */
+public final class Profile {
+
+    /**
+     * One distinct stack.
+     *
+     * @param frameIds    indexes into {@link #frames()}, root first; do not modify
+     * @param samples     how many samples had exactly this stack
+     * @param weightNanos the time those samples stand for, in nanoseconds (0 where the engine has no weight)
+     */
+    public record Stack(int[] frameIds, long samples, long weightNanos) {
+        /** Number of frames in the stack. */
+        public int depth() {
+            return frameIds.length;
+        }
+    }
+
+    private final List<Frame> frames;
+    private final List<Stack> stacks;
+    private final ProfileInfo info;
+    private final long totalSamples;
+    private final long totalWeightNanos;
+
+    Profile(List<Frame> frames, List<Stack> stacks, ProfileInfo info) {
+        this.frames = List.copyOf(frames);
+        this.stacks = List.copyOf(stacks);
+        this.info = Objects.requireNonNull(info, "info");
+        long samples = 0;
+        long weight = 0;
+        for (Stack s : this.stacks) {
+            samples += s.samples();
+            weight += s.weightNanos();
+        }
+        this.totalSamples = samples;
+        this.totalWeightNanos = weight;
+    }
+
+    /** An empty profile. */
+    public static Profile empty(ProfileInfo info) {
+        return new Profile(List.of(), List.of(), info);
+    }
+
+    /** The frame table that {@link Stack#frameIds()} index into. */
+    public List<Frame> frames() {
+        return frames;
+    }
+
+    /** The distinct stacks, in no particular order. */
+    public List<Stack> stacks() {
+        return stacks;
+    }
+
+    /** Who made this profile, when, and with which settings. */
+    public ProfileInfo info() {
+        return info;
+    }
+
+    /** The frame at an index of the frame table. */
+    public Frame frame(int id) {
+        return frames.get(id);
+    }
+
+    /** The frames of one stack, root first. */
+    public Frame[] framesOf(Stack stack) {
+        int[] ids = stack.frameIds();
+        Frame[] result = new Frame[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            result[i] = frames.get(ids[i]);
+        }
+        return result;
+    }
+
+    /** Sum of the samples of every stack. */
+    public long totalSamples() {
+        return totalSamples;
+    }
+
+    /** Sum of the weights of every stack, in nanoseconds. */
+    public long totalWeightNanos() {
+        return totalWeightNanos;
+    }
+
+    /** The same stacks described by other info. */
+    public Profile withInfo(ProfileInfo newInfo) {
+        return new Profile(frames, stacks, newInfo);
+    }
+}

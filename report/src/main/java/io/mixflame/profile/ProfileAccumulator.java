@@ -1,0 +1,207 @@
+package io.mixflame.profile;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Merges sampled stacks into a bounded profile: identical stacks share one entry, frames are interned in a
+ * table, and the number of distinct stacks and frames is capped. Once a cap is reached, samples whose stack
+ * is not already known are counted under a single {@link Frame#OVERFLOW} stack and the owner is told once.
+ *
+ * <p>Thread-safe: engines add from their own thread while another thread takes snapshots. A sample whose
+ * stack is already known allocates nothing.
+ */
+public final class ProfileAccumulator {
+
+    /** Default cap on distinct stacks. */
+    public static final int DEFAULT_MAX_STACKS = 100_000;
+    /** Default cap on distinct frames. */
+    public static final int DEFAULT_MAX_FRAMES = 200_000;
+
+    private final int maxStacks;
+    private final int maxFrames;
+    private final Consumer<String> onFirstOverflow;
+
+    private final Map<Frame, Integer> frameIds = new HashMap<>();
+    private final List<Frame> frames = new ArrayList<>();
+    private final Map<StackKey, long[]> counts = new HashMap<>();
+    private final StackKey probe = new StackKey(new int[64], 0, 0);
+    private boolean overflowReported;
+    private long overflowSamples;
+    private long totalSamples;
+
+    /** An accumulator with the default caps that does not report overflow. */
+    public ProfileAccumulator() {
+        this(DEFAULT_MAX_STACKS, DEFAULT_MAX_FRAMES, message -> { });
+    }
+
+    /**
+     * @param maxStacks       cap on distinct stacks (at least 1)
+     * @param maxFrames       cap on distinct frames (at least 1)
+     * @param onFirstOverflow told once, with a one-line message, when a cap is first reached
+     */
+    public ProfileAccumulator(int maxStacks, int maxFrames, Consumer<String> onFirstOverflow) {
+        if (maxStacks < 1 || maxFrames < 1) {
+            throw new IllegalArgumentException("caps must be positive");
+        }
+        this.maxStacks = maxStacks;
+        this.maxFrames = maxFrames;
+        this.onFirstOverflow = onFirstOverflow;
+    }
+
+    /**
+     * Adds samples of one stack.
+     *
+     * @param rootFirst   the frames, root first; the array is not kept
+     * @param samples     number of samples (at least 1 for a real sample)
+     * @param weightNanos time the samples stand for, or 0
+     */
+    public void add(Frame[] rootFirst, long samples, long weightNanos) {
+        add(rootFirst, rootFirst.length, samples, weightNanos);
+    }
+
+    /** Adds samples of the stack made of the first {@code depth} entries of {@code rootFirst}. */
+    public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos) {
+        totalSamples += samples;
+        int[] ids = probe.ids.length >= depth ? probe.ids : new int[Math.max(depth, probe.ids.length * 2)];
+        probe.ids = ids;
+        for (int i = 0; i < depth; i++) {
+            int id = frameId(rootFirst[i]);
+            if (id < 0) {
+                addOverflow(samples, weightNanos, "distinct frames");
+                return;
+            }
+            ids[i] = id;
+        }
+        probe.length = depth;
+        probe.hash = StackKey.hash(ids, depth);
+        long[] entry = counts.get(probe);
+        if (entry == null) {
+            if (counts.size() >= maxStacks) {
+                addOverflow(samples, weightNanos, "distinct stacks");
+                return;
+            }
+            entry = new long[2];
+            counts.put(new StackKey(Arrays.copyOf(ids, depth), depth, probe.hash), entry);
+        }
+        entry[0] += samples;
+        entry[1] += weightNanos;
+    }
+
+    /** Adds every stack of another profile (reading a file, merging profiles). */
+    public void addAll(Profile profile) {
+        for (Profile.Stack s : profile.stacks()) {
+            add(profile.framesOf(s), s.samples(), s.weightNanos());
+        }
+    }
+
+    /** Number of distinct stacks so far. */
+    public synchronized int distinctStacks() {
+        return counts.size();
+    }
+
+    /** Samples added since the last reset, overflow included. */
+    public synchronized long totalSamples() {
+        return totalSamples;
+    }
+
+    /** Samples counted under {@link Frame#OVERFLOW} since the last reset. */
+    public synchronized long overflowSamples() {
+        return overflowSamples;
+    }
+
+    /** An immutable copy of what has been added so far. */
+    public synchronized Profile snapshot(ProfileInfo info) {
+        List<Profile.Stack> stacks = new ArrayList<>(counts.size());
+        for (Map.Entry<StackKey, long[]> e : counts.entrySet()) {
+            long[] c = e.getValue();
+            stacks.add(new Profile.Stack(e.getKey().ids, c[0], c[1]));
+        }
+        ProfileInfo described = overflowSamples == 0 ? info
+                : info.withNote(overflowSamples + " samples over the profile's bound of " + maxStacks
+                        + " stacks / " + maxFrames + " frames are counted as [overflow]");
+        return new Profile(frames, stacks, described);
+    }
+
+    /** A snapshot, after which the accumulator starts empty (for profiles written one period at a time). */
+    public synchronized Profile snapshotAndReset(ProfileInfo info) {
+        Profile p = snapshot(info);
+        frameIds.clear();
+        frames.clear();
+        counts.clear();
+        overflowSamples = 0;
+        totalSamples = 0;
+        overflowReported = false;
+        return p;
+    }
+
+    private int frameId(Frame frame) {
+        Integer id = frameIds.get(frame);
+        if (id != null) {
+            return id;
+        }
+        if (frames.size() >= maxFrames) {
+            return -1;
+        }
+        int newId = frames.size();
+        frames.add(frame);
+        frameIds.put(frame, newId);
+        return newId;
+    }
+
+    private void addOverflow(long samples, long weightNanos, String what) {
+        overflowSamples += samples;
+        if (!overflowReported) {
+            overflowReported = true;
+            onFirstOverflow.accept("profile reached its bound of " + (what.endsWith("frames") ? maxFrames : maxStacks)
+                    + " " + what + "; further new stacks are counted as [overflow]");
+        }
+        // The overflow stack itself must always fit, so it bypasses the caps.
+        Integer id = frameIds.get(Frame.OVERFLOW);
+        if (id == null) {
+            id = frames.size();
+            frames.add(Frame.OVERFLOW);
+            frameIds.put(Frame.OVERFLOW, id);
+        }
+        StackKey key = new StackKey(new int[] {id}, 1, StackKey.hash(new int[] {id}, 1));
+        long[] entry = counts.computeIfAbsent(key, k -> new long[2]);
+        entry[0] += samples;
+        entry[1] += weightNanos;
+    }
+
+    /** A stack of frame ids usable as a hash key; the probe instance is reused to look up without allocating. */
+    private static final class StackKey {
+        int[] ids;
+        int length;
+        int hash;
+
+        StackKey(int[] ids, int length, int hash) {
+            this.ids = ids;
+            this.length = length;
+            this.hash = hash;
+        }
+
+        static int hash(int[] ids, int length) {
+            int h = 1;
+            for (int i = 0; i < length; i++) {
+                h = 31 * h + ids[i];
+            }
+            return h;
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof StackKey other && other.hash == hash
+                    && Arrays.equals(ids, 0, length, other.ids, 0, other.length);
+        }
+    }
+}

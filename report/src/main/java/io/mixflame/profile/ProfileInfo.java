@@ -1,0 +1,46 @@
+package io.mixflame.profile;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What made a profile and over which time: every writer puts the engine's name in its output
+ * (a comment in collapsed, the title in HTML, a comment string in pprof).
+ *
+ * @param engine       the engine that sampled, such as {@code jfr} or {@code perf}; {@code collapsed} when read from a file
+ * @param event        what was sampled, such as {@code cpu} or {@code wall}
+ * @param intervalNanos the sampling interval, 0 when unknown
+ * @param startMillis  wall-clock start, epoch milliseconds, 0 when unknown
+ * @param durationNanos how long the profile covers, 0 when unknown
+ * @param notes        further one-line facts to carry into the output (the sampler's cost, a reached bound)
+ */
+public record ProfileInfo(String engine, String event, long intervalNanos, long startMillis, long durationNanos,
+                          List<String> notes) {
+
+    public ProfileInfo {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(event, "event");
+        notes = List.copyOf(notes);
+    }
+
+    /** Info for a profile that came from a file whose producer is not known. */
+    public static ProfileInfo unknown() {
+        return new ProfileInfo("unknown", "unknown", 0, 0, 0, List.of());
+    }
+
+    /** The same info with one more note. */
+    public ProfileInfo withNote(String note) {
+        var all = new java.util.ArrayList<>(notes);
+        all.add(note);
+        return new ProfileInfo(engine, event, intervalNanos, startMillis, durationNanos, all);
+    }
+
+    /** One line describing the producer, such as {@code engine=jfr event=cpu interval=10ms}. */
+    public String describe() {
+        StringBuilder sb = new StringBuilder("engine=").append(engine).append(" event=").append(event);
+        if (intervalNanos > 0) {
+            sb.append(" interval=").append(Durations.format(intervalNanos));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,101 @@
+package io.mixflame.report;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Writes a file so that nobody ever reads half of it: the content goes to a temporary file next to the
+ * target ({@code .name.tmp-XXXXXXXX}), is forced to disk, and is then renamed over the target. If anything
+ * fails, the temporary file is deleted and the target is left as it was.
+ */
+public final class AtomicFileWriter {
+
+    // Keeps ".name.tmp-XXXXXXXX" within the usual 255-byte limit on file names.
+    private static final int MAX_NAME_IN_TEMP = 200;
+
+    private AtomicFileWriter() {
+    }
+
+    /**
+     * Replaces {@code target} with what {@code body} writes. The stream handed to {@code body} is buffered;
+     * {@code body} need not close it (closing it only flushes). Parent directories are not created.
+     *
+     * @throws NoSuchFileException when the target's directory does not exist
+     * @throws IOException         when writing, syncing or renaming fails, or as thrown by {@code body}
+     */
+    public static void write(Path target, IOConsumer<OutputStream> body) throws IOException {
+        Path absolute = target.toAbsolutePath();
+        Path dir = absolute.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new NoSuchFileException(target.toString(), null, "directory " + dir + " does not exist");
+        }
+        if (Files.isDirectory(absolute)) {
+            throw new FileSystemException(target.toString(), null, "is a directory");
+        }
+        String name = absolute.getFileName().toString();
+        if (name.length() > MAX_NAME_IN_TEMP) {
+            name = name.substring(0, MAX_NAME_IN_TEMP);
+        }
+
+        Path temp = null;
+        try {
+            FileChannel channel = null;
+            while (channel == null) {
+                temp = dir.resolve(String.format(".%s.tmp-%08x", name, ThreadLocalRandom.current().nextInt()));
+                try {
+                    // Not Files.createTempFile: its owner-only permissions would end up on the target.
+                    channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                } catch (FileAlreadyExistsException e) {
+                    temp = null; // taken by another writer; draw another name
+                }
+            }
+            try (FileChannel ch = channel;
+                 OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 64 * 1024)) {
+                body.accept(new NonClosingOutputStream(out));
+                out.flush();
+                ch.force(true);
+            }
+            move(temp, absolute);
+        } catch (Throwable t) {
+            if (temp != null) {
+                try {
+                    Files.deleteIfExists(temp);
+                } catch (IOException e) {
+                    t.addSuppressed(e);
+                }
+            }
+            throw t;
+        }
+        syncDirectory(dir);
+    }
+
+    private static void move(Path temp, Path target) throws IOException {
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            // Still a single rename on the file systems that refuse ATOMIC_MOVE's guarantee, not a copy.
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Makes the rename itself durable where the platform allows; failing to is not worth failing the write. */
+    private static void syncDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException | RuntimeException e) {
+            // Windows cannot open a directory as a channel; the file is written either way.
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package io.mixflame.report;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import java.util.regex.Pattern;
+
+/**
+ * The text form of one frame in collapsed stacks, both ways. Java kinds carry async-profiler's suffixes
+ * ({@code _[j]} JIT compiled, {@code _[i]} inlined, {@code _[0]} interpreted, {@code _[1]} C1 compiled,
+ * {@code _[k]} kernel); native code, stubs, threads and markers carry none.
+ */
+public final class CollapsedFrames {
+
+    private static final Pattern THREAD_FRAME = Pattern.compile("\\[(.* )?tid=\\d+]");
+
+    private CollapsedFrames() {
+    }
+
+    /** The suffix async-profiler appends to a frame of this kind, or "" for none. */
+    public static String suffix(FrameType type) {
+        return switch (type) {
+            case JIT_COMPILED -> "_[j]";
+            case INLINED -> "_[i]";
+            case INTERPRETED -> "_[0]";
+            case C1_COMPILED -> "_[1]";
+            case KERNEL -> "_[k]";
+            case NATIVE, STUB, THREAD, MARKER -> "";
+        };
+    }
+
+    /**
+     * A name that keeps one stack on one line: {@code ;} (the frame separator) becomes {@code :}, newline and
+     * carriage return become spaces.
+     */
+    public static String sanitize(String name) {
+        if (name.indexOf(';') < 0 && name.indexOf('\n') < 0 && name.indexOf('\r') < 0) {
+            return name;
+        }
+        return name.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** The frame as it appears in a collapsed line: sanitized name and type suffix. */
+    public static String format(Frame frame) {
+        return sanitize(frame.name()) + suffix(frame.type());
+    }
+
+    /**
+     * The frame a collapsed token stands for. A suffix gives the kind and is stripped; without one,
+     * {@code [name tid=N]} is a thread, other {@code [...]} a marker, a name that looks like Java (by the
+     * heuristic async-profiler's converter uses) JIT compiled, anything else native.
+     *
+     * @param token one non-empty frame of a collapsed line
+     */
+    public static Frame parse(String token) {
+        FrameType suffixed = typeOfSuffix(token);
+        if (suffixed != null && token.length() > 4) {
+            return new Frame(token.substring(0, token.length() - 4), suffixed);
+        }
+        return new Frame(token, guessType(token));
+    }
+
+    private static FrameType typeOfSuffix(String token) {
+        if (!token.endsWith("]") || token.length() < 4 || !token.startsWith("_[", token.length() - 4)) {
+            return null;
+        }
+        return switch (token.charAt(token.length() - 2)) {
+            case 'j' -> FrameType.JIT_COMPILED;
+            case 'i' -> FrameType.INLINED;
+            case '0' -> FrameType.INTERPRETED;
+            case '1' -> FrameType.C1_COMPILED;
+            case 'k' -> FrameType.KERNEL;
+            default -> null;
+        };
+    }
+
+    private static FrameType guessType(String name) {
+        if (name.startsWith("[") && name.endsWith("]")) {
+            return THREAD_FRAME.matcher(name).matches() ? FrameType.THREAD : FrameType.MARKER;
+        }
+        // C++ and Objective-C symbols can contain '/' or '.', so they are ruled out first.
+        if (name.contains("::") || name.startsWith("-[") || name.startsWith("+[")) {
+            return FrameType.NATIVE;
+        }
+        if (name.indexOf('/') > 0 && name.charAt(0) != '['
+                || name.indexOf('.') > 0 && Character.isUpperCase(name.charAt(0))) {
+            return FrameType.JIT_COMPILED;
+        }
+        return FrameType.NATIVE;
+    }
+}

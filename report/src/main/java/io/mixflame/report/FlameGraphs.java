@@ -1,0 +1,88 @@
+package io.mixflame.report;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import one.convert.Arguments;
+import one.convert.CallStack;
+import one.convert.FlameGraph;
+
+/** Glue to async-profiler's FlameGraph renderer, shared by the HTML and diff writers. */
+final class FlameGraphs {
+
+    private FlameGraphs() {
+    }
+
+    /** FlameGraph's frame type byte for a frame (one.convert.Frame.TYPE_*), which sets its colour. */
+    static byte typeOf(Frame frame) {
+        return switch (frame.type()) {
+            case INTERPRETED -> 0;
+            case JIT_COMPILED -> 1;
+            case INLINED -> 2;
+            // C++ gets its own colour in FlameGraph; "::" is how its names show it.
+            case NATIVE -> frame.name().contains("::") ? (byte) 4 : (byte) 3;
+            case KERNEL -> 5;
+            case C1_COMPILED -> 6;
+            case STUB -> 4;
+            case THREAD, MARKER -> 3;
+        };
+    }
+
+    /** A FlameGraph holding every stack of the profile, counted in samples. */
+    static FlameGraph build(Profile profile, Arguments args) {
+        FlameGraph graph = new FlameGraph(args);
+        addAll(graph, profile, 1.0);
+        return graph;
+    }
+
+    /** Adds the profile's stacks with their sample counts multiplied by {@code scale} and rounded. */
+    static void addAll(FlameGraph graph, Profile profile, double scale) {
+        CallStack stack = new CallStack();
+        for (Profile.Stack s : profile.stacks()) {
+            stack.clear();
+            for (Frame f : profile.framesOf(s)) {
+                // Sanitized like collapsed output, so a graph parsed back to collapsed stacks stays one line each.
+                stack.push(CollapsedFrames.sanitize(f.name()), typeOf(f));
+            }
+            long ticks = scale == 1.0 ? s.samples() : Math.round(s.samples() * scale);
+            if (ticks > 0) {
+                graph.addSample(stack, ticks);
+            }
+        }
+    }
+
+    /** Writes the graph as HTML without closing {@code out}, failing if any write failed. */
+    static void dumpHtml(FlameGraph graph, OutputStream out) throws IOException {
+        // PrintStream records write errors instead of throwing them; they must not pass unnoticed.
+        PrintStream ps = new PrintStream(new NonClosingOutputStream(out), false, StandardCharsets.UTF_8);
+        graph.dump(ps);
+        ps.flush();
+        if (ps.checkError()) {
+            throw new IOException("could not write the flame graph");
+        }
+    }
+
+    /**
+     * Text safe as the page's title: the renderer inserts it into an {@code <h1>} as it is, and reading a page
+     * back expects that element on one line.
+     */
+    static String htmlTitle(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                .replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** {@code 1234567} as {@code 1 234 567}. */
+    static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n).replace(',', ' ');
+    }
+
+    /** {@code cpu profile (jfr engine)}. */
+    static String describe(ProfileInfo info) {
+        return info.event() + " profile (" + info.engine() + " engine)";
+    }
+}

@@ -1,0 +1,54 @@
+package io.mixflame.report;
+
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
+import java.io.IOException;
+import java.io.OutputStream;
+import one.convert.Arguments;
+
+/**
+ * Writes an interactive HTML flame graph, rendered by async-profiler's converter (FlameGraph), sized by
+ * samples. The title always names the engine that made the profile.
+ */
+public final class HtmlFlameGraphWriter implements ProfileWriter {
+
+    private final String title;
+    private final boolean reverse;
+
+    /** A writer with a title describing the profile, root at the bottom. */
+    public HtmlFlameGraphWriter() {
+        this(null, false);
+    }
+
+    /**
+     * @param title   the caller's title, or null for one describing the profile; either way the engine and
+     *                the profile's notes are added
+     * @param reverse draw stacks leaf first, as an icicle (FlameGraph's own reverse mode, which keeps threads'
+     *                root frames first)
+     */
+    public HtmlFlameGraphWriter(String title, boolean reverse) {
+        this.title = title;
+        this.reverse = reverse;
+    }
+
+    @Override
+    public void write(Profile profile, OutputStream out) throws IOException {
+        Arguments args = new Arguments();
+        args.title = FlameGraphs.htmlTitle(title(profile, title));
+        args.reverse = reverse;
+        FlameGraphs.dumpHtml(FlameGraphs.build(profile, args), out);
+    }
+
+    /**
+     * The page title: {@code mixflame: cpu profile (jfr engine), 1 234 samples}, or the caller's title with
+     * {@code — engine jfr}; then the profile's notes, if any.
+     */
+    static String title(Profile profile, String callerTitle) {
+        ProfileInfo info = profile.info();
+        String base = callerTitle != null
+                ? callerTitle + " — engine " + info.engine()
+                : "mixflame: " + FlameGraphs.describe(info) + ", " + FlameGraphs.count(profile.totalSamples())
+                        + " samples";
+        return info.notes().isEmpty() ? base : base + " — " + String.join("; ", info.notes());
+    }
+}

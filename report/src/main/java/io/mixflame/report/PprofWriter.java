@@ -1,0 +1,146 @@
+package io.mixflame.report;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+import one.proto.Proto;
+
+/**
+ * Writes a gzip-compressed pprof profile (github.com/google/pprof/proto/profile.proto).
+ *
+ * <p>Two sample types: {@code samples/count} and {@code <event>/nanoseconds} (the default), valued by each
+ * stack's samples and weight. Every distinct frame becomes one Function and one Location; a Function's
+ * {@code name} is the frame's name and its {@code system_name} carries the collapsed type suffix, so the kind
+ * of each Java frame survives. The engine's description and the profile's notes become comments.
+ */
+public final class PprofWriter implements ProfileWriter {
+
+    // Field numbers of profile.proto.
+    private static final int PROFILE_SAMPLE_TYPE = 1;
+    private static final int PROFILE_SAMPLE = 2;
+    private static final int PROFILE_LOCATION = 4;
+    private static final int PROFILE_FUNCTION = 5;
+    private static final int PROFILE_STRING_TABLE = 6;
+    private static final int PROFILE_TIME_NANOS = 9;
+    private static final int PROFILE_DURATION_NANOS = 10;
+    private static final int PROFILE_PERIOD_TYPE = 11;
+    private static final int PROFILE_PERIOD = 12;
+    private static final int PROFILE_COMMENT = 13;
+    private static final int PROFILE_DEFAULT_SAMPLE_TYPE = 14;
+    private static final int VALUE_TYPE_TYPE = 1;
+    private static final int VALUE_TYPE_UNIT = 2;
+    private static final int SAMPLE_LOCATION_ID = 1;
+    private static final int SAMPLE_VALUE = 2;
+    private static final int LOCATION_ID = 1;
+    private static final int LOCATION_LINE = 4;
+    private static final int LINE_FUNCTION_ID = 1;
+    private static final int FUNCTION_ID = 1;
+    private static final int FUNCTION_NAME = 2;
+    private static final int FUNCTION_SYSTEM_NAME = 3;
+
+    @Override
+    public void write(Profile profile, OutputStream out) throws IOException {
+        ProfileInfo info = profile.info();
+        StringTable strings = new StringTable();
+        Proto message = new Proto(64 * 1024);
+
+        message.field(PROFILE_SAMPLE_TYPE, valueType(strings, "samples", "count"));
+        message.field(PROFILE_SAMPLE_TYPE, valueType(strings, info.event(), "nanoseconds"));
+
+        // Location ids are handed out as stacks first use a frame; 0 means "none yet" (pprof ids start at 1).
+        int[] locationOfFrame = new int[profile.frames().size()];
+        List<Frame> locations = new ArrayList<>();
+        Proto sample = new Proto(256);
+        Proto ids = new Proto(128);
+        Proto values = new Proto(24);
+        for (Profile.Stack stack : profile.stacks()) {
+            ids.reset();
+            int[] frameIds = stack.frameIds();
+            for (int i = frameIds.length - 1; i >= 0; i--) { // pprof wants the leaf first
+                int frameId = frameIds[i];
+                if (locationOfFrame[frameId] == 0) {
+                    locations.add(profile.frame(frameId));
+                    locationOfFrame[frameId] = locations.size();
+                }
+                ids.writeLong(locationOfFrame[frameId]);
+            }
+            values.reset();
+            values.writeLong(stack.samples());
+            values.writeLong(stack.weightNanos());
+            sample.reset();
+            sample.field(SAMPLE_LOCATION_ID, ids);
+            sample.field(SAMPLE_VALUE, values);
+            message.field(PROFILE_SAMPLE, sample);
+        }
+
+        for (int id = 1; id <= locations.size(); id++) {
+            Proto line = new Proto(8).field(LINE_FUNCTION_ID, (long) id);
+            message.field(PROFILE_LOCATION, new Proto(16).field(LOCATION_ID, (long) id).field(LOCATION_LINE, line));
+        }
+        for (int id = 1; id <= locations.size(); id++) {
+            Frame frame = locations.get(id - 1);
+            message.field(PROFILE_FUNCTION, new Proto(16)
+                    .field(FUNCTION_ID, (long) id)
+                    .field(FUNCTION_NAME, (long) strings.index(frame.name()))
+                    .field(FUNCTION_SYSTEM_NAME,
+                            (long) strings.index(frame.name() + CollapsedFrames.suffix(frame.type()))));
+        }
+
+        if (info.startMillis() > 0) {
+            message.field(PROFILE_TIME_NANOS, info.startMillis() * 1_000_000L);
+        }
+        if (info.durationNanos() > 0) {
+            message.field(PROFILE_DURATION_NANOS, info.durationNanos());
+        }
+        message.field(PROFILE_PERIOD_TYPE, valueType(strings, info.event(), "nanoseconds"));
+        message.field(PROFILE_PERIOD, info.intervalNanos());
+        message.field(PROFILE_COMMENT, (long) strings.index("mixflame " + info.describe()));
+        for (String note : info.notes()) {
+            message.field(PROFILE_COMMENT, (long) strings.index(note));
+        }
+        message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(info.event()));
+
+        // Last, once every string above has its index.
+        for (String s : strings.all()) {
+            message.field(PROFILE_STRING_TABLE, s);
+        }
+
+        try (GZIPOutputStream gz = new GZIPOutputStream(new NonClosingOutputStream(out), 64 * 1024)) {
+            gz.write(message.buffer(), 0, message.size());
+        }
+    }
+
+    private static Proto valueType(StringTable strings, String type, String unit) {
+        return new Proto(8)
+                .field(VALUE_TYPE_TYPE, (long) strings.index(type))
+                .field(VALUE_TYPE_UNIT, (long) strings.index(unit));
+    }
+
+    /** pprof's string table: each string once, "" at index 0 as the format requires. */
+    private static final class StringTable {
+        private final Map<String, Integer> indexes = new HashMap<>();
+        private final List<String> strings = new ArrayList<>();
+
+        StringTable() {
+            index("");
+        }
+
+        int index(String s) {
+            return indexes.computeIfAbsent(s, k -> {
+                strings.add(k);
+                return strings.size() - 1;
+            });
+        }
+
+        List<String> all() {
+            return strings;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package io.mixflame.report;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileAccumulator;
+import java.util.regex.Pattern;
+
+/** Profiles derived from others: stacks filtered by frame name, stacks reversed. The input is not changed. */
+public final class ProfileTransforms {
+
+    private ProfileTransforms() {
+    }
+
+    /**
+     * The stacks that have a frame matching {@code include} (when given) and none matching {@code exclude}
+     * (when given), with the same info. Patterns match anywhere in a frame's name; see {@link ReportOptions}.
+     *
+     * @return {@code profile} itself when both patterns are null
+     */
+    public static Profile filter(Profile profile, Pattern include, Pattern exclude) {
+        if (include == null && exclude == null) {
+            return profile;
+        }
+        ProfileAccumulator acc = unbounded();
+        for (Profile.Stack stack : profile.stacks()) {
+            Frame[] frames = profile.framesOf(stack);
+            if (keeps(frames, include, exclude)) {
+                acc.add(frames, stack.samples(), stack.weightNanos());
+            }
+        }
+        return acc.snapshot(profile.info());
+    }
+
+    /**
+     * The same stacks leaf first. A thread's root frame ({@link FrameType#THREAD}) stays first so stacks
+     * remain grouped by thread, as async-profiler's reversed output does.
+     */
+    public static Profile reverse(Profile profile) {
+        ProfileAccumulator acc = unbounded();
+        for (Profile.Stack stack : profile.stacks()) {
+            Frame[] frames = profile.framesOf(stack);
+            int from = frames.length > 0 && frames[0].type() == FrameType.THREAD ? 1 : 0;
+            for (int i = from, j = frames.length - 1; i < j; i++, j--) {
+                Frame t = frames[i];
+                frames[i] = frames[j];
+                frames[j] = t;
+            }
+            acc.add(frames, stack.samples(), stack.weightNanos());
+        }
+        return acc.snapshot(profile.info());
+    }
+
+    /** Filters, then reverses if asked; the title is not the profile's business and is left to the writer. */
+    public static Profile apply(Profile profile, ReportOptions options) {
+        Profile filtered = filter(profile, options.include(), options.exclude());
+        return options.reverse() ? reverse(filtered) : filtered;
+    }
+
+    static boolean keeps(Frame[] frames, Pattern include, Pattern exclude) {
+        boolean included = include == null;
+        for (Frame f : frames) {
+            if (exclude != null && exclude.matcher(f.name()).find()) {
+                return false;
+            }
+            if (!included && include.matcher(f.name()).find()) {
+                included = true;
+            }
+        }
+        return included;
+    }
+
+    // A derived profile holds no more than its source, which was already bounded when it was made.
+    private static ProfileAccumulator unbounded() {
+        return new ProfileAccumulator(Integer.MAX_VALUE, Integer.MAX_VALUE, m -> { });
+    }
+}

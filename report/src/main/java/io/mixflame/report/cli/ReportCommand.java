@@ -1,0 +1,99 @@
+package io.mixflame.report.cli;
+
+import io.mixflame.profile.Profile;
+import io.mixflame.report.OutputFormat;
+import io.mixflame.report.ProfileFiles;
+import io.mixflame.report.ReportOptions;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * {@code report IN OUT [--title T] [--include REGEX] [--exclude REGEX] [--reverse]}: converts collapsed
+ * stacks (or a flame graph page) to the format OUT's extension names: {@code .html}, {@code .pb.gz} /
+ * {@code .pprof}, {@code .collapsed} / {@code .txt}.
+ */
+public final class ReportCommand {
+
+    /** The command's usage line. */
+    public static final String USAGE =
+            "usage: mixflame report IN OUT [--title T] [--include REGEX] [--exclude REGEX] [--reverse]";
+
+    private ReportCommand() {
+    }
+
+    /**
+     * Runs the command.
+     *
+     * @param args the arguments after {@code report}
+     * @return 0 when OUT was written (malformed input lines are then warnings on {@code err}), 2 for bad usage
+     *         or input, 1 when OUT could not be written; every failure is one line on {@code err}
+     */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        return CommandSupport.run("report", err, () -> {
+            List<String> files = new ArrayList<>();
+            String title = null;
+            Pattern include = null;
+            Pattern exclude = null;
+            boolean reverse = false;
+            boolean optionsEnded = false;
+            for (int i = 0; i < args.size(); i++) {
+                String arg = args.get(i);
+                if (optionsEnded || !arg.startsWith("--")) {
+                    files.add(arg);
+                    continue;
+                }
+                int eq = arg.indexOf('=');
+                String name = eq < 0 ? arg : arg.substring(0, eq);
+                switch (name) {
+                    case "--" -> optionsEnded = true;
+                    case "--reverse" -> reverse = true;
+                    case "--title", "--include", "--exclude" -> {
+                        String value;
+                        if (eq >= 0) {
+                            value = arg.substring(eq + 1);
+                        } else if (i + 1 < args.size()) {
+                            value = args.get(++i);
+                        } else {
+                            throw new CommandFailure(CommandFailure.BAD_INPUT, name + " needs a value; " + USAGE);
+                        }
+                        switch (name) {
+                            case "--title" -> title = value;
+                            case "--include" -> include = regex(name, value);
+                            default -> exclude = regex(name, value);
+                        }
+                    }
+                    default -> throw new CommandFailure(CommandFailure.BAD_INPUT, "unknown option " + arg + "; " + USAGE);
+                }
+            }
+            if (files.size() != 2) {
+                throw CommandFailure.usage(USAGE);
+            }
+            String in = files.get(0);
+            String outFile = files.get(1);
+            OutputFormat format;
+            try {
+                format = OutputFormat.fromPath(outFile);
+            } catch (IllegalArgumentException e) {
+                throw new CommandFailure(CommandFailure.BAD_INPUT, e.getMessage());
+            }
+            Profile profile = CommandSupport.readProfile("report", in, err);
+            ReportOptions options = new ReportOptions(title, include, exclude, reverse);
+            CommandSupport.writeFile(outFile, stream -> ProfileFiles.write(profile, stream, format, options));
+            out.println("mixflame report: wrote " + outFile);
+            return 0;
+        });
+    }
+
+    private static Pattern regex(String option, String value) throws CommandFailure {
+        try {
+            return Pattern.compile(value);
+        } catch (PatternSyntaxException e) {
+            // The JDK's message spans lines (it draws a caret under the pattern); keep its first.
+            throw new CommandFailure(CommandFailure.BAD_INPUT,
+                    option + " '" + value + "' is not a valid regular expression: " + e.getDescription());
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.mixflame.report;
+
+import static io.mixflame.report.TestProfiles.frame;
+import static io.mixflame.report.TestProfiles.jit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class CollapsedReaderTest {
+
+    private final List<String> warnings = new ArrayList<>();
+
+    private Profile read(String text) throws IOException {
+        return new CollapsedReader().read(new StringReader(text), warnings::add);
+    }
+
+    @Test
+    void roundTripKeepsStacksCountsKindsAndInfo() throws IOException {
+        Frame thread = Frame.thread("worker-1", 42);
+        Profile written = TestProfiles.with(TestProfiles.JFR_CPU.withNote("cost 0.1%").withNote("second; note"))
+                .add(7, thread, frame("java/lang/Thread.run", FrameType.INTERPRETED), jit("a/B.c"),
+                        frame("a/B.d", FrameType.INLINED))
+                .add(3, thread, frame("java/lang/Thread.run", FrameType.INTERPRETED),
+                        frame("a/B.e", FrameType.C1_COMPILED), frame("Unsafe_Park", FrameType.NATIVE),
+                        frame("futex_wait", FrameType.KERNEL))
+                .add(2, Frame.TRUNCATED, jit("a/B.c"))
+                .add(1, frame("JavaCalls::call_helper", FrameType.NATIVE))
+                .build();
+
+        Profile read = read(CollapsedWriterTest.write(written));
+
+        assertThat(warnings).isEmpty();
+        assertThat(TestProfiles.frameStacks(read)).isEqualTo(TestProfiles.frameStacks(written));
+        assertThat(read.info().engine()).isEqualTo("jfr");
+        assertThat(read.info().event()).isEqualTo("cpu");
+        assertThat(read.info().intervalNanos()).isEqualTo(10_000_000L);
+        assertThat(read.info().notes()).containsExactly("cost 0.1%", "second: note");
+        assertThat(read.totalSamples()).isEqualTo(13);
+        assertThat(read.totalWeightNanos()).isEqualTo(13 * 10_000_000L);
+    }
+
+    @Test
+    void malformedLinesAreReportedWithTheirNumberAndSkipped() throws IOException {
+        Profile profile = read("""
+                a;b 3
+                no-count
+                a;b x
+                a;b -2
+                a;;b 1
+                
+                # a comment
+                c 2
+                 5
+                a; 4
+                c 1
+                """);
+
+        assertThat(TestProfiles.collapsedStacks(profile)).containsOnly(entry("a;b", 3L), entry("c", 3L));
+        assertThat(warnings).hasSize(6);
+        assertThat(warnings.get(0)).startsWith("line 2: ").contains("no sample count");
+        assertThat(warnings.get(1)).startsWith("line 3: ").contains("'x'").contains("not a whole number");
+        assertThat(warnings.get(2)).startsWith("line 4: ").contains("negative");
+        assertThat(warnings.get(3)).startsWith("line 5: ").contains("empty frame");
+        assertThat(warnings.get(4)).startsWith("line 9: ").contains("empty frame");
+        assertThat(warnings.get(5)).startsWith("line 10: ").contains("empty frame");
+    }
+
+    @Test
+    void withoutHeaderTheProducerIsUnknownAndStacksWeighNothing() throws IOException {
+        Profile profile = read("java/lang/Thread.run_[j];a/B.c_[i] 5\r\nx 2  \n");
+
+        assertThat(profile.info().engine()).isEqualTo("collapsed");
+        assertThat(profile.info().event()).isEqualTo("unknown");
+        assertThat(profile.info().intervalNanos()).isZero();
+        assertThat(profile.totalWeightNanos()).isZero();
+        assertThat(TestProfiles.collapsedStacks(profile))
+                .containsOnly(entry("java/lang/Thread.run_[j];a/B.c_[i]", 5L), entry("x", 2L));
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void headerIsParsedBackAndGivesWeights() throws IOException {
+        Profile profile = read("""
+                # mixflame engine=perf event=wall interval=20ms samples=4 0
+                # note: over budget 0
+                a 4
+                """);
+
+        assertThat(profile.info().engine()).isEqualTo("perf");
+        assertThat(profile.info().event()).isEqualTo("wall");
+        assertThat(profile.info().intervalNanos()).isEqualTo(20_000_000L);
+        assertThat(profile.info().notes()).containsExactly("over budget");
+        assertThat(profile.totalWeightNanos()).isEqualTo(80_000_000L);
+    }
+
+    @Test
+    void aBadIntervalInTheHeaderIsAWarningNotAFailure() throws IOException {
+        Profile profile = read("# mixflame engine=perf event=cpu interval=soon samples=1 0\na 1\n");
+
+        assertThat(profile.info().engine()).isEqualTo("perf");
+        assertThat(profile.info().intervalNanos()).isZero();
+        assertThat(warnings).singleElement().asString().startsWith("line 1: ").contains("interval");
+    }
+
+    @Test
+    void zeroCountLinesAddNothing() throws IOException {
+        Profile profile = read("a 0\nb 1\n");
+
+        assertThat(TestProfiles.collapsedStacks(profile)).containsOnly(entry("b", 1L));
+        assertThat(warnings).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "java/lang/String.hashCode_[j] | java/lang/String.hashCode | JIT_COMPILED",
+        "a/B.c_[i]                     | a/B.c                     | INLINED",
+        "a/B.c_[0]                     | a/B.c                     | INTERPRETED",
+        "a/B.c_[1]                     | a/B.c                     | C1_COMPILED",
+        "do_syscall_64_[k]             | do_syscall_64             | KERNEL",
+        "java/lang/String.hashCode     | java/lang/String.hashCode | JIT_COMPILED",
+        "Foo.bar                       | Foo.bar                   | JIT_COMPILED",
+        "std::vector<a/b>::push        | std::vector<a/b>::push    | NATIVE",
+        "/usr/lib/libc.so.6            | /usr/lib/libc.so.6        | NATIVE",
+        "libjvm.so                     | libjvm.so                 | NATIVE",
+        "[worker 1 tid=12]             | [worker 1 tid=12]         | THREAD",
+        "[tid=12]                      | [tid=12]                  | THREAD",
+        "[unknown]                     | [unknown]                 | MARKER",
+        "_[j]                          | _[j]                      | NATIVE",
+    })
+    void frameKindsComeFromSuffixOrName(String token, String name, FrameType type) {
+        assertThat(CollapsedFrames.parse(token)).isEqualTo(new Frame(name, type));
+    }
+}

@@ -1,0 +1,34 @@
+package io.mixflame.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class OutputFormatTest {
+
+    @ParameterizedTest
+    @CsvSource({
+        "out.collapsed, COLLAPSED",
+        "dir/out.txt, COLLAPSED",
+        "/tmp/flame.html, HTML",
+        "FLAME.HTML, HTML",
+        "profile.pb.gz, PPROF",
+        "profile.pprof, PPROF",
+    })
+    void picksTheFormatFromTheExtension(String path, OutputFormat expected) {
+        assertThat(OutputFormat.fromPath(path)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"out.svg", "out.gz", "out", "out.html.bak", "collapsed"})
+    void rejectsOtherNamesWithOneLineNamingTheFileAndTheChoices(String path) {
+        assertThatThrownBy(() -> OutputFormat.fromPath(path))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'" + path + "'")
+                .hasMessageContaining(".collapsed, .txt, .html, .pb.gz or .pprof")
+                .message().doesNotContain("\n");
+    }
+}

@@ -1,0 +1,234 @@
+package io.mixflame.report;
+
+import static io.mixflame.report.TestProfiles.frame;
+import static io.mixflame.report.TestProfiles.jit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.Test;
+
+/** Decodes the output with protobuf-java's wire reader, independently of the writer's encoder. */
+class PprofWriterTest {
+
+    /** The parts of profile.proto the writer fills, decoded field by field. */
+    static final class Decoded {
+        final List<long[]> sampleTypes = new ArrayList<>();
+        final List<long[]> sampleLocations = new ArrayList<>();
+        final List<long[]> sampleValues = new ArrayList<>();
+        final Map<Long, Long> locationFunction = new HashMap<>();
+        final Map<Long, long[]> functionNames = new HashMap<>(); // id -> {name, system_name}
+        final List<String> strings = new ArrayList<>();
+        final List<Long> comments = new ArrayList<>();
+        long[] periodType;
+        long period;
+        long timeNanos;
+        long durationNanos;
+        long defaultSampleType;
+
+        String string(long index) {
+            return strings.get((int) index);
+        }
+
+        /** The frame names of a sample's locations, in the order stored (leaf first). */
+        List<String> sampleFrames(int sample) {
+            List<String> names = new ArrayList<>();
+            for (long location : sampleLocations.get(sample)) {
+                names.add(string(functionNames.get(locationFunction.get(location))[0]));
+            }
+            return names;
+        }
+    }
+
+    static byte[] write(Profile profile) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new PprofWriter().write(profile, out);
+        return out.toByteArray();
+    }
+
+    static Decoded decode(byte[] gzipped) throws IOException {
+        byte[] raw = new GZIPInputStream(new ByteArrayInputStream(gzipped)).readAllBytes();
+        CodedInputStream in = CodedInputStream.newInstance(raw);
+        Decoded d = new Decoded();
+        for (int tag; (tag = in.readTag()) != 0; ) {
+            switch (WireFormat.getTagFieldNumber(tag)) {
+                case 1 -> d.sampleTypes.add(valueType(in.readBytes().newCodedInput()));
+                case 2 -> sample(in.readBytes().newCodedInput(), d);
+                case 4 -> location(in.readBytes().newCodedInput(), d);
+                case 5 -> function(in.readBytes().newCodedInput(), d);
+                case 6 -> d.strings.add(in.readStringRequireUtf8());
+                case 9 -> d.timeNanos = in.readInt64();
+                case 10 -> d.durationNanos = in.readInt64();
+                case 11 -> d.periodType = valueType(in.readBytes().newCodedInput());
+                case 12 -> d.period = in.readInt64();
+                case 13 -> d.comments.add(in.readInt64());
+                case 14 -> d.defaultSampleType = in.readInt64();
+                default -> throw new AssertionError("unexpected field " + WireFormat.getTagFieldNumber(tag));
+            }
+        }
+        return d;
+    }
+
+    private static long[] valueType(CodedInputStream in) throws IOException {
+        long[] typeAndUnit = new long[2];
+        for (int tag; (tag = in.readTag()) != 0; ) {
+            typeAndUnit[WireFormat.getTagFieldNumber(tag) - 1] = in.readInt64();
+        }
+        return typeAndUnit;
+    }
+
+    private static void sample(CodedInputStream in, Decoded d) throws IOException {
+        long[] locations = {};
+        long[] values = {};
+        for (int tag; (tag = in.readTag()) != 0; ) {
+            assertThat(WireFormat.getTagWireType(tag)).as("packed").isEqualTo(WireFormat.WIRETYPE_LENGTH_DELIMITED);
+            long[] packed = packed(in.readBytes().newCodedInput());
+            switch (WireFormat.getTagFieldNumber(tag)) {
+                case 1 -> locations = packed;
+                case 2 -> values = packed;
+                default -> throw new AssertionError("unexpected sample field " + tag);
+            }
+        }
+        d.sampleLocations.add(locations);
+        d.sampleValues.add(values);
+    }
+
+    private static long[] packed(CodedInputStream in) throws IOException {
+        List<Long> values = new ArrayList<>();
+        while (!in.isAtEnd()) {
+            values.add(in.readInt64());
+        }
+        return values.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private static void location(CodedInputStream in, Decoded d) throws IOException {
+        long id = 0;
+        long function = 0;
+        for (int tag; (tag = in.readTag()) != 0; ) {
+            switch (WireFormat.getTagFieldNumber(tag)) {
+                case 1 -> id = in.readUInt64();
+                case 4 -> {
+                    CodedInputStream line = in.readBytes().newCodedInput();
+                    for (int t; (t = line.readTag()) != 0; ) {
+                        if (WireFormat.getTagFieldNumber(t) == 1) {
+                            function = line.readUInt64();
+                        } else {
+                            line.skipField(t);
+                        }
+                    }
+                }
+                default -> in.skipField(tag);
+            }
+        }
+        d.locationFunction.put(id, function);
+    }
+
+    private static void function(CodedInputStream in, Decoded d) throws IOException {
+        long id = 0;
+        long[] names = new long[2];
+        for (int tag; (tag = in.readTag()) != 0; ) {
+            switch (WireFormat.getTagFieldNumber(tag)) {
+                case 1 -> id = in.readUInt64();
+                case 2 -> names[0] = in.readInt64();
+                case 3 -> names[1] = in.readInt64();
+                default -> in.skipField(tag);
+            }
+        }
+        d.functionNames.put(id, names);
+    }
+
+    private static Profile sample() {
+        Frame thread = Frame.thread("main", 3);
+        return TestProfiles.with(TestProfiles.JFR_CPU.withNote("overhead 0.5%"))
+                .add(4, thread, frame("java/lang/Thread.run", FrameType.INTERPRETED), jit("a/B.hot"))
+                .add(2, thread, frame("java/lang/Thread.run", FrameType.INTERPRETED),
+                        frame("a/B.inl", FrameType.INLINED), frame("write", FrameType.NATIVE))
+                .build();
+    }
+
+    @Test
+    void isGzipCompressed() throws IOException {
+        byte[] bytes = write(sample());
+
+        assertThat(bytes[0] & 0xff).isEqualTo(0x1f);
+        assertThat(bytes[1] & 0xff).isEqualTo(0x8b);
+    }
+
+    @Test
+    void declaresSampleTypesPeriodTimesAndComments() throws IOException {
+        Decoded d = decode(write(sample()));
+
+        assertThat(d.string(0)).isEmpty();
+        assertThat(d.strings).doesNotHaveDuplicates();
+        assertThat(d.sampleTypes).hasSize(2);
+        assertThat(d.string(d.sampleTypes.get(0)[0])).isEqualTo("samples");
+        assertThat(d.string(d.sampleTypes.get(0)[1])).isEqualTo("count");
+        assertThat(d.string(d.sampleTypes.get(1)[0])).isEqualTo("cpu");
+        assertThat(d.string(d.sampleTypes.get(1)[1])).isEqualTo("nanoseconds");
+        assertThat(d.string(d.periodType[0])).isEqualTo("cpu");
+        assertThat(d.string(d.periodType[1])).isEqualTo("nanoseconds");
+        assertThat(d.period).isEqualTo(10_000_000L);
+        assertThat(d.string(d.defaultSampleType)).isEqualTo("cpu");
+        assertThat(d.timeNanos).isEqualTo(1_700_000_000_000L * 1_000_000L);
+        assertThat(d.durationNanos).isEqualTo(5_000_000_000L);
+        assertThat(d.comments.stream().map(d::string))
+                .containsExactly("mixflame engine=jfr event=cpu interval=10ms", "overhead 0.5%");
+    }
+
+    @Test
+    void samplesNameTheirFramesLeafFirstWithSamplesAndWeight() throws IOException {
+        Decoded d = decode(write(sample()));
+
+        Map<List<String>, List<Long>> samples = new HashMap<>();
+        for (int i = 0; i < d.sampleLocations.size(); i++) {
+            samples.put(d.sampleFrames(i), List.of(d.sampleValues.get(i)[0], d.sampleValues.get(i)[1]));
+        }
+        assertThat(samples).containsOnly(
+                Map.entry(List.of("a/B.hot", "java/lang/Thread.run", "[main tid=3]"), List.of(4L, 40_000_000L)),
+                Map.entry(List.of("write", "a/B.inl", "java/lang/Thread.run", "[main tid=3]"),
+                        List.of(2L, 20_000_000L)));
+    }
+
+    @Test
+    void oneFunctionAndLocationPerDistinctFrameWithKindInSystemName() throws IOException {
+        Decoded d = decode(write(sample()));
+
+        assertThat(d.locationFunction).hasSize(5);
+        assertThat(d.functionNames).hasSize(5);
+        Map<String, String> systemNames = new HashMap<>();
+        d.functionNames.values().forEach(n -> systemNames.put(d.string(n[0]), d.string(n[1])));
+        assertThat(systemNames).containsOnly(
+                Map.entry("[main tid=3]", "[main tid=3]"),
+                Map.entry("java/lang/Thread.run", "java/lang/Thread.run_[0]"),
+                Map.entry("a/B.hot", "a/B.hot_[j]"),
+                Map.entry("a/B.inl", "a/B.inl_[i]"),
+                Map.entry("write", "write"));
+    }
+
+    @Test
+    void wallEventWithoutIntervalOrTimes() throws IOException {
+        Profile profile = TestProfiles.with(new ProfileInfo("perf", "wall", 0, 0, 0, List.of()))
+                .addJava(3, "a;b").build();
+
+        Decoded d = decode(write(profile));
+
+        assertThat(d.string(d.sampleTypes.get(1)[0])).isEqualTo("wall");
+        assertThat(d.string(d.defaultSampleType)).isEqualTo("wall");
+        assertThat(d.period).isZero();
+        assertThat(d.timeNanos).isZero();
+        assertThat(d.sampleFrames(0)).containsExactly("b", "a");
+        assertThat(d.sampleValues.get(0)).containsExactly(3, 0);
+    }
+}

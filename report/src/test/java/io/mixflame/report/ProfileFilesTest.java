@@ -1,0 +1,147 @@
+package io.mixflame.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.mixflame.profile.Profile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProfileFilesTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<String> warnings = new ArrayList<>();
+
+    private static final Profile PROFILE = TestProfiles.with(TestProfiles.JFR_CPU)
+            .addJava(6, "main;app/A.x;app/A.y")
+            .addJava(4, "main;app/B.z")
+            .build();
+
+    @Test
+    void formatFollowsTheExtension() throws IOException {
+        for (String name : List.of("p.collapsed", "p.txt", "p.html", "p.pb.gz", "p.pprof")) {
+            ProfileFiles.write(PROFILE, dir.resolve(name), ReportOptions.DEFAULT);
+        }
+
+        assertThat(Files.readString(dir.resolve("p.collapsed"))).startsWith("# mixflame engine=jfr");
+        assertThat(Files.readString(dir.resolve("p.txt"))).startsWith("# mixflame engine=jfr");
+        assertThat(Files.readString(dir.resolve("p.html"))).startsWith("<!DOCTYPE html>");
+        assertThat(PprofWriterTest.decode(Files.readAllBytes(dir.resolve("p.pb.gz"))).sampleValues).hasSize(2);
+        assertThat(PprofWriterTest.decode(Files.readAllBytes(dir.resolve("p.pprof"))).sampleValues).hasSize(2);
+    }
+
+    @Test
+    void anUnknownExtensionWritesNothing() {
+        assertThatThrownBy(() -> ProfileFiles.write(PROFILE, dir.resolve("p.svg"), ReportOptions.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("p.svg");
+
+        assertThat(dir).isEmptyDirectory();
+    }
+
+    @Test
+    void optionsFilterAndReverse() throws IOException {
+        Path path = dir.resolve("p.collapsed");
+        ProfileFiles.write(PROFILE, path, new ReportOptions(null, Pattern.compile("A\\.x"), null, true));
+
+        assertThat(Files.readAllLines(path)).containsExactly(
+                "# mixflame engine=jfr event=cpu interval=10ms samples=6 0",
+                "app/A.y_[j];app/A.x_[j];main_[j] 6");
+    }
+
+    @Test
+    void htmlGetsTheCallersTitleAndReverse() throws IOException {
+        Path path = dir.resolve("p.html");
+        ProfileFiles.write(PROFILE, path, new ReportOptions("My title", null, Pattern.compile("B"), true));
+
+        String html = Files.readString(path);
+        assertThat(html).contains("<h1>My title — engine jfr</h1>");
+        assertThat(TestProfiles.parseHtml(html)).containsOnly(entry("app/A.y_[j];app/A.x_[j];main_[j]", 6L));
+    }
+
+    @Test
+    void readsCollapsedBack() throws IOException {
+        Path path = dir.resolve("p.collapsed");
+        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        assertThat(TestProfiles.frameStacks(read)).isEqualTo(TestProfiles.frameStacks(PROFILE));
+        assertThat(read.info().engine()).isEqualTo("jfr");
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void readsOurHtmlBackWithEngineAndEvent() throws IOException {
+        Path path = dir.resolve("p.html");
+        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        assertThat(TestProfiles.collapsedStacks(read)).isEqualTo(TestProfiles.collapsedStacks(PROFILE));
+        assertThat(read.info().engine()).isEqualTo("jfr");
+        assertThat(read.info().event()).isEqualTo("cpu");
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void readsOtherFlameGraphPagesAsHtmlEngine() throws IOException {
+        Path path = dir.resolve("p.html");
+        ProfileFiles.write(PROFILE, path, new ReportOptions("Someone else's", null, null, false));
+
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        assertThat(read.totalSamples()).isEqualTo(10);
+        assertThat(read.info().engine()).isEqualTo("html");
+        assertThat(read.info().notes()).singleElement().asString().contains("Someone else's");
+    }
+
+    @Test
+    void aDirectoryIsNotAProfile() throws IOException {
+        Path sub = Files.createDirectory(dir.resolve("in.collapsed"));
+
+        assertThatThrownBy(() -> ProfileFiles.read(sub, warnings::add))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("in.collapsed")
+                .hasMessageContaining("is a directory");
+    }
+
+    @Test
+    void gzipInputIsRefusedClearly() throws IOException {
+        Path path = dir.resolve("p.pb.gz");
+        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("gzip");
+    }
+
+    @Test
+    void binaryInputIsRefusedClearly() throws IOException {
+        Path path = Files.write(dir.resolve("p.collapsed"), new byte[] {'a', ' ', (byte) 0xff, (byte) 0xfe, '\n'});
+
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not UTF-8");
+    }
+
+    @Test
+    void htmlThatIsNotAFlameGraphIsRefusedClearly() throws IOException {
+        Path path = Files.writeString(dir.resolve("page.html"), "<!DOCTYPE html>\n<html><body>hi</body></html>\n",
+                StandardCharsets.UTF_8);
+
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not a flame graph");
+    }
+}

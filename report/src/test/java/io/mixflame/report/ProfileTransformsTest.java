@@ -1,0 +1,101 @@
+package io.mixflame.report;
+
+import static io.mixflame.report.TestProfiles.jit;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.Profile;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class ProfileTransformsTest {
+
+    private static final Profile PROFILE = TestProfiles.with(TestProfiles.JFR_CPU.withNote("kept note"))
+            .addJava(5, "main;app/Server.handle;java/util/HashMap.get")
+            .addJava(3, "main;app/Server.handle;app/Db.query")
+            .addJava(2, "main;app/Gc.run")
+            .build();
+
+    @Test
+    void includeKeepsStacksWithAMatchingFrameAnywhereInTheName() {
+        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("Server"), null);
+
+        assertThat(TestProfiles.collapsedStacks(filtered)).containsOnly(
+                entry("main_[j];app/Server.handle_[j];java/util/HashMap.get_[j]", 5L),
+                entry("main_[j];app/Server.handle_[j];app/Db.query_[j]", 3L));
+        assertThat(filtered.info()).isEqualTo(PROFILE.info());
+        assertThat(filtered.totalWeightNanos()).isEqualTo(80_000_000L);
+    }
+
+    @Test
+    void excludeDropsStacksWithAMatchingFrame() {
+        Profile filtered = ProfileTransforms.filter(PROFILE, null, Pattern.compile("HashMap"));
+
+        assertThat(TestProfiles.collapsedStacks(filtered)).containsOnly(
+                entry("main_[j];app/Server.handle_[j];app/Db.query_[j]", 3L),
+                entry("main_[j];app/Gc.run_[j]", 2L));
+    }
+
+    @Test
+    void includeAndExcludeTogether() {
+        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("^app/"), Pattern.compile("Db"));
+
+        assertThat(TestProfiles.collapsedStacks(filtered)).containsOnly(
+                entry("main_[j];app/Server.handle_[j];java/util/HashMap.get_[j]", 5L),
+                entry("main_[j];app/Gc.run_[j]", 2L));
+    }
+
+    @Test
+    void patternsSeeNamesWithoutTypeSuffix() {
+        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("query$"), null);
+
+        assertThat(filtered.totalSamples()).isEqualTo(3);
+    }
+
+    @Test
+    void includeMatchingNothingLeavesAnEmptyProfile() {
+        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("nothing-like-this"), null);
+
+        assertThat(filtered.stacks()).isEmpty();
+        assertThat(filtered.info()).isEqualTo(PROFILE.info());
+    }
+
+    @Test
+    void noPatternsIsTheSameProfile() {
+        assertThat(ProfileTransforms.filter(PROFILE, null, null)).isSameAs(PROFILE);
+    }
+
+    @Test
+    void reversePutsTheLeafFirst() {
+        Profile reversed = ProfileTransforms.reverse(PROFILE);
+
+        assertThat(TestProfiles.collapsedStacks(reversed)).containsOnly(
+                entry("java/util/HashMap.get_[j];app/Server.handle_[j];main_[j]", 5L),
+                entry("app/Db.query_[j];app/Server.handle_[j];main_[j]", 3L),
+                entry("app/Gc.run_[j];main_[j]", 2L));
+        assertThat(reversed.totalWeightNanos()).isEqualTo(PROFILE.totalWeightNanos());
+        assertThat(TestProfiles.frameStacks(ProfileTransforms.reverse(reversed)))
+                .isEqualTo(TestProfiles.frameStacks(PROFILE));
+    }
+
+    @Test
+    void reverseKeepsTheThreadFrameAtTheRoot() {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(4, Frame.thread("main", 9), jit("a"), jit("b"), jit("c"))
+                .add(1, Frame.thread("solo", 2))
+                .build();
+
+        assertThat(TestProfiles.collapsedStacks(ProfileTransforms.reverse(profile))).containsOnly(
+                entry("[main tid=9];c_[j];b_[j];a_[j]", 4L),
+                entry("[solo tid=2]", 1L));
+    }
+
+    @Test
+    void applyFiltersThenReverses() {
+        Profile result = ProfileTransforms.apply(PROFILE,
+                new ReportOptions("ignored", Pattern.compile("Gc"), null, true));
+
+        assertThat(TestProfiles.collapsedStacks(result)).containsOnly(entry("app/Gc.run_[j];main_[j]", 2L));
+    }
+}

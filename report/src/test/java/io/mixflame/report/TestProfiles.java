@@ -1,0 +1,102 @@
+package io.mixflame.report;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.ProfileInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import one.convert.Arguments;
+import one.convert.FlameGraph;
+
+/** Builds small profiles for tests and turns profiles and flame graph pages into comparable maps. */
+public final class TestProfiles {
+
+    /** A cpu profile by the jfr engine at 10ms, with a start and a duration. */
+    public static final ProfileInfo JFR_CPU =
+            new ProfileInfo("jfr", "cpu", 10_000_000L, 1_700_000_000_000L, 5_000_000_000L, List.of());
+
+    private final ProfileAccumulator acc = new ProfileAccumulator();
+    private final ProfileInfo info;
+
+    private TestProfiles(ProfileInfo info) {
+        this.info = info;
+    }
+
+    /** A builder of a profile with this info. */
+    public static TestProfiles with(ProfileInfo info) {
+        return new TestProfiles(info);
+    }
+
+    /** Adds a stack, root first, weighted samples × the info's interval. */
+    public TestProfiles add(long samples, Frame... rootFirst) {
+        acc.add(rootFirst, samples, samples * info.intervalNanos());
+        return this;
+    }
+
+    /** Adds a stack of JIT-compiled Java frames given as {@code a;b;c}. */
+    public TestProfiles addJava(long samples, String rootFirst) {
+        return add(samples, Arrays.stream(rootFirst.split(";")).map(TestProfiles::jit).toArray(Frame[]::new));
+    }
+
+    public Profile build() {
+        return acc.snapshot(info);
+    }
+
+    public static Frame jit(String name) {
+        return new Frame(name, FrameType.JIT_COMPILED);
+    }
+
+    public static Frame frame(String name, FrameType type) {
+        return new Frame(name, type);
+    }
+
+    /** Each stack as its collapsed text (with suffixes), mapped to its samples. */
+    public static Map<String, Long> collapsedStacks(Profile profile) {
+        Map<String, Long> result = new TreeMap<>();
+        for (Profile.Stack s : profile.stacks()) {
+            List<String> names = new ArrayList<>();
+            for (Frame f : profile.framesOf(s)) {
+                names.add(CollapsedFrames.format(f));
+            }
+            result.merge(String.join(";", names), s.samples(), Long::sum);
+        }
+        return result;
+    }
+
+    /** Each stack as its list of frames, mapped to its samples. */
+    public static Map<List<Frame>, Long> frameStacks(Profile profile) {
+        Map<List<Frame>, Long> result = new HashMap<>();
+        for (Profile.Stack s : profile.stacks()) {
+            result.merge(List.of(profile.framesOf(s)), s.samples(), Long::sum);
+        }
+        return result;
+    }
+
+    /** Parses a page with async-profiler's own FlameGraph.parseHtml; each stack line mapped to its count. */
+    public static Map<String, Long> parseHtml(String html) throws IOException {
+        Arguments args = new Arguments();
+        args.output = "collapsed";
+        FlameGraph graph = new FlameGraph(args);
+        graph.parseHtml(new StringReader(html));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        graph.dump(out);
+        Map<String, Long> result = new TreeMap<>();
+        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+            if (!line.isEmpty()) {
+                int space = line.lastIndexOf(' ');
+                result.merge(line.substring(0, space), Long.parseLong(line.substring(space + 1)), Long::sum);
+            }
+        }
+        return result;
+    }
+}
