@@ -21,11 +21,13 @@ public final class AgentEntry {
     /**
      * Handles one agent invocation.
      *
+     * <p>The command runs before this returns, at startup too: a profile then covers the application from its
+     * first line, and starting an engine takes a bounded moment (JFR's start is the slowest, a fraction of a
+     * second), never a wait on the application.
+     *
      * @param optionText the agent's option string
-     * @param atStartup  true for {@code -javaagent} (the command runs in the background so that the application's
-     *                   start is not delayed), false for an attach (the command runs before this returns)
      */
-    public static void handle(String optionText, boolean atStartup) {
+    public static void handle(String optionText) {
         AgentOptions options;
         try {
             options = AgentOptions.parse(optionText);
@@ -37,13 +39,7 @@ public final class AgentEntry {
         if (options.logLevel() != null) {
             LogLevel.set(options.logLevel());
         }
-        if (atStartup) {
-            Thread starter = new Thread(() -> run(options), "mixflame-start");
-            starter.setDaemon(true);
-            starter.start();
-        } else {
-            run(options);
-        }
+        run(options);
     }
 
     private static void run(AgentOptions options) {

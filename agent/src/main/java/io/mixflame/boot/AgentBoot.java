@@ -15,19 +15,19 @@ public final class AgentBoot {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String options, Instrumentation instrumentation) {
-        dispatch(options, true);
+        dispatch(options);
     }
 
     /** Called by the JVM when a tool attaches this jar to a running process. */
     public static void agentmain(String options, Instrumentation instrumentation) {
-        dispatch(options, false);
+        dispatch(options);
     }
 
-    private static void dispatch(String options, boolean atStartup) {
+    private static void dispatch(String options) {
         try {
             ClassLoader loader = IsolatedLoader.get(ClassLoader.getPlatformClassLoader());
             Class<?> entry = Class.forName(ENTRY, true, loader);
-            entry.getMethod("handle", String.class, boolean.class).invoke(null, options, atStartup);
+            entry.getMethod("handle", String.class).invoke(null, options);
         } catch (Throwable t) {
             // The profiler's own logging lives in the loader that just failed, so this is the one place that
             // writes to stderr directly.

@@ -41,7 +41,7 @@ class BadInputIT {
     @Test
     void unwritableFileAtExitIsOneLineAndNoPartialFile() throws Exception {
         Path missingDir = dir.resolve("no-such-dir");
-        try (ChildJvm app = spinWithAgent("start,file=" + missingDir.resolve("out.html"), 2)) {
+        try (ChildJvm app = spinWithAgent("start,file=" + missingDir.resolve("out.html"), 3)) {
             assertThat(app.awaitExit(Duration.ofSeconds(60))).isZero();
             assertThat(app.stdout()).contains("done");
             assertThat(app.stderr()).contains("[mixflame] ERROR written at exit, but the profile could not be written")

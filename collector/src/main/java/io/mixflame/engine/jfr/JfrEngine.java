@@ -24,7 +24,6 @@ public final class JfrEngine implements SamplingEngine {
     private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     private static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
     private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
-    private static final long START_WAIT_SECONDS = 5;
 
     private final JfrStackConverter converter = new JfrStackConverter();
     private final AtomicLong flushes = new AtomicLong();
@@ -75,28 +74,16 @@ public final class JfrEngine implements SamplingEngine {
      * {@code startAsync()} runs the stream on a non-daemon thread, which would keep the application's JVM alive
      * after its main thread ends; a daemon thread of ours runs the same loop instead.
      */
-    private void startOnDaemonThread(RecordingStream rs) throws EngineUnavailableException {
-        java.util.concurrent.CompletableFuture<Void> started = new java.util.concurrent.CompletableFuture<>();
-        rs.onFlush(() -> started.complete(null));
+    private static void startOnDaemonThread(RecordingStream rs) {
         Thread consumer = new Thread(() -> {
             try {
                 rs.start();
             } catch (RuntimeException e) {
-                started.completeExceptionally(e);
+                LOG.error("the JFR stream ended: {}", e.toString());
             }
         }, "mixflame-jfr-stream");
         consumer.setDaemon(true);
         consumer.start();
-        try {
-            // The first flush proves the recording runs; a refusal shows up here rather than later.
-            started.get(START_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            // Slow to flush is not a refusal: the stream is running and samples will come.
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new EngineUnavailableException("JFR refused to start: " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private void onSample(RecordedEvent event) {
