@@ -23,7 +23,7 @@ public final class JfrEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(JfrEngine.class);
     private static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
     private static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
-    private static final long FLUSH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+    private static final long FLUSH_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1_500);
 
     private final JfrStackConverter converter = new JfrStackConverter();
     private final AtomicLong flushes = new AtomicLong();
@@ -137,13 +137,14 @@ public final class JfrEngine implements SamplingEngine {
     }
 
     /**
-     * Older JDKs only have {@code close()}, which drops what is not yet delivered; waiting for two more flushes
-     * (about a second each) lets the events recorded before the stop arrive first.
+     * Older JDKs only have {@code close()}, which drops what is not yet delivered; JFR flushes about once a second,
+     * so waiting for the next flush (bounded, to keep JVM exit quick) lets the events recorded before the stop
+     * arrive first.
      */
     private void awaitNextFlush() {
         long seen = flushes.get();
         long deadline = System.nanoTime() + FLUSH_WAIT_NANOS;
-        while (flushes.get() < seen + 2 && System.nanoTime() < deadline) {
+        while (flushes.get() < seen + 1 && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
