@@ -1,0 +1,57 @@
+package io.mixflame.process;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where a thread that is blocked in the kernel stopped: the syscall and the user-space stack pointer and program
+ * counter, from {@code /proc/PID/task/TID/syscall}. With the stack read through {@link ProcessMemory} the thread can
+ * be walked without stopping it; reading the line again afterwards tells whether it moved meanwhile.
+ *
+ * @param syscall   the syscall number, or -1 when the thread is blocked outside a syscall (a page fault)
+ * @param arguments the syscall's six arguments (empty when syscall is -1)
+ * @param sp        user stack pointer
+ * @param pc        user program counter (the instruction after the syscall)
+ * @param line      the raw line, for comparing two reads exactly
+ */
+public record BlockedThreadState(long syscall, long[] arguments, long sp, long pc, String line) {
+
+    /**
+     * Reads the thread's state.
+     *
+     * @return empty when the thread is running on a CPU (its registers are not in the file then)
+     * @throws IOException when the thread is gone or the file is not readable
+     */
+    public static Optional<BlockedThreadState> read(long pid, long tid) throws IOException {
+        String line = Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "syscall"),
+                StandardCharsets.US_ASCII).trim();
+        return parse(line);
+    }
+
+    /** Parses a line of the file; empty for {@code running} or a line not in the kernel's format. */
+    static Optional<BlockedThreadState> parse(String line) {
+        String[] f = line.trim().split("\\s+");
+        try {
+            if (f.length == 3 && f[0].equals("-1")) {
+                return Optional.of(new BlockedThreadState(-1, new long[0], hex(f[1]), hex(f[2]), line));
+            }
+            if (f.length == 9) {
+                long[] args = new long[6];
+                for (int i = 0; i < 6; i++) {
+                    args[i] = hex(f[i + 1]);
+                }
+                return Optional.of(new BlockedThreadState(Long.parseLong(f[0]), args, hex(f[7]), hex(f[8]), line));
+            }
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    private static long hex(String s) {
+        return Long.parseUnsignedLong(s.startsWith("0x") ? s.substring(2) : s, 16);
+    }
+}

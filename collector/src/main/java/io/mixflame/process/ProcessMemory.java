@@ -1,0 +1,39 @@
+package io.mixflame.process;
+
+/**
+ * Reads the memory of one process: this one or another, by pid. Every read of an address that came from a
+ * stack or from another process's structures goes through here; a bad address makes a read fail, never the JVM.
+ *
+ * <p>Implementations are safe for use by one thread at a time; give each reading thread its own instance.
+ */
+public interface ProcessMemory extends AutoCloseable {
+
+    /** The process read. */
+    long pid();
+
+    /**
+     * Copies up to {@code length} bytes at {@code address} into {@code target}.
+     *
+     * @return how many bytes were copied: {@code length}, fewer when the range runs into unmapped memory, or 0
+     */
+    int read(long address, byte[] target, int offset, int length);
+
+    /** Copies exactly {@code length} bytes, or returns false. */
+    default boolean readFully(long address, byte[] target, int offset, int length) {
+        return read(address, target, offset, length) == length;
+    }
+
+    /**
+     * Reads a little-endian 64-bit word.
+     *
+     * @throws MemoryReadException when the address cannot be read
+     */
+    long readLong(long address) throws MemoryReadException;
+
+    /** Reads a 32-bit word. */
+    int readInt(long address) throws MemoryReadException;
+
+    /** Releases native buffers; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,55 @@
+package io.mixflame.symbolize;
+
+import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.symbolize.elf.ElfFormatException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Finds the separate debug file of a module where distributions install them: by build id under
+ * {@code /usr/lib/debug/.build-id/}, else by the {@code .gnu_debuglink} name beside the file, in its
+ * {@code .debug} directory, or under {@code /usr/lib/debug} — the places gdb looks.
+ */
+public final class DebugFiles {
+    private static final Path DEBUG_ROOT = Path.of("/usr/lib/debug");
+
+    private DebugFiles() {
+    }
+
+    /** The parsed debug file of the module at {@code path}, if one is installed and readable. */
+    public static Optional<ElfFile> find(String path, ElfFile module) {
+        for (Path candidate : candidates(path, module)) {
+            if (Files.isRegularFile(candidate) && !candidate.toString().equals(path)) {
+                try {
+                    return Optional.of(ElfFile.open(candidate));
+                } catch (java.io.IOException | ElfFormatException e) {
+                    // An unreadable debug file is as good as none.
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    static List<Path> candidates(String path, ElfFile module) {
+        List<Path> list = new ArrayList<>();
+        module.buildId().filter(id -> id.length > 1).ifPresent(id -> {
+            String hex = HexFormat.of().formatHex(id);
+            list.add(DEBUG_ROOT.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".debug"));
+        });
+        if (path.startsWith("/")) {
+            module.debugLink().filter(n -> !n.isEmpty() && !n.contains("/")).ifPresent(link -> {
+                Path dir = Path.of(path).getParent();
+                if (dir != null) {
+                    list.add(dir.resolve(link));
+                    list.add(dir.resolve(".debug").resolve(link));
+                    list.add(Path.of(DEBUG_ROOT + dir.toString()).resolve(link));
+                }
+            });
+        }
+        return list;
+    }
+}

@@ -1,0 +1,124 @@
+package io.mixflame.symbolize;
+
+import io.mixflame.process.MemoryMapping;
+import io.mixflame.process.MemoryMaps;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.symbolize.elf.ElfFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The executable mappings of one process and the module behind each: which module holds an address, at which
+ * bias. Read from {@code /proc/PID/maps}; read again when an address falls outside every known mapping (a library
+ * loaded later), at most once per {@value #REFRESH_NANOS} ns so that walks through garbage do not re-read the file
+ * at every step. The vDSO is read from the process's memory.
+ */
+public final class ProcessModules {
+    private static final long REFRESH_NANOS = 50_000_000L;
+    private static final long MAX_VDSO = 1 << 20;
+
+    private final long pid;
+    private final ProcessMemory memory;
+    private final ModuleCache cache;
+    private volatile List<LoadedModule> loaded = List.of();
+    private volatile List<MemoryMapping> mappings = List.of();
+    private long lastRefresh;
+
+    public ProcessModules(long pid, ProcessMemory memory, ModuleCache cache) {
+        this.pid = pid;
+        this.memory = memory;
+        this.cache = cache;
+    }
+
+    /** The process. */
+    public long pid() {
+        return pid;
+    }
+
+    /** The mappings as last read. */
+    public List<MemoryMapping> mappings() {
+        return mappings;
+    }
+
+    /** Reads the maps now. */
+    public synchronized void refresh() throws IOException {
+        List<MemoryMapping> maps = MemoryMaps.read(pid);
+        List<LoadedModule> list = new ArrayList<>();
+        for (MemoryMapping m : maps) {
+            if (!m.executable()) {
+                continue;
+            }
+            if (m.isFile()) {
+                NativeModule module = cache.file(m.path(), m.inode());
+                list.add(new LoadedModule(module, m.start(), m.end(), module.loadBias(m.start(), m.fileOffset())));
+            } else if (m.path().equals("[vdso]")) {
+                NativeModule vdso = cache.memory(pid + ":" + m.start(), "[vdso]", () -> readVdso(m));
+                list.add(new LoadedModule(vdso, m.start(), m.end(), vdso.loadBias(m.start(), 0)));
+            }
+        }
+        mappings = List.copyOf(maps);
+        loaded = List.copyOf(list);
+        lastRefresh = System.nanoTime();
+    }
+
+    private ElfFile readVdso(MemoryMapping m) {
+        long size = Math.min(m.end() - m.start(), MAX_VDSO);
+        byte[] bytes = new byte[(int) size];
+        if (!memory.readFully(m.start(), bytes, 0, bytes.length)) {
+            throw new IllegalStateException("vDSO of " + pid + " is not readable");
+        }
+        return ElfFile.parse(ByteBuffer.wrap(bytes));
+    }
+
+    /** The module holding an address, reading the maps again if none does and the last read is not recent. */
+    public Optional<LoadedModule> find(long address) {
+        Optional<LoadedModule> hit = lookup(loaded, address);
+        if (hit.isPresent()) {
+            return hit;
+        }
+        synchronized (this) {
+            if (System.nanoTime() - lastRefresh < REFRESH_NANOS) {
+                return lookup(loaded, address);
+            }
+            try {
+                refresh();
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+        return lookup(loaded, address);
+    }
+
+    /** Whether an address is in executable memory of the process (a module, or anonymous code such as a JIT's). */
+    public boolean isExecutable(long address) {
+        if (find(address).isPresent()) {
+            return true;
+        }
+        for (MemoryMapping m : mappings) {
+            if (m.executable() && m.contains(address)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<LoadedModule> lookup(List<LoadedModule> list, long address) {
+        int lo = 0;
+        int hi = list.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            LoadedModule m = list.get(mid);
+            if (Long.compareUnsigned(address, m.start()) < 0) {
+                hi = mid - 1;
+            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
+                lo = mid + 1;
+            } else {
+                return Optional.of(m);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,70 @@
+package io.mixflame.symbolize;
+
+import java.util.Arrays;
+
+/**
+ * Function symbols of one module sorted by address, for finding the function that holds an address. Addresses
+ * are the module's own (link-time) virtual addresses; callers subtract the load bias first.
+ */
+public final class SymbolTable {
+    /** A table without symbols. */
+    public static final SymbolTable EMPTY = new SymbolTable(new long[0], new long[0], new String[0]);
+
+    private final long[] addresses;
+    private final long[] sizes;
+    private final String[] names;
+    /** Demangled names, filled on first use; a racy fill is harmless since every writer writes the same string. */
+    private final String[] displayNames;
+
+    /** Takes sorted, parallel arrays; see {@link SymbolTableBuilder}. */
+    SymbolTable(long[] addresses, long[] sizes, String[] names) {
+        this.addresses = addresses;
+        this.sizes = sizes;
+        this.names = names;
+        this.displayNames = new String[names.length];
+    }
+
+    /** Number of symbols. */
+    public int size() {
+        return names.length;
+    }
+
+    /**
+     * The index of the symbol that holds {@code address}: the last symbol at or below it, if the address is within
+     * its size (or the symbol has no size, as hand-written assembly often has not); -1 when none holds it.
+     */
+    public int indexOf(long address) {
+        int i = Arrays.binarySearch(addresses, address);
+        if (i < 0) {
+            i = -i - 2;
+        }
+        if (i < 0) {
+            return -1;
+        }
+        long size = sizes[i];
+        if (size != 0 && address - addresses[i] >= size) {
+            return -1;
+        }
+        return i;
+    }
+
+    /** The raw (possibly mangled) name of a symbol. */
+    public String name(int index) {
+        return names[index];
+    }
+
+    /** The name of a symbol as users read it: demangled when it is a C++ name. */
+    public String displayName(int index) {
+        String name = displayNames[index];
+        if (name == null) {
+            name = CxxDemangler.demangle(names[index]);
+            displayNames[index] = name;
+        }
+        return name;
+    }
+
+    /** The address of a symbol. */
+    public long address(int index) {
+        return addresses[index];
+    }
+}

@@ -1,0 +1,135 @@
+package io.mixflame.unwind;
+
+import io.mixflame.process.MemoryMapping;
+import io.mixflame.process.StackMapping;
+import io.mixflame.symbolize.ProcessModules;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Walks one thread's stack from its registers through a chain of {@link Unwinder}s, checking every step the way
+ * RtlVirtualUnwind2 checks against stack limits: the caller's sp must lie inside the stack region, above the
+ * callee's and 8-byte aligned, and the return address must be in executable memory. A walk that cannot continue
+ * ends with an {@link WalkedStack#UNKNOWN} marker rather than with frames made of garbage; a signal frame may move
+ * the walk to another stack region (an alternate signal stack), and the bounds follow it.
+ */
+public final class NativeStackWalker {
+    /** The default limit on frames. */
+    public static final int DEFAULT_MAX_DEPTH = 2048;
+
+    private final List<Unwinder> chain;
+    private final int maxDepth;
+
+    /**
+     * @param chain    unwinders in order of preference; the first that can unwind a frame does
+     * @param maxDepth frames at most; deeper stacks end with {@link WalkedStack#TRUNCATED}
+     */
+    public NativeStackWalker(List<Unwinder> chain, int maxDepth) {
+        this.chain = List.copyOf(chain);
+        this.maxDepth = maxDepth;
+    }
+
+    /**
+     * Walks from the registers already set in {@code context} (at least pc and sp).
+     *
+     * @param context the frame to start from; its registers are consumed
+     * @param out     receives the frames
+     */
+    public void walk(UnwindContext context, WalkedStack out) {
+        out.clear();
+        Registers r = context.registers();
+        ProcessModules modules = context.modules();
+        if (context.bounds() == null) {
+            Optional<StackBounds> bounds = boundsAround(modules.mappings(), r.sp());
+            if (bounds.isEmpty()) {
+                try {
+                    modules.refresh();
+                } catch (java.io.IOException e) {
+                    // the bounds check below reports it
+                }
+                bounds = boundsAround(modules.mappings(), r.sp());
+            }
+            if (bounds.isEmpty()) {
+                out.add(WalkedStack.CODE, r.pc(), r.sp(), false, false);
+                out.add(WalkedStack.UNKNOWN, 0, 0, false, false);
+                out.setEnd(WalkedStack.End.BAD_STACK);
+                return;
+            }
+            context.setBounds(bounds.get());
+        }
+        context.setCallSite(false);
+        boolean guessed = false;
+        while (true) {
+            if (out.size() >= maxDepth) {
+                out.add(WalkedStack.TRUNCATED, 0, 0, false, false);
+                out.setEnd(WalkedStack.End.DEPTH_LIMIT);
+                return;
+            }
+            long pc = r.pc();
+            long sp = r.sp();
+            out.add(WalkedStack.CODE, pc, sp, context.callSite(), guessed);
+            Unwinder unwinder = pick(context);
+            if (unwinder == null) {
+                fail(out, WalkedStack.End.NO_UNWINDER);
+                return;
+            }
+            UnwindStatus status = unwinder.tryUnwind(context);
+            if (status == UnwindStatus.COMPLETED) {
+                out.setEnd(WalkedStack.End.COMPLETED);
+                return;
+            }
+            if (status == UnwindStatus.FAILED) {
+                fail(out, WalkedStack.End.UNWIND_FAILED);
+                return;
+            }
+            guessed = context.guessedFramePointer();
+            long newSp = r.sp();
+            long newPc = r.pc();
+            if (newPc == 0) {
+                out.setEnd(WalkedStack.End.COMPLETED);
+                return;
+            }
+            if (context.signalFrame()) {
+                // The interrupted code may run on another stack than the handler (sigaltstack).
+                Optional<StackBounds> next = context.bounds().contains(newSp) ? Optional.of(context.bounds())
+                        : boundsAround(modules.mappings(), newSp);
+                if (next.isEmpty()) {
+                    fail(out, WalkedStack.End.BAD_STACK);
+                    return;
+                }
+                context.setBounds(next.get());
+            } else if (Long.compareUnsigned(newSp, sp) <= 0) {
+                fail(out, WalkedStack.End.BAD_STACK);
+                return;
+            }
+            if (!context.bounds().contains(newSp) || (newSp & 7) != 0) {
+                fail(out, WalkedStack.End.BAD_STACK);
+                return;
+            }
+            if (!modules.isExecutable(newPc)) {
+                fail(out, WalkedStack.End.BAD_PC);
+                return;
+            }
+            context.setCallSite(!context.signalFrame());
+        }
+    }
+
+    private Unwinder pick(UnwindContext context) {
+        for (Unwinder u : chain) {
+            if (u.canUnwindFrom(context)) {
+                return u;
+            }
+        }
+        return null;
+    }
+
+    private static void fail(WalkedStack out, WalkedStack.End end) {
+        out.add(WalkedStack.UNKNOWN, 0, 0, false, false);
+        out.setEnd(end);
+    }
+
+    /** The stack region holding an sp: its readable and writable mapping. */
+    static Optional<StackBounds> boundsAround(List<MemoryMapping> maps, long sp) {
+        return StackMapping.containing(maps, sp).map(m -> new StackBounds(m.start(), m.end()));
+    }
+}

@@ -1,0 +1,79 @@
+package io.mixflame.unwind;
+
+import io.mixflame.symbolize.ProcessModules;
+
+/**
+ * What an unwinder works on during one step: the frame's registers (replaced by the caller's), the stack's memory,
+ * the process's modules, and facts about the frame that the walker and the unwinders pass along.
+ */
+public final class UnwindContext {
+    private final Registers registers = new Registers();
+    private final StackMemory memory;
+    private final ProcessModules modules;
+    private StackBounds bounds;
+    private boolean callSite;
+    private boolean signalFrame;
+    private boolean guessedFramePointer;
+
+    public UnwindContext(StackMemory memory, ProcessModules modules) {
+        this.memory = memory;
+        this.modules = modules;
+    }
+
+    /** The registers of the current frame. */
+    public Registers registers() {
+        return registers;
+    }
+
+    public StackMemory memory() {
+        return memory;
+    }
+
+    public ProcessModules modules() {
+        return modules;
+    }
+
+    /** The region the current frame's stack pointer must stay in. */
+    public StackBounds bounds() {
+        return bounds;
+    }
+
+    public void setBounds(StackBounds bounds) {
+        this.bounds = bounds;
+    }
+
+    /**
+     * Whether the pc is a return address, so that the code being run is the call before it ({@code pc - 1} is looked
+     * up); false for the innermost frame and for a frame a signal interrupted.
+     */
+    public boolean callSite() {
+        return callSite;
+    }
+
+    public void setCallSite(boolean callSite) {
+        this.callSite = callSite;
+    }
+
+    /** The address to look the current frame's code up by. */
+    public long lookupPc() {
+        return callSite ? registers.pc() - 1 : registers.pc();
+    }
+
+    /** Set by an unwinder when the frame it just left was a signal trampoline. */
+    public boolean signalFrame() {
+        return signalFrame;
+    }
+
+    public void setSignalFrame(boolean signalFrame) {
+        this.signalFrame = signalFrame;
+    }
+
+    /** Set when the frame pointer the last step needed was not known and had to be found on the stack. */
+    public boolean guessedFramePointer() {
+        return guessedFramePointer;
+    }
+
+    public void setGuessedFramePointer(boolean guessed) {
+        this.guessedFramePointer = guessed;
+    }
+}

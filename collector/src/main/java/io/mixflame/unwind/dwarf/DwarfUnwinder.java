@@ -1,0 +1,121 @@
+package io.mixflame.unwind.dwarf;
+
+import io.mixflame.process.MemoryReadException;
+import io.mixflame.symbolize.LoadedModule;
+import io.mixflame.unwind.Registers;
+import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.UnwindStatus;
+import io.mixflame.unwind.Unwinder;
+import java.util.Optional;
+
+/**
+ * Unwinds frames of native code that has DWARF call frame information, by the rules of its module's
+ * {@link CfiTable}. When the rule needs the frame pointer and the capture did not include it (a thread captured
+ * from {@code /proc}, which gives only sp and pc), the frame pointer is searched for on the stack by
+ * {@link FramePointerSearch}.
+ */
+public final class DwarfUnwinder implements Unwinder {
+
+    @Override
+    public boolean canUnwindFrom(UnwindContext context) {
+        return rule(context) != null;
+    }
+
+    private static CfiRule rule(UnwindContext context) {
+        long pc = context.lookupPc();
+        Optional<LoadedModule> module = context.modules().find(pc);
+        if (module.isEmpty()) {
+            return null;
+        }
+        return module.get().module().cfi().find(pc - module.get().bias());
+    }
+
+    @Override
+    public UnwindStatus tryUnwind(UnwindContext context) {
+        long pc = context.lookupPc();
+        Optional<LoadedModule> loaded = context.modules().find(pc);
+        if (loaded.isEmpty()) {
+            return UnwindStatus.FAILED;
+        }
+        LoadedModule module = loaded.get();
+        CfiRule rule = module.module().cfi().find(pc - module.bias());
+        if (rule == null) {
+            return UnwindStatus.FAILED;
+        }
+        if (rule.returnAddress().kind() == RegisterRule.Kind.UNDEFINED) {
+            return UnwindStatus.COMPLETED;
+        }
+        Registers r = context.registers();
+        context.setGuessedFramePointer(false);
+        try {
+            long cfa;
+            if (rule.cfaExpression() != null) {
+                cfa = rule.cfaExpression().evaluate(r, context.memory(), null);
+            } else {
+                int base = rule.cfaRegister();
+                if (!r.isKnown(base)) {
+                    if (base != Registers.RBP || !FramePointerSearch.recover(context, module, rule)) {
+                        return UnwindStatus.FAILED;
+                    }
+                    context.setGuessedFramePointer(true);
+                }
+                cfa = r.get(base) + rule.cfaOffset();
+            }
+            long returnAddress = value(rule.returnAddress(), cfa, context, Registers.RIP);
+            boolean fpKnown = true;
+            long fp = 0;
+            try {
+                fp = value(rule.fp(), cfa, context, Registers.RBP);
+            } catch (UnknownRegister e) {
+                fpKnown = false;
+            }
+            r.set(Registers.RSP, cfa);
+            r.set(Registers.RIP, returnAddress);
+            if (fpKnown) {
+                r.set(Registers.RBP, fp);
+            } else {
+                r.forget(Registers.RBP);
+            }
+            context.setSignalFrame(rule.signalFrame());
+            return UnwindStatus.UNWOUND;
+        } catch (MemoryReadException | DwarfExpression.EvaluationException | UnknownRegister e) {
+            return UnwindStatus.FAILED;
+        }
+    }
+
+    /** The caller's value of a register under a rule. */
+    private static long value(RegisterRule rule, long cfa, UnwindContext context, int register)
+            throws MemoryReadException, DwarfExpression.EvaluationException, UnknownRegister {
+        Registers r = context.registers();
+        return switch (rule.kind()) {
+            case SAVED_AT -> context.memory().readLong(cfa + rule.offset());
+            case VALUE_AT -> cfa + rule.offset();
+            case SAME -> {
+                if (!r.isKnown(register)) {
+                    throw UnknownRegister.INSTANCE;
+                }
+                yield r.get(register);
+            }
+            case IN_REGISTER -> {
+                int other = (int) rule.offset();
+                if (!r.isKnown(other)) {
+                    throw UnknownRegister.INSTANCE;
+                }
+                yield r.get(other);
+            }
+            case SAVED_AT_EXPRESSION -> context.memory().readLong(rule.expression().evaluate(r, context.memory(), cfa));
+            case VALUE_OF_EXPRESSION -> rule.expression().evaluate(r, context.memory(), cfa);
+            case UNDEFINED -> throw UnknownRegister.INSTANCE;
+        };
+    }
+
+    /** The caller's value of a register is not known; cheap, it happens at every frame of an sp-only capture. */
+    private static final class UnknownRegister extends Exception {
+        private static final long serialVersionUID = 1L;
+        static final UnknownRegister INSTANCE = new UnknownRegister();
+
+        private UnknownRegister() {
+            super(null, null, false, false);
+        }
+    }
+}

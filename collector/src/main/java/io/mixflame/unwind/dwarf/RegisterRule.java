@@ -1,0 +1,35 @@
+package io.mixflame.unwind.dwarf;
+
+/**
+ * Where the caller's value of one register is, in the terms of DWARF call frame information.
+ *
+ * @param kind       the kind of rule
+ * @param offset     for {@code SAVED_AT} and {@code VALUE_AT}: the offset from the CFA; for {@code IN_REGISTER}: the register
+ * @param expression for the expression kinds
+ */
+public record RegisterRule(Kind kind, long offset, DwarfExpression expression) {
+    /** The kinds of rule. */
+    public enum Kind {
+        /** The caller's value cannot be recovered. */
+        UNDEFINED,
+        /** The register was not changed by this frame. */
+        SAME,
+        /** Saved in memory at CFA + offset. */
+        SAVED_AT,
+        /** The value is CFA + offset. */
+        VALUE_AT,
+        /** The value is in another register. */
+        IN_REGISTER,
+        /** Saved in memory at the address the expression computes (the CFA pushed first). */
+        SAVED_AT_EXPRESSION,
+        /** The value is what the expression computes. */
+        VALUE_OF_EXPRESSION
+    }
+
+    public static final RegisterRule UNDEFINED = new RegisterRule(Kind.UNDEFINED, 0, null);
+    public static final RegisterRule SAME = new RegisterRule(Kind.SAME, 0, null);
+
+    public static RegisterRule savedAt(long offset) {
+        return new RegisterRule(Kind.SAVED_AT, offset, null);
+    }
+}

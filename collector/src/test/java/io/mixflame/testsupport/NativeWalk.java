@@ -1,0 +1,76 @@
+package io.mixflame.testsupport;
+
+import io.mixflame.capture.proc.BlockedThreadCapture;
+import io.mixflame.process.BlockedThreadState;
+import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.symbolize.ModuleCache;
+import io.mixflame.symbolize.NativeSymbolizer;
+import io.mixflame.symbolize.ProcessModules;
+import io.mixflame.symbolize.SymbolizedFrame;
+import io.mixflame.unwind.FramePointerUnwinder;
+import io.mixflame.unwind.NativeStackWalker;
+import io.mixflame.unwind.StackMemory;
+import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.WalkedStack;
+import io.mixflame.unwind.dwarf.DwarfUnwinder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Walks a blocked thread of another process the way the profiler does, for tests. */
+public final class NativeWalk implements AutoCloseable {
+    /** One walked frame, named. */
+    public record WalkFrame(byte kind, long pc, SymbolizedFrame symbol) {
+        public boolean isMarker() {
+            return kind != WalkedStack.CODE;
+        }
+    }
+
+    private final ProcessMemory memory;
+    private final ProcessModules modules;
+
+    public NativeWalk(long pid) throws java.io.IOException {
+        this.memory = new LinuxProcessMemory(pid);
+        this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
+        modules.refresh();
+    }
+
+    public ProcessModules modules() {
+        return modules;
+    }
+
+    /** Walks thread {@code tid} while it is blocked; retries a few times if it moves during the walk. */
+    public List<WalkFrame> walkBlocked(long tid) throws Exception {
+        for (int attempt = 0; attempt < 20; attempt++) {
+            StackMemory stack = new StackMemory(memory);
+            UnwindContext context = new UnwindContext(stack, modules);
+            BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 32 * 1024);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules.mappings(), context, stack);
+            if (state.isEmpty()) {
+                Thread.sleep(50);
+                continue;
+            }
+            WalkedStack walked = new WalkedStack();
+            new NativeStackWalker(List.of(new DwarfUnwinder(), new FramePointerUnwinder()),
+                    NativeStackWalker.DEFAULT_MAX_DEPTH).walk(context, walked);
+            if (!capture.unchanged(tid, state.get())) {
+                continue;
+            }
+            NativeSymbolizer symbolizer = new NativeSymbolizer(modules);
+            List<WalkFrame> frames = new ArrayList<>();
+            for (int i = 0; i < walked.size(); i++) {
+                SymbolizedFrame s = walked.kind(i) == WalkedStack.CODE
+                        ? symbolizer.symbolize(walked.pc(i), walked.isCallSite(i)) : null;
+                frames.add(new WalkFrame(walked.kind(i), walked.pc(i), s));
+            }
+            return frames;
+        }
+        throw new AssertionError("thread " + tid + " was never caught blocked");
+    }
+
+    @Override
+    public void close() {
+        memory.close();
+    }
+}
