@@ -67,6 +67,26 @@ class SymbolsOfRealLibrariesTest {
     }
 
     @Test
+    void signalTrampolineIsASignalFrameWithExpressionRules() {
+        Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+        NativeModule module = new NativeModule(libc.toString(), () -> ElfFile.open(libc));
+        SymbolTable symbols = module.symbols();
+        int index = -1;
+        for (int i = 0; i < symbols.size(); i++) {
+            if (symbols.name(i).equals("__restore_rt")) {
+                index = i;
+            }
+        }
+        assertThat(index).as("libc's debug symbols name the signal return trampoline").isNotNegative();
+        CfiRule rule = module.cfi().find(symbols.address(index));
+        assertThat(rule).isNotNull();
+        assertThat(rule.signalFrame()).isTrue();
+        assertThat(rule.cfaExpression()).isNotNull();
+        assertThat(rule.returnAddress().kind()).isEqualTo(RegisterRule.Kind.SAVED_AT_EXPRESSION);
+        assertThat(rule.fp().kind()).isEqualTo(RegisterRule.Kind.SAVED_AT_EXPRESSION);
+    }
+
+    @Test
     void ownMemoryReadsAndBadAddressesFailCleanly() throws Exception {
         try (LinuxProcessMemory memory = LinuxProcessMemory.self()) {
             byte[] buffer = new byte[16];
