@@ -58,6 +58,7 @@ public final class NativeStackWalker {
             context.setBounds(bounds.get());
         }
         context.setCallSite(false);
+        context.takeDescribedKind();
         boolean guessed = false;
         while (true) {
             if (out.size() >= maxDepth) {
@@ -74,6 +75,10 @@ public final class NativeStackWalker {
                 return;
             }
             UnwindStatus status = unwinder.tryUnwind(context);
+            byte described = context.takeDescribedKind();
+            if (described != WalkedStack.CODE) {
+                out.describeLast(described, context.describedA(), context.describedB());
+            }
             if (status == UnwindStatus.COMPLETED) {
                 out.setEnd(WalkedStack.End.COMPLETED);
                 return;

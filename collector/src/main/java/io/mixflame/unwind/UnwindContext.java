@@ -14,6 +14,9 @@ public final class UnwindContext {
     private boolean callSite;
     private boolean signalFrame;
     private boolean guessedFramePointer;
+    private byte describedKind;
+    private long describedA;
+    private long describedB;
 
     public UnwindContext(StackMemory memory, ProcessModules modules) {
         this.memory = memory;
@@ -66,6 +69,31 @@ public final class UnwindContext {
 
     public void setSignalFrame(boolean signalFrame) {
         this.signalFrame = signalFrame;
+    }
+
+    /**
+     * Called by an unwinder during a step to say what the frame it unwinds from is (a Java frame, a JVM stub), with
+     * the details {@link WalkedStack} keeps for that kind.
+     */
+    public void describeFrame(byte kind, long a, long b) {
+        describedKind = kind;
+        describedA = a;
+        describedB = b;
+    }
+
+    /** Takes the description set during the last step, or {@link WalkedStack#CODE} without one; clears it. */
+    byte takeDescribedKind() {
+        byte k = describedKind;
+        describedKind = WalkedStack.CODE;
+        return k;
+    }
+
+    long describedA() {
+        return describedA;
+    }
+
+    long describedB() {
+        return describedB;
     }
 
     /** Set when the frame pointer the last step needed was not known and had to be found on the stack. */

@@ -7,12 +7,18 @@ import java.util.Arrays;
  * first frame and after a signal, a return address otherwise) and sp. Reused from walk to walk.
  */
 public final class WalkedStack {
-    /** A frame of code. */
+    /** A frame of native code (or code nobody claimed). */
     public static final byte CODE = 0;
     /** The walk could not continue past the previous frame. */
     public static final byte UNKNOWN = 1;
     /** The walk stopped at its depth limit. */
     public static final byte TRUNCATED = 2;
+    /** An interpreted Java frame: {@link #detailA} is the Method*, {@link #detailB} the bcp. */
+    public static final byte JAVA_INTERPRETED = 3;
+    /** A frame of compiled Java code: {@link #detailA} is the code blob; the pc selects the inlined scopes. */
+    public static final byte JAVA_COMPILED = 4;
+    /** A frame of JVM-generated code that is not a Java method: {@link #detailA} is the code blob. */
+    public static final byte JVM_STUB = 5;
 
     /** Why a walk ended. */
     public enum End {
@@ -35,6 +41,8 @@ public final class WalkedStack {
     private byte[] kinds = new byte[128];
     private boolean[] callSites = new boolean[128];
     private boolean[] guessed = new boolean[128];
+    private long[] detailA = new long[128];
+    private long[] detailB = new long[128];
     private int count;
     private End end = End.COMPLETED;
 
@@ -51,13 +59,24 @@ public final class WalkedStack {
             kinds = Arrays.copyOf(kinds, n);
             callSites = Arrays.copyOf(callSites, n);
             guessed = Arrays.copyOf(guessed, n);
+            detailA = Arrays.copyOf(detailA, n);
+            detailB = Arrays.copyOf(detailB, n);
         }
         pcs[count] = pc;
         sps[count] = sp;
         kinds[count] = kind;
         callSites[count] = callSite;
         guessed[count] = guessedFp;
+        detailA[count] = 0;
+        detailB[count] = 0;
         count++;
+    }
+
+    /** Says what the last frame added is: a Java or stub frame, with the details its kind defines. */
+    void describeLast(byte kind, long a, long b) {
+        kinds[count - 1] = kind;
+        detailA[count - 1] = a;
+        detailB[count - 1] = b;
     }
 
     void setEnd(End end) {
@@ -77,9 +96,24 @@ public final class WalkedStack {
         return sps[i];
     }
 
-    /** {@link #CODE}, {@link #UNKNOWN} or {@link #TRUNCATED}. */
+    /** One of the kind constants of this class. */
     public byte kind(int i) {
         return kinds[i];
+    }
+
+    /** Whether the frame is code of some kind (not a marker). */
+    public boolean isCode(int i) {
+        return kinds[i] != UNKNOWN && kinds[i] != TRUNCATED;
+    }
+
+    /** The first detail of a Java or stub frame (see the kind constants). */
+    public long detailA(int i) {
+        return detailA[i];
+    }
+
+    /** The second detail of a Java frame (see the kind constants). */
+    public long detailB(int i) {
+        return detailB[i];
     }
 
     /** Whether the frame's pc is a return address (look up {@code pc - 1} to name the calling code). */

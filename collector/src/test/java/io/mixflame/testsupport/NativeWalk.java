@@ -1,6 +1,12 @@
 package io.mixflame.testsupport;
 
 import io.mixflame.capture.proc.BlockedThreadCapture;
+import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.hotspot.VmReader;
+import io.mixflame.symbolize.MixedFrameNamer;
+import io.mixflame.symbolize.NamedFrame;
+import io.mixflame.symbolize.java.JavaFrameNamer;
+import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import io.mixflame.process.BlockedThreadState;
 import io.mixflame.process.LinuxProcessMemory;
 import io.mixflame.process.ProcessMemory;
@@ -38,6 +44,34 @@ public final class NativeWalk implements AutoCloseable {
 
     public ProcessModules modules() {
         return modules;
+    }
+
+    /**
+     * Walks thread {@code tid} while it is blocked with the HotSpot unwinder first in the chain, and names every
+     * frame, Java and native; retries a few times if the thread moves during the walk.
+     */
+    public List<NamedFrame> walkMixed(long tid) throws Exception {
+        VmReader reader = new VmReader(memory);
+        HotSpotVm vm = HotSpotVm.attach(modules, reader).orElseThrow(() -> new AssertionError("no JVM in " + modules.pid()));
+        for (int attempt = 0; attempt < 20; attempt++) {
+            StackMemory stack = new StackMemory(memory);
+            UnwindContext context = new UnwindContext(stack, modules);
+            BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 64 * 1024);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules.mappings(), context, stack);
+            if (state.isEmpty()) {
+                Thread.sleep(50);
+                continue;
+            }
+            WalkedStack walked = new WalkedStack();
+            new NativeStackWalker(List.of(new HotSpotUnwinder(vm), new DwarfUnwinder(), new FramePointerUnwinder()),
+                    NativeStackWalker.DEFAULT_MAX_DEPTH).walk(context, walked);
+            List<NamedFrame> named = new ArrayList<>();
+            new MixedFrameNamer(new NativeSymbolizer(modules), new JavaFrameNamer(vm)).name(walked, named);
+            if (capture.unchanged(tid, state.get())) {
+                return named;
+            }
+        }
+        throw new AssertionError("thread " + tid + " was never caught blocked");
     }
 
     /** Walks thread {@code tid} while it is blocked; retries a few times if it moves during the walk. */

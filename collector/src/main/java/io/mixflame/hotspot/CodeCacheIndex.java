@@ -1,0 +1,211 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Finds the code blob that holds a pc, through the code heaps' segment maps (one byte per segment, counting back
+ * to the start of the block), and reads the blob's header. Blob descriptions are cached by the pc they were found
+ * for and checked again after {@value #REVALIDATE_NANOS} ns, since the code cache frees and reuses blocks.
+ */
+final class CodeCacheIndex {
+    private static final int FREE_SEGMENT = 0xff;
+    private static final int MAX_HOPS = 1 << 16;
+    private static final int CACHE_LIMIT = 16_384;
+    private static final long REVALIDATE_NANOS = 1_000_000_000L;
+
+    /** One code heap's committed range and segment map. */
+    private record Heap(long low, long high, long segmap, int log2Segment) {
+    }
+
+    private record Cached(CodeBlobInfo blob, long checkedAt) {
+    }
+
+    private final HotSpotLayout layout;
+    private final VmReader reader;
+    private List<Heap> heaps = List.of();
+    private long lowBound;
+    private long highBound;
+    private final Map<Long, Cached> byPc = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Cached> eldest) {
+            return size() > CACHE_LIMIT;
+        }
+    };
+    private final Map<Long, String> names = new java.util.HashMap<>();
+
+    CodeCacheIndex(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
+        this.layout = layout;
+        this.reader = reader;
+        readHeaps();
+    }
+
+    /** Whether a pc is in the code cache's reserved range (cheap, no read). */
+    boolean inCodeCache(long pc) {
+        return pc >= lowBound && pc < highBound;
+    }
+
+    /** The blob holding pc, or null. */
+    CodeBlobInfo find(long pc) {
+        if (!inCodeCache(pc)) {
+            return null;
+        }
+        long now = System.nanoTime();
+        Cached cached = byPc.get(pc);
+        if (cached != null && now - cached.checkedAt() < REVALIDATE_NANOS) {
+            return cached.blob();
+        }
+        try {
+            long start = blobStart(pc);
+            if (start == 0) {
+                byPc.remove(pc);
+                return null;
+            }
+            CodeBlobInfo blob = cached != null && cached.blob().start() == start && cached.blob().contains(pc)
+                    && sameBlob(cached.blob()) ? cached.blob() : readBlob(start);
+            if (blob == null || !blob.contains(pc)) {
+                return null;
+            }
+            byPc.put(pc, new Cached(blob, now));
+            return blob;
+        } catch (MemoryReadException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private boolean sameBlob(CodeBlobInfo blob) throws MemoryReadException {
+        return reader.u64(blob.start() + layout.blobName) != 0
+                && reader.s32(blob.start() + layout.blobSize) == (int) (blob.end() - blob.start());
+    }
+
+    private void readHeaps() throws MemoryReadException {
+        long array = reader.u64(layout.heapsVariable);
+        int length = reader.s32(array + layout.arrayLength);
+        long data = reader.u64(array + layout.arrayData);
+        List<Heap> list = new ArrayList<>();
+        for (int i = 0; i < Math.min(length, 16); i++) {
+            long heap = reader.u64(data + 8L * i);
+            long low = reader.u64(heap + layout.heapMemory + layout.spaceLow);
+            long high = reader.u64(heap + layout.heapMemory + layout.spaceHigh);
+            long segmap = reader.u64(heap + layout.heapSegmap + layout.spaceLow);
+            int log2 = reader.s32(heap + layout.heapLog2SegmentSize);
+            if (log2 > 0 && log2 < 20) {
+                list.add(new Heap(low, high, segmap, log2));
+            }
+        }
+        heaps = List.copyOf(list);
+        lowBound = reader.u64(layout.lowBoundVariable);
+        highBound = reader.u64(layout.highBoundVariable);
+    }
+
+    private long blobStart(long pc) throws MemoryReadException {
+        Heap heap = heapOf(pc);
+        if (heap == null) {
+            // The committed part of a heap grows; read the heaps again before giving up.
+            readHeaps();
+            heap = heapOf(pc);
+            if (heap == null) {
+                return 0;
+            }
+        }
+        long segment = (pc - heap.low()) >>> heap.log2Segment();
+        int hop = reader.u8(heap.segmap() + segment);
+        if (hop == FREE_SEGMENT) {
+            return 0;
+        }
+        for (int i = 0; hop != 0; i++) {
+            if (i > MAX_HOPS || hop > segment) {
+                return 0;
+            }
+            segment -= hop;
+            hop = reader.u8(heap.segmap() + segment);
+        }
+        long block = heap.low() + (segment << heap.log2Segment());
+        if (reader.u8(block + layout.blockUsed) == 0) {
+            return 0;
+        }
+        return block + layout.heapBlockSize;
+    }
+
+    private Heap heapOf(long pc) {
+        for (Heap h : heaps) {
+            if (pc >= h.low() && pc < h.high()) {
+                return h;
+            }
+        }
+        return null;
+    }
+
+    private CodeBlobInfo readBlob(long start) throws MemoryReadException {
+        HotSpotLayout l = layout;
+        ByteBuffer b = reader.block(start, (int) l.blobHeaderBytes);
+        int size = b.getInt((int) l.blobSize);
+        if (size <= 0) {
+            return null;
+        }
+        long namePtr = b.getLong((int) l.blobName);
+        int frameSize = b.getInt((int) l.blobFrameSize);
+        int frameComplete = l.blobFrameCompleteWidth == 2 ? b.getShort((int) l.blobFrameComplete)
+                : b.getInt((int) l.blobFrameComplete);
+        long codeBegin = l.codeOffsetsRelative ? start + b.getInt((int) l.blobCodeBegin) : b.getLong((int) l.blobCodeBegin);
+        long codeEnd = l.codeOffsetsRelative ? start + b.getInt((int) l.blobCodeEnd) : b.getLong((int) l.blobCodeEnd);
+        String name = name(namePtr);
+        BlobKind kind = switch (name) {
+            case "nmethod" -> BlobKind.NMETHOD;
+            case "native nmethod" -> BlobKind.NATIVE_WRAPPER;
+            case "Interpreter" -> BlobKind.INTERPRETER;
+            default -> BlobKind.STUB;
+        };
+        long method = 0;
+        int level = 0;
+        long deopt = 0;
+        long deoptMh = 0;
+        int origPc = 0;
+        long pcsBegin = 0;
+        long pcsEnd = 0;
+        long scopes = 0;
+        long metadata = 0;
+        if (kind == BlobKind.NMETHOD || kind == BlobKind.NATIVE_WRAPPER) {
+            method = b.getLong((int) l.nmMethod);
+            level = l.nmCompLevelWidth == 1 ? b.get((int) l.nmCompLevel) : b.getInt((int) l.nmCompLevel);
+            origPc = b.getInt((int) l.nmOrigPcOffset);
+            if (l.deoptRelative) {
+                deopt = start + b.getInt((int) l.nmDeoptHandler);
+                deoptMh = start + b.getInt((int) l.nmDeoptMhHandler);
+            } else {
+                deopt = b.getLong((int) l.nmDeoptHandler);
+                deoptMh = b.getLong((int) l.nmDeoptMhHandler);
+            }
+            if (l.immutableData) {
+                long immutable = b.getLong((int) l.nmImmutableData);
+                pcsBegin = immutable + b.getInt((int) l.nmScopesPcsOffset);
+                pcsEnd = immutable + b.getInt((int) l.nmScopesPcsEndOffset);
+                scopes = immutable + b.getInt((int) l.nmScopesDataBegin);
+                long mutable = b.getLong((int) l.blobMutableData);
+                metadata = mutable + b.getInt((int) l.blobRelocationSize);
+            } else {
+                pcsBegin = start + b.getInt((int) l.nmScopesPcsOffset);
+                pcsEnd = start + b.getInt((int) l.nmScopesPcsEndOffset);
+                scopes = b.getLong((int) l.nmScopesDataBegin);
+                metadata = start + b.getInt((int) l.nmMetadataOffset);
+            }
+        }
+        return new CodeBlobInfo(start, start + size, kind, name, codeBegin, codeEnd, frameSize, frameComplete, method,
+                level, deopt, deoptMh, origPc, pcsBegin, pcsEnd, scopes, metadata);
+    }
+
+    private String name(long pointer) throws MemoryReadException {
+        String name = names.get(pointer);
+        if (name == null) {
+            name = reader.cString(pointer);
+            if (names.size() < CACHE_LIMIT) {
+                names.put(pointer, name);
+            }
+        }
+        return name;
+    }
+}

@@ -1,0 +1,120 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import io.mixflame.symbolize.LoadedModule;
+import io.mixflame.symbolize.ProcessModules;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HotSpot JVM as the profiler sees it from outside: its code cache, its interpreter, its call stub, and the
+ * names of its methods, all read from its memory through the layout its own tables describe. Not thread-safe:
+ * give each walking thread its own.
+ */
+public final class HotSpotVm {
+    private static final Logger LOG = LoggerFactory.getLogger(HotSpotVm.class);
+
+    private final HotSpotLayout layout;
+    private final VmReader reader;
+    private final CodeCacheIndex codeCache;
+    private final JavaMethodReader methods;
+    private final ScopeDecoder scopes;
+    private final long interpreterStart;
+    private final long interpreterEnd;
+    private final long callStubReturn;
+
+    private HotSpotVm(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
+        this.layout = layout;
+        this.reader = reader;
+        this.codeCache = new CodeCacheIndex(layout, reader);
+        this.methods = new JavaMethodReader(layout, reader);
+        this.scopes = new ScopeDecoder(layout, reader);
+        long queue = reader.u64(layout.interpreterCodeVariable);
+        this.interpreterStart = reader.u64(queue + layout.stubQueueBuffer);
+        this.interpreterEnd = interpreterStart + reader.s32(queue + layout.stubQueueLimit);
+        this.callStubReturn = reader.u64(layout.callStubReturnVariable);
+    }
+
+    /**
+     * The JVM in a process, when libjvm is mapped there and describes itself; otherwise empty, after one log line
+     * naming what was missing (the walk then shows native frames only).
+     */
+    public static Optional<HotSpotVm> attach(ProcessModules modules, VmReader reader) {
+        Optional<LoadedModule> libjvm = findLibjvm(modules);
+        if (libjvm.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            VmStructs structs = VmStructs.read(reader, libjvm.get());
+            return Optional.of(new HotSpotVm(new HotSpotLayout(structs, reader), reader));
+        } catch (UnsupportedVmException e) {
+            LOG.warn("Java frames will not be named in process {}: {}", modules.pid(), e.getMessage());
+            return Optional.empty();
+        } catch (MemoryReadException e) {
+            LOG.warn("Java frames will not be named in process {}: the code cache cannot be read ({})",
+                    modules.pid(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<LoadedModule> findLibjvm(ProcessModules modules) {
+        try {
+            if (modules.mappings().isEmpty()) {
+                modules.refresh();
+            }
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
+        return modules.mappings().stream()
+                .filter(m -> m.executable() && m.path().endsWith("/libjvm.so"))
+                .findFirst()
+                .flatMap(m -> modules.find(m.start()));
+    }
+
+    /** The JVM's feature version (17, 25, ...). */
+    public int majorVersion() {
+        return layout.majorVersion;
+    }
+
+    /** Whether a pc is in the code cache (cheap, no read). */
+    public boolean inCodeCache(long pc) {
+        return codeCache.inCodeCache(pc);
+    }
+
+    /** The code blob holding a pc, or null. */
+    public CodeBlobInfo blobAt(long pc) {
+        return codeCache.find(pc);
+    }
+
+    /** Whether a pc is in the template interpreter. */
+    public boolean inInterpreter(long pc) {
+        return pc >= interpreterStart && pc < interpreterEnd;
+    }
+
+    /** Whether a pc is the call stub's return address: the frame is an entry frame (C++ called Java). */
+    public boolean isCallStubReturn(long pc) {
+        return pc == callStubReturn;
+    }
+
+    /** The method at a Method*, or null when it does not look like one. */
+    public JavaMethod method(long methodPtr) {
+        return methods.read(methodPtr);
+    }
+
+    /** The bytecode index an interpreter frame's bcp stands for, or -1 (native method, bad bcp). */
+    public int bci(long methodPtr, long bcp) {
+        return methods.bci(methodPtr, bcp);
+    }
+
+    /** The Java methods running at pc in a compiled blob, innermost first (inlined ones before their caller). */
+    public List<InlinedScope> scopes(CodeBlobInfo blob, long pc) {
+        return scopes.scopes(blob, pc);
+    }
+
+    /** Reads a word of the JVM's memory. */
+    public long readWord(long address) throws MemoryReadException {
+        return reader.u64(address);
+    }
+}

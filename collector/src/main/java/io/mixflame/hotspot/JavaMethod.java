@@ -1,0 +1,30 @@
+package io.mixflame.hotspot;
+
+/**
+ * A Java method named from HotSpot's metadata.
+ *
+ * @param holder      the class, in internal form ({@code java/lang/String})
+ * @param name        the method's name
+ * @param signature   its descriptor ({@code (I)V})
+ * @param lineNumbers bci → line pairs, flattened {@code [bci0, line0, bci1, line1, ...]}, empty without a table
+ */
+public record JavaMethod(String holder, String name, String signature, int[] lineNumbers) {
+
+    /** The source line of a bytecode index; 0 when unknown. */
+    public int lineOf(int bci) {
+        int b = bci < 0 ? 0 : bci;
+        int line = 0;
+        int bestBci = -1;
+        for (int i = 0; i + 1 < lineNumbers.length; i += 2) {
+            int start = lineNumbers[i];
+            if (start == b) {
+                return lineNumbers[i + 1];
+            }
+            if (start < b && start > bestBci) {
+                bestBci = start;
+                line = lineNumbers[i + 1];
+            }
+        }
+        return line;
+    }
+}

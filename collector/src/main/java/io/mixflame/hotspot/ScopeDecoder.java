@@ -1,0 +1,96 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a pc in compiled code into the Java methods it runs, innermost first: the nmethod's PcDesc for the pc
+ * points into its scope records, each naming a method and bci and the record of the method it was inlined into.
+ */
+final class ScopeDecoder {
+    private static final int MAX_DEPTH = 64;
+    private static final int MAX_PCDESCS = 1 << 20;
+
+    private final HotSpotLayout layout;
+    private final VmReader reader;
+
+    ScopeDecoder(HotSpotLayout layout, VmReader reader) {
+        this.layout = layout;
+        this.reader = reader;
+    }
+
+    /**
+     * The scopes at {@code pc}, innermost first; empty when the blob has no debug information for it. The first
+     * PcDesc at or after the pc is used: a return address has one of its own, and a pc interrupted elsewhere gets
+     * the next one, as HotSpot's own lookup does.
+     */
+    List<InlinedScope> scopes(CodeBlobInfo blob, long pc) {
+        List<InlinedScope> result = new ArrayList<>(4);
+        if (blob.kind() != BlobKind.NMETHOD || blob.pcsEnd() <= blob.pcsBegin()) {
+            return result;
+        }
+        try {
+            int scopeOffset = findScope(blob, (int) (pc - blob.codeBegin()));
+            if (scopeOffset <= 0) {
+                return result;
+            }
+            ByteBuffer data = readScopes(blob.scopesData(), scopeOffset);
+            int offset = scopeOffset;
+            for (int depth = 0; depth < MAX_DEPTH && offset > 0; depth++) {
+                int relative = offset - scopeOffset;
+                if (relative < 0 || relative >= data.limit()) {
+                    data = readScopes(blob.scopesData(), offset);
+                    scopeOffset = offset;
+                    relative = 0;
+                }
+                CompressedStream s = new CompressedStream(data, relative, layout.unsigned5ExcludesZero);
+                int sender = s.readUnsigned();
+                int methodIndex = s.readUnsigned();
+                int bci = s.readUnsigned() - 1;
+                long method = methodIndex == 0 ? 0 : reader.u64(blob.metadata() + 8L * (methodIndex - 1));
+                result.add(new InlinedScope(method, bci));
+                offset = sender;
+            }
+        } catch (MemoryReadException | RuntimeException e) {
+            result.clear();
+        }
+        return result;
+    }
+
+    private ByteBuffer readScopes(long base, int offset) throws MemoryReadException {
+        byte[] bytes = new byte[256];
+        int got = reader.memory().read(base + offset, bytes, 0, bytes.length);
+        if (got <= 0) {
+            throw new MemoryReadException(base + offset);
+        }
+        return ByteBuffer.wrap(bytes, 0, got).slice();
+    }
+
+    /** Binary search over the PcDesc array, which is sorted by pc offset. */
+    private int findScope(CodeBlobInfo blob, int pcOffset) throws MemoryReadException {
+        long size = layout.pcDescSize;
+        long count = (blob.pcsEnd() - blob.pcsBegin()) / size;
+        if (count <= 0 || count > MAX_PCDESCS) {
+            return 0;
+        }
+        long lo = 0;
+        long hi = count - 1;
+        long found = -1;
+        while (lo <= hi) {
+            long mid = (lo + hi) >>> 1;
+            int at = reader.s32(blob.pcsBegin() + mid * size + layout.pcDescPcOffset);
+            if (at < pcOffset) {
+                lo = mid + 1;
+            } else {
+                found = mid;
+                hi = mid - 1;
+            }
+        }
+        if (found < 0) {
+            return 0;
+        }
+        return reader.s32(blob.pcsBegin() + found * size + layout.pcDescScopeOffset);
+    }
+}

@@ -1,0 +1,141 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import io.mixflame.symbolize.LoadedModule;
+import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.symbolize.elf.ElfSymbolLookup;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * HotSpot's self-description: the four tables libjvm exports ({@code gHotSpotVMStructs}, {@code gHotSpotVMTypes},
+ * {@code gHotSpotVMIntConstants}, {@code gHotSpotVMLongConstants}), read from a process. Field offsets, type
+ * sizes and constants are looked up by name, so nothing about a JVM's layout is compiled into the profiler.
+ */
+public final class VmStructs {
+    private static final int MAX_ENTRIES = 20_000;
+
+    /** A field of a VM type: an offset within the object, or for a static field its address. */
+    public record Field(String typeString, boolean isStatic, long offset, long address) {
+    }
+
+    private final Map<String, Field> fields = new HashMap<>();
+    private final Map<String, Long> typeSizes = new HashMap<>();
+    private final Map<String, Long> constants = new HashMap<>();
+
+    private VmStructs() {
+    }
+
+    /**
+     * Reads the tables of the libjvm mapped at {@code libjvm}.
+     *
+     * @throws UnsupportedVmException when libjvm does not export them (not HotSpot, or a stripped build)
+     */
+    public static VmStructs read(VmReader reader, LoadedModule libjvm) throws UnsupportedVmException {
+        ElfFile elf = libjvm.module().elf()
+                .orElseThrow(() -> new UnsupportedVmException(libjvm.module().path() + " cannot be read"));
+        VmStructs vm = new VmStructs();
+        Map<String, Long> symbols = ElfSymbolLookup.withPrefix(elf, "gHotSpotVM");
+        Symbols s = name -> {
+            Long value = symbols.get(name);
+            if (value == null) {
+                throw new UnsupportedVmException("libjvm does not export " + name);
+            }
+            return reader.u64(value + libjvm.bias());
+        };
+        try {
+            vm.readStructs(reader, s);
+            vm.readTypes(reader, s);
+            vm.readConstants(reader, s, "gHotSpotVMIntConstant", true);
+            vm.readConstants(reader, s, "gHotSpotVMLongConstant", false);
+        } catch (MemoryReadException e) {
+            throw new UnsupportedVmException("the JVM's tables could not be read: " + e.getMessage());
+        }
+        return vm;
+    }
+
+    /** The value, in the process, of one of libjvm's exported table variables. */
+    @FunctionalInterface
+    private interface Symbols {
+        long value(String name) throws UnsupportedVmException, MemoryReadException;
+    }
+
+    private void readStructs(VmReader r, Symbols s) throws UnsupportedVmException, MemoryReadException {
+        long base = s.value("gHotSpotVMStructs");
+        long typeName = s.value("gHotSpotVMStructEntryTypeNameOffset");
+        long fieldName = s.value("gHotSpotVMStructEntryFieldNameOffset");
+        long typeString = s.value("gHotSpotVMStructEntryTypeStringOffset");
+        long isStatic = s.value("gHotSpotVMStructEntryIsStaticOffset");
+        long offset = s.value("gHotSpotVMStructEntryOffsetOffset");
+        long address = s.value("gHotSpotVMStructEntryAddressOffset");
+        long stride = s.value("gHotSpotVMStructEntryArrayStride");
+        for (int i = 0; i < MAX_ENTRIES; i++) {
+            long entry = base + i * stride;
+            long typePtr = r.u64(entry + typeName);
+            long fieldPtr = r.u64(entry + fieldName);
+            if (typePtr == 0 || fieldPtr == 0) {
+                return;
+            }
+            long typeStringPtr = r.u64(entry + typeString);
+            String ts = typeStringPtr == 0 ? "" : r.cString(typeStringPtr);
+            boolean st = r.s32(entry + isStatic) != 0;
+            fields.put(r.cString(typePtr) + "::" + r.cString(fieldPtr),
+                    new Field(ts, st, r.u64(entry + offset), r.u64(entry + address)));
+        }
+    }
+
+    private void readTypes(VmReader r, Symbols s) throws UnsupportedVmException, MemoryReadException {
+        long base = s.value("gHotSpotVMTypes");
+        long typeName = s.value("gHotSpotVMTypeEntryTypeNameOffset");
+        long size = s.value("gHotSpotVMTypeEntrySizeOffset");
+        long stride = s.value("gHotSpotVMTypeEntryArrayStride");
+        for (int i = 0; i < MAX_ENTRIES; i++) {
+            long entry = base + i * stride;
+            long typePtr = r.u64(entry + typeName);
+            if (typePtr == 0) {
+                return;
+            }
+            typeSizes.put(r.cString(typePtr), r.u64(entry + size));
+        }
+    }
+
+    private void readConstants(VmReader r, Symbols s, String prefix, boolean ints)
+            throws UnsupportedVmException, MemoryReadException {
+        long base = s.value(prefix + "s");
+        long name = s.value(prefix + "EntryNameOffset");
+        long value = s.value(prefix + "EntryValueOffset");
+        long stride = s.value(prefix + "EntryArrayStride");
+        for (int i = 0; i < MAX_ENTRIES; i++) {
+            long entry = base + i * stride;
+            long namePtr = r.u64(entry + name);
+            if (namePtr == 0) {
+                return;
+            }
+            constants.put(r.cString(namePtr), ints ? (long) r.s32(entry + value) : r.u64(entry + value));
+        }
+    }
+
+    /** A field by type and name, such as {@code field("CodeBlob", "_name")}. */
+    public Optional<Field> field(String type, String name) {
+        return Optional.ofNullable(fields.get(type + "::" + name));
+    }
+
+    /** A type's size in bytes. */
+    public OptionalLong typeSize(String type) {
+        Long s = typeSizes.get(type);
+        return s == null ? OptionalLong.empty() : OptionalLong.of(s);
+    }
+
+    /** An int or long constant. */
+    public OptionalLong constant(String name) {
+        Long c = constants.get(name);
+        return c == null ? OptionalLong.empty() : OptionalLong.of(c);
+    }
+
+    /** Number of fields read, for diagnostics. */
+    public int fieldCount() {
+        return fields.size();
+    }
+}

@@ -1,0 +1,190 @@
+package io.mixflame.unwind.hotspot;
+
+import io.mixflame.hotspot.BlobKind;
+import io.mixflame.hotspot.CodeBlobInfo;
+import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.process.MemoryReadException;
+import io.mixflame.unwind.Registers;
+import io.mixflame.unwind.StackMemory;
+import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.UnwindStatus;
+import io.mixflame.unwind.Unwinder;
+import io.mixflame.unwind.WalkedStack;
+
+/**
+ * Unwinds frames of code in HotSpot's code cache by the JVM's own rules (x86-64): interpreted frames through their
+ * frame pointer (the Method* and bcp in their slots), compiled frames and stubs by their frame size (C2 code uses
+ * rbp as an ordinary register), entry frames (the call stub) back into the C++ that called Java, and the prologue
+ * and epilogue of compiled code where the innermost frame is not complete. Each frame is described as interpreted,
+ * compiled or stub, so that the namer can turn it into Java methods, inlined ones included.
+ */
+public final class HotSpotUnwinder implements Unwinder {
+    /** Interpreter frame slots, in words from rbp (frame_x86.hpp; not exported by HotSpot). */
+    private static final int METHOD_SLOT = -3;
+    private static final int BCP_SLOT = -8;
+    private static final int SENDER_SP_SLOT = -1;
+    private static final long MAX_FRAME_BYTES = 1 << 20;
+    private static final int SEARCH_BYTES = 64 * 1024;
+    private static final int RET = 0xc3;
+    private static final int PUSH_RBP = 0x55;
+
+    private final HotSpotVm vm;
+
+    public HotSpotUnwinder(HotSpotVm vm) {
+        this.vm = vm;
+    }
+
+    @Override
+    public boolean canUnwindFrom(UnwindContext context) {
+        long pc = context.lookupPc();
+        return vm.inCodeCache(pc) && vm.blobAt(pc) != null;
+    }
+
+    @Override
+    public UnwindStatus tryUnwind(UnwindContext context) {
+        CodeBlobInfo blob = vm.blobAt(context.lookupPc());
+        if (blob == null) {
+            return UnwindStatus.FAILED;
+        }
+        try {
+            if (vm.isCallStubReturn(context.registers().pc())) {
+                context.describeFrame(WalkedStack.JVM_STUB, blob.start(), 0);
+                return unwindByFramePointer(context);
+            }
+            return switch (blob.kind()) {
+                case INTERPRETER -> unwindInterpreted(context);
+                case NMETHOD, NATIVE_WRAPPER, STUB -> unwindByFrameSize(context, blob);
+            };
+        } catch (MemoryReadException e) {
+            return UnwindStatus.FAILED;
+        }
+    }
+
+    private UnwindStatus unwindInterpreted(UnwindContext context) throws MemoryReadException {
+        Registers r = context.registers();
+        StackMemory m = context.memory();
+        long fp = r.isKnown(Registers.RBP) ? r.fp() : 0;
+        if (!plausibleInterpreterFrame(context, fp)) {
+            // A capture without rbp (a thread blocked in the kernel): the frame is found by its Method* slot.
+            fp = searchInterpreterFrame(context);
+            if (fp == 0) {
+                return UnwindStatus.FAILED;
+            }
+        }
+        long method = m.readLong(fp + 8L * METHOD_SLOT);
+        long bcp = m.readLong(fp + 8L * BCP_SLOT);
+        context.describeFrame(WalkedStack.JAVA_INTERPRETED, method, bcp);
+        long returnAddress = m.readLong(fp + 8);
+        long senderSp = m.readLong(fp + 8L * SENDER_SP_SLOT);
+        long callerFp = m.readLong(fp);
+        r.set(Registers.RIP, returnAddress);
+        r.set(Registers.RSP, senderSp);
+        r.set(Registers.RBP, callerFp);
+        context.setSignalFrame(false);
+        return UnwindStatus.UNWOUND;
+    }
+
+    private boolean plausibleInterpreterFrame(UnwindContext context, long fp) {
+        long sp = context.registers().sp();
+        if (fp == 0 || (fp & 7) != 0 || fp < sp || fp - sp > MAX_FRAME_BYTES || !context.bounds().contains(fp)) {
+            return false;
+        }
+        try {
+            return vm.method(context.memory().readLong(fp + 8L * METHOD_SLOT)) != null;
+        } catch (MemoryReadException e) {
+            return false;
+        }
+    }
+
+    private long searchInterpreterFrame(UnwindContext context) {
+        long sp = context.registers().sp();
+        long high = Math.min(sp + SEARCH_BYTES, context.bounds().high() - 16);
+        for (long fp = (sp + 7) & ~7L; fp < high; fp += 8) {
+            try {
+                long returnAddress = context.memory().readLong(fp + 8);
+                if (context.modules().isExecutable(returnAddress) && plausibleInterpreterFrame(context, fp)) {
+                    return fp;
+                }
+            } catch (MemoryReadException e) {
+                return 0;
+            }
+        }
+        return 0;
+    }
+
+    private UnwindStatus unwindByFrameSize(UnwindContext context, CodeBlobInfo blob) throws MemoryReadException {
+        Registers r = context.registers();
+        StackMemory m = context.memory();
+        long sp = r.sp();
+        long pc = r.pc();
+        if (blob.isJava()) {
+            long realPc = pc;
+            if (pc == blob.deoptHandler() || pc == blob.deoptMhHandler()) {
+                // A frame being deoptimized returns into the handler; the pc it really stands at was saved.
+                realPc = m.readLong(sp + blob.origPcOffset());
+            }
+            context.describeFrame(WalkedStack.JAVA_COMPILED, blob.start(), realPc);
+        } else {
+            context.describeFrame(WalkedStack.JVM_STUB, blob.start(), 0);
+        }
+        boolean innermost = !context.callSite();
+        if (innermost && (blob.frameSizeWords() == 0 || !blob.frameComplete(pc))) {
+            return unwindIncompleteFrame(context);
+        }
+        if (innermost && codeByte(context, pc) == RET) {
+            return unwindAtReturn(context, 0);
+        }
+        if (blob.frameSizeWords() <= 0) {
+            return blob.kind() == BlobKind.STUB && r.isKnown(Registers.RBP) ? unwindByFramePointer(context)
+                    : UnwindStatus.FAILED;
+        }
+        long senderSp = sp + 8L * blob.frameSizeWords();
+        r.set(Registers.RIP, m.readLong(senderSp - 8));
+        r.set(Registers.RBP, m.readLong(senderSp - 16));
+        r.set(Registers.RSP, senderSp);
+        context.setSignalFrame(false);
+        return UnwindStatus.UNWOUND;
+    }
+
+    /** In a prologue: before {@code push rbp} the return address is at [sp]; right after it, at [sp + 8]. */
+    private UnwindStatus unwindIncompleteFrame(UnwindContext context) throws MemoryReadException {
+        long pc = context.registers().pc();
+        if (codeByte(context, pc - 1) == PUSH_RBP) {
+            Registers r = context.registers();
+            r.set(Registers.RBP, context.memory().readLong(r.sp()));
+            return unwindAtReturn(context, 8);
+        }
+        return unwindAtReturn(context, 0);
+    }
+
+    private UnwindStatus unwindAtReturn(UnwindContext context, int offset) throws MemoryReadException {
+        Registers r = context.registers();
+        long sp = r.sp() + offset;
+        r.set(Registers.RIP, context.memory().readLong(sp));
+        r.set(Registers.RSP, sp + 8);
+        context.setSignalFrame(false);
+        return UnwindStatus.UNWOUND;
+    }
+
+    /** The call stub (and stubs that keep a frame pointer): caller's pc at [rbp + 8], its sp at rbp + 16. */
+    private UnwindStatus unwindByFramePointer(UnwindContext context) throws MemoryReadException {
+        Registers r = context.registers();
+        if (!r.isKnown(Registers.RBP)) {
+            return UnwindStatus.FAILED;
+        }
+        long fp = r.fp();
+        if (fp < r.sp() || (fp & 7) != 0) {
+            return UnwindStatus.FAILED;
+        }
+        r.set(Registers.RIP, context.memory().readLong(fp + 8));
+        r.set(Registers.RSP, fp + 16);
+        r.set(Registers.RBP, context.memory().readLong(fp));
+        context.setSignalFrame(false);
+        return UnwindStatus.UNWOUND;
+    }
+
+    private static int codeByte(UnwindContext context, long address) {
+        byte[] one = new byte[1];
+        return context.memory().process().readFully(address, one, 0, 1) ? one[0] & 0xff : -1;
+    }
+}
