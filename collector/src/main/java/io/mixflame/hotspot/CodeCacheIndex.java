@@ -142,7 +142,9 @@ final class CodeCacheIndex {
 
     private CodeBlobInfo readBlob(long start) throws MemoryReadException {
         HotSpotLayout l = layout;
-        ByteBuffer b = reader.block(start, (int) l.blobHeaderBytes);
+        // A copy: reading the name below reuses the reader's buffer.
+        ByteBuffer b = ByteBuffer.allocate((int) l.blobHeaderBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                .put(reader.block(start, (int) l.blobHeaderBytes)).flip();
         int size = b.getInt((int) l.blobSize);
         if (size <= 0) {
             return null;

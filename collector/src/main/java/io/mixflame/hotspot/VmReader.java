@@ -57,7 +57,8 @@ public final class VmReader {
     }
 
     /**
-     * Reads {@code length} bytes into the reused buffer and returns a view of them (valid until the next call).
+     * Reads {@code length} bytes into the reused buffer and returns a view of them, valid only until the next read
+     * through this reader.
      */
     public ByteBuffer block(long address, int length) throws MemoryReadException {
         if (length > scratch.length || !memory.readFully(address, scratch, 0, length)) {
