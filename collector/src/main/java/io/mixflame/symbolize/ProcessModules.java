@@ -19,6 +19,7 @@ import java.util.Optional;
 public final class ProcessModules {
     private static final long REFRESH_NANOS = 50_000_000L;
     private static final long MAX_VDSO = 1 << 20;
+    private static final String DELETED = " (deleted)";
 
     private final long pid;
     private final ProcessMemory memory;
@@ -51,7 +52,13 @@ public final class ProcessModules {
             if (!m.executable()) {
                 continue;
             }
-            if (m.isFile()) {
+            if (m.isFile() && m.path().endsWith(DELETED)) {
+                // The file is gone (JNA deletes its extracted library); the kernel still serves the mapped file.
+                String name = m.path().substring(0, m.path().length() - DELETED.length());
+                String mapFile = "/proc/" + pid + "/map_files/" + Long.toHexString(m.start()) + "-" + Long.toHexString(m.end());
+                NativeModule module = cache.memory(mapFile, name, () -> ElfFile.open(java.nio.file.Path.of(mapFile)));
+                list.add(new LoadedModule(module, m.start(), m.end(), module.loadBias(m.start(), m.fileOffset())));
+            } else if (m.isFile()) {
                 NativeModule module = cache.file(m.path(), m.inode());
                 list.add(new LoadedModule(module, m.start(), m.end(), module.loadBias(m.start(), m.fileOffset())));
             } else if (m.path().equals("[vdso]")) {
