@@ -24,8 +24,10 @@ public final class HotSpotVm {
     private final long interpreterStart;
     private final long interpreterEnd;
     private final long callStubReturn;
+    private final JavaThreadList threads;
 
-    private HotSpotVm(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
+    private HotSpotVm(VmStructs structs, HotSpotLayout layout, VmReader reader)
+            throws MemoryReadException, UnsupportedVmException {
         this.layout = layout;
         this.reader = reader;
         this.codeCache = new CodeCacheIndex(layout, reader);
@@ -35,6 +37,7 @@ public final class HotSpotVm {
         this.interpreterStart = reader.u64(queue + layout.stubQueueBuffer);
         this.interpreterEnd = interpreterStart + reader.s32(queue + layout.stubQueueLimit);
         this.callStubReturn = reader.u64(layout.callStubReturnVariable);
+        this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
     }
 
     /**
@@ -48,7 +51,7 @@ public final class HotSpotVm {
         }
         try {
             VmStructs structs = VmStructs.read(reader, libjvm.get());
-            return Optional.of(new HotSpotVm(new HotSpotLayout(structs, reader), reader));
+            return Optional.of(new HotSpotVm(structs, new HotSpotLayout(structs, reader), reader));
         } catch (UnsupportedVmException e) {
             LOG.warn("Java frames will not be named in process {}: {}", modules.pid(), e.getMessage());
             return Optional.empty();
@@ -111,6 +114,15 @@ public final class HotSpotVm {
     /** The Java methods running at pc in a compiled blob, innermost first (inlined ones before their caller). */
     public List<InlinedScope> scopes(CodeBlobInfo blob, long pc) {
         return scopes.scopes(blob, pc);
+    }
+
+    /** The JVM's Java threads now; empty when the list could not be read consistently. */
+    public List<JavaThreadInfo> javaThreads() {
+        try {
+            return threads.read();
+        } catch (MemoryReadException e) {
+            return List.of();
+        }
     }
 
     /** Reads a word of the JVM's memory. */

@@ -1,0 +1,271 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Reads Java objects in a JVM's heap from outside: an object's class, a named instance field (its offset found in
+ * the class's field metadata, walking up to the superclasses, since offsets depend on the heap's flags), and
+ * {@code java.lang.String} values. Used for what the JVM keeps only in Java objects, such as a thread's name.
+ */
+final class JavaHeapReader {
+    private static final int MAX_STRING_BYTES = 64 * 1024;
+    private static final int MAX_SUPERS = 32;
+
+    private final VmReader reader;
+    private final boolean compressedOops;
+    private final long oopBase;
+    private final int oopShift;
+    private final boolean compressedClassPointers;
+    private final boolean compactHeaders;
+    private final long klassBase;
+    private final int klassShift;
+    private final long markKlassShift;
+    private final long klassOffsetInOop;
+    private final long klassSuper;
+    private final long klassLayoutHelper;
+    private final long instanceKlassConstants;
+    private final long poolSize;
+    private final long symbolLength;
+    private final long symbolBody;
+    private final long arrayData;
+    private final FieldLayout fields;
+    private final Map<Long, Map<String, Integer>> fieldOffsets = new HashMap<>();
+
+    JavaHeapReader(VmStructs vm, HotSpotLayout layout, VmReader reader) throws UnsupportedVmException, MemoryReadException {
+        this.reader = reader;
+        JvmFlags flags = new JvmFlags(vm, reader);
+        this.compressedOops = flags.bool("UseCompressedOops").orElse(0) != 0;
+        this.compressedClassPointers = flags.bool("UseCompressedClassPointers").orElse(1) != 0;
+        this.compactHeaders = flags.bool("UseCompactObjectHeaders").orElse(0) != 0;
+        this.oopBase = compressedOops ? reader.u64(staticAddress(vm, "CompressedOops", "_base", "_narrow_oop._base")) : 0;
+        this.oopShift = compressedOops ? reader.s32(staticAddress(vm, "CompressedOops", "_shift", "_narrow_oop._shift")) : 0;
+        this.klassBase = reader.u64(staticAddress(vm, "CompressedKlassPointers", "_base", "_narrow_klass._base"));
+        this.klassShift = reader.s32(staticAddress(vm, "CompressedKlassPointers", "_shift", "_narrow_klass._shift"));
+        this.markKlassShift = vm.constant("markWord::klass_shift").orElse(42);
+        this.klassOffsetInOop = field(vm, "oopDesc", "_metadata._compressed_klass");
+        this.klassSuper = field(vm, "Klass", "_super");
+        this.klassLayoutHelper = field(vm, "Klass", "_layout_helper");
+        this.instanceKlassConstants = field(vm, "InstanceKlass", "_constants");
+        this.poolSize = layout.poolSize;
+        this.symbolLength = layout.symbolLength;
+        this.symbolBody = layout.symbolBody;
+        this.arrayData = field(vm, "Array<u1>", "_data");
+        this.fields = vm.field("InstanceKlass", "_fieldinfo_stream").isPresent()
+                ? new StreamFieldLayout(vm, layout) : new ArrayFieldLayout(vm);
+    }
+
+    private static long staticAddress(VmStructs vm, String type, String... names) throws UnsupportedVmException {
+        for (String n : names) {
+            var f = vm.field(type, n);
+            if (f.isPresent() && f.get().isStatic()) {
+                return f.get().address();
+            }
+        }
+        throw new UnsupportedVmException("the JVM does not describe " + type + "::" + names[0]);
+    }
+
+    private static long field(VmStructs vm, String type, String name) throws UnsupportedVmException {
+        return vm.field(type, name).orElseThrow(
+                () -> new UnsupportedVmException("the JVM does not describe " + type + "::" + name)).offset();
+    }
+
+    /** The object a reference field of {@code object} points to, or 0. */
+    long referenceField(long object, String fieldName) throws MemoryReadException {
+        int offset = fieldOffset(klassOf(object), fieldName);
+        if (offset < 0) {
+            return 0;
+        }
+        if (compressedOops) {
+            long narrow = reader.s32(object + offset) & 0xffffffffL;
+            return narrow == 0 ? 0 : oopBase + (narrow << oopShift);
+        }
+        return reader.u64(object + offset);
+    }
+
+    /** A {@code java.lang.String}'s value, or null. */
+    String string(long string) throws MemoryReadException {
+        if (string == 0) {
+            return null;
+        }
+        long klass = klassOf(string);
+        int coderOffset = fieldOffset(klass, "coder");
+        long value = referenceField(string, "value");
+        if (value == 0) {
+            return null;
+        }
+        int coder = coderOffset < 0 ? 0 : reader.u8(string + coderOffset);
+        long lengthOffset = compactHeaders ? 8 : compressedClassPointers ? 12 : 16;
+        int length = reader.s32(value + lengthOffset);
+        int layoutHelper = reader.s32(klassOf(value) + klassLayoutHelper);
+        int base = (layoutHelper >> 16) & 0xff;
+        if (length < 0 || length > MAX_STRING_BYTES) {
+            return null;
+        }
+        byte[] bytes = new byte[length];
+        if (!reader.memory().readFully(value + base, bytes, 0, length)) {
+            return null;
+        }
+        return new String(bytes, coder == 0 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_16LE);
+    }
+
+    private long klassOf(long object) throws MemoryReadException {
+        if (compactHeaders) {
+            long narrow = reader.u64(object) >>> markKlassShift;
+            return klassBase + (narrow << klassShift);
+        }
+        if (compressedClassPointers) {
+            long narrow = reader.s32(object + klassOffsetInOop) & 0xffffffffL;
+            return klassBase + (narrow << klassShift);
+        }
+        return reader.u64(object + klassOffsetInOop);
+    }
+
+    /** The offset of an instance field declared by the class or a superclass, or -1. */
+    private int fieldOffset(long klass, String name) throws MemoryReadException {
+        Map<String, Integer> known = fieldOffsets.computeIfAbsent(klass, k -> new HashMap<>());
+        Integer cached = known.get(name);
+        if (cached != null) {
+            return cached;
+        }
+        int offset = -1;
+        long k = klass;
+        for (int depth = 0; depth < MAX_SUPERS && k != 0 && offset < 0; depth++) {
+            long pool = reader.u64(k + instanceKlassConstants);
+            offset = fields.find(reader, k, pool, name, this);
+            k = reader.u64(k + klassSuper);
+        }
+        known.put(name, offset);
+        return offset;
+    }
+
+    /** A constant pool's symbol at an index. */
+    String poolSymbol(long pool, int index) throws MemoryReadException {
+        long symbol = reader.u64(pool + poolSize + 8L * index);
+        int length = reader.u16(symbol + symbolLength);
+        return reader.utf8(symbol + symbolBody, length);
+    }
+
+    long arrayData() {
+        return arrayData;
+    }
+
+    /** How a class's fields are described: an array of u2 records (JDK 17) or a compressed stream (JDK 21+). */
+    private interface FieldLayout {
+        int find(VmReader reader, long klass, long pool, String name, JavaHeapReader heap) throws MemoryReadException;
+    }
+
+    private static final class ArrayFieldLayout implements FieldLayout {
+        private static final int ACC_STATIC = 0x0008;
+        private final long fieldsPtr;
+        private final long countOffset;
+        private final int slots;
+        private final int nameSlot;
+        private final int accessSlot;
+        private final int lowSlot;
+        private final int highSlot;
+        private final int tagSize;
+        private final int tagOffset;
+
+        ArrayFieldLayout(VmStructs vm) throws UnsupportedVmException {
+            fieldsPtr = field(vm, "InstanceKlass", "_fields");
+            countOffset = field(vm, "InstanceKlass", "_java_fields_count");
+            slots = (int) constant(vm, "FieldInfo::field_slots");
+            nameSlot = (int) constant(vm, "FieldInfo::name_index_offset");
+            accessSlot = (int) constant(vm, "FieldInfo::access_flags_offset");
+            lowSlot = (int) constant(vm, "FieldInfo::low_packed_offset");
+            highSlot = (int) constant(vm, "FieldInfo::high_packed_offset");
+            tagSize = (int) constant(vm, "FIELDINFO_TAG_SIZE");
+            tagOffset = (int) constant(vm, "FIELDINFO_TAG_OFFSET");
+        }
+
+        @Override
+        public int find(VmReader r, long klass, long pool, String name, JavaHeapReader heap) throws MemoryReadException {
+            long array = r.u64(klass + fieldsPtr);
+            int count = r.u16(klass + countOffset);
+            if (array == 0 || count > 4096) {
+                return -1;
+            }
+            long data = array + heap.arrayData();
+            for (int i = 0; i < count; i++) {
+                long record = data + 2L * slots * i;
+                int access = r.u16(record + 2L * accessSlot);
+                if ((access & ACC_STATIC) != 0) {
+                    continue;
+                }
+                int low = r.u16(record + 2L * lowSlot);
+                if ((low & ((1 << tagSize) - 1)) != tagOffset) {
+                    continue;
+                }
+                if (heap.poolSymbol(pool, r.u16(record + 2L * nameSlot)).equals(name)) {
+                    int high = r.u16(record + 2L * highSlot);
+                    return ((high << 16) | low) >> tagSize;
+                }
+            }
+            return -1;
+        }
+    }
+
+    private static final class StreamFieldLayout implements FieldLayout {
+        private static final int ACC_STATIC = 0x0008;
+        private final long streamPtr;
+        private final int initialized;
+        private final int generic;
+        private final int contended;
+        private final boolean excludesZero;
+
+        StreamFieldLayout(VmStructs vm, HotSpotLayout layout) throws UnsupportedVmException {
+            streamPtr = field(vm, "InstanceKlass", "_fieldinfo_stream");
+            initialized = (int) constant(vm, "FieldInfo::FieldFlags::_ff_initialized");
+            generic = (int) constant(vm, "FieldInfo::FieldFlags::_ff_generic");
+            contended = (int) constant(vm, "FieldInfo::FieldFlags::_ff_contended");
+            excludesZero = layout.unsigned5ExcludesZero;
+        }
+
+        @Override
+        public int find(VmReader r, long klass, long pool, String name, JavaHeapReader heap) throws MemoryReadException {
+            long array = r.u64(klass + streamPtr);
+            if (array == 0) {
+                return -1;
+            }
+            int length = r.s32(array);
+            if (length <= 0 || length > 1 << 20) {
+                return -1;
+            }
+            byte[] bytes = new byte[length];
+            if (!r.memory().readFully(array + heap.arrayData(), bytes, 0, length)) {
+                return -1;
+            }
+            CompressedStream s = new CompressedStream(ByteBuffer.wrap(bytes), 0, excludesZero);
+            int javaFields = s.readUnsigned();
+            s.readUnsigned();
+            for (int i = 0; i < javaFields; i++) {
+                int nameIndex = s.readUnsigned();
+                s.readUnsigned();
+                int offset = s.readUnsigned();
+                int access = s.readUnsigned();
+                int flags = s.readUnsigned();
+                if ((flags & (1 << initialized)) != 0) {
+                    s.readUnsigned();
+                }
+                if ((flags & (1 << generic)) != 0) {
+                    s.readUnsigned();
+                }
+                if ((flags & (1 << contended)) != 0) {
+                    s.readUnsigned();
+                }
+                if ((access & ACC_STATIC) == 0 && heap.poolSymbol(pool, nameIndex).equals(name)) {
+                    return offset;
+                }
+            }
+            return -1;
+        }
+    }
+
+    private static long constant(VmStructs vm, String name) throws UnsupportedVmException {
+        return vm.constant(name).orElseThrow(() -> new UnsupportedVmException("the JVM does not export " + name));
+    }
+}

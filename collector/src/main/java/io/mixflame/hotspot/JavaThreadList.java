@@ -1,0 +1,83 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JVM's Java threads, from its thread list ({@code ThreadsSMRSupport::_java_thread_list}): OS thread id, state,
+ * last Java frame, stack bounds and full Java name. The list is replaced, not changed, when threads start or end,
+ * and an outside reader cannot hold it alive; it is read twice and used when both reads agree.
+ */
+final class JavaThreadList {
+    private static final int MAX_THREADS = 100_000;
+
+    private final HotSpotLayout layout;
+    private final VmReader reader;
+    private final JavaHeapReader heap;
+    private final long threadObj;
+    private final long oopHandleObj;
+
+    JavaThreadList(VmStructs vm, HotSpotLayout layout, VmReader reader, JavaHeapReader heap) throws UnsupportedVmException {
+        this.layout = layout;
+        this.reader = reader;
+        this.heap = heap;
+        this.threadObj = vm.field("JavaThread", "_threadObj").orElseThrow(
+                () -> new UnsupportedVmException("the JVM does not describe JavaThread::_threadObj")).offset();
+        this.oopHandleObj = vm.field("OopHandle", "_obj").orElseThrow(
+                () -> new UnsupportedVmException("the JVM does not describe OopHandle::_obj")).offset();
+    }
+
+    List<JavaThreadInfo> read() throws MemoryReadException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            long list = reader.u64(layout.threadListVariable);
+            int length = reader.s32(list + layout.threadListLength);
+            long threads = reader.u64(list + layout.threadListThreads);
+            if (length < 0 || length > MAX_THREADS) {
+                continue;
+            }
+            List<JavaThreadInfo> result = new ArrayList<>(length);
+            for (int i = 0; i < length; i++) {
+                long thread = reader.u64(threads + 8L * i);
+                JavaThreadInfo info = describe(thread);
+                if (info != null) {
+                    result.add(info);
+                }
+            }
+            if (reader.u64(layout.threadListVariable) == list) {
+                return result;
+            }
+        }
+        return List.of();
+    }
+
+    private JavaThreadInfo describe(long thread) {
+        try {
+            long osThread = reader.u64(thread + layout.threadOsThread);
+            long tid = osThread == 0 ? 0 : reader.field(osThread + layout.osThreadId, layout.osThreadIdWidth, false);
+            int state = reader.s32(thread + layout.threadState);
+            long anchor = thread + layout.threadAnchor;
+            long sp = reader.u64(anchor + layout.anchorSp);
+            long pc = reader.u64(anchor + layout.anchorPc);
+            long fp = reader.u64(anchor + layout.anchorFp);
+            long base = reader.u64(thread + layout.threadStackBase);
+            long size = reader.u64(thread + layout.threadStackSize);
+            return new JavaThreadInfo(thread, tid, name(thread), state, sp, pc, fp, base - size, base);
+        } catch (MemoryReadException e) {
+            return null;
+        }
+    }
+
+    private String name(long thread) {
+        try {
+            long handle = reader.u64(thread + threadObj + oopHandleObj);
+            long threadOop = handle == 0 ? 0 : reader.u64(handle);
+            if (threadOop == 0) {
+                return null;
+            }
+            return heap.string(heap.referenceField(threadOop, "name"));
+        } catch (MemoryReadException | RuntimeException e) {
+            return null;
+        }
+    }
+}
