@@ -18,7 +18,9 @@ public final class Main {
             "  report IN OUT [--title T] [--include RE] [--exclude RE] [--reverse]",
             "                           convert collapsed stacks to .html, .pb.gz or .collapsed",
             "  diff BEFORE AFTER OUT.html   differential flame graph of two collapsed profiles",
-            "  top IN [N]               the N hottest frames with self and total share");
+            "  top IN [N]               the N hottest frames with self and total share",
+            "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N]",
+            "                           every thread's stack now, Java and native frames in call order");
 
     private Main() {
     }
@@ -41,6 +43,7 @@ public final class Main {
             case "report" -> ReportCommand.run(rest, out, err);
             case "diff" -> DiffCommand.run(rest, out, err);
             case "top" -> TopCommand.run(rest, out, err);
+            case "stacks" -> StacksCommand.run(rest, out, err);
             case "help", "-h", "--help" -> {
                 out.println(USAGE);
                 yield 0;

@@ -81,6 +81,8 @@ final class HotSpotLayout {
     final long poolHolder;
     final long poolLength;
     final long poolSize;
+    /** -1 when the JVM does not describe it: frames then have no source file name. */
+    final long poolSourceFileIndex;
     final long symbolLength;
     final long symbolBody;
     final long klassName;
@@ -183,6 +185,7 @@ final class HotSpotLayout {
         poolHolder = l.offset("ConstantPool", "_pool_holder");
         poolLength = l.offset("ConstantPool", "_length");
         poolSize = l.size("ConstantPool");
+        poolSourceFileIndex = vm.field("ConstantPool", "_source_file_name_index").map(VmStructs.Field::offset).orElse(-1L);
         symbolLength = l.offset("Symbol", "_length");
         symbolBody = l.offset("Symbol", "_body[0]", "_body");
         klassName = l.offset("Klass", "_name");

@@ -6,9 +6,10 @@ package io.mixflame.hotspot;
  * @param holder      the class, in internal form ({@code java/lang/String})
  * @param name        the method's name
  * @param signature   its descriptor ({@code (I)V})
+ * @param sourceFile  the class's source file name, such as {@code String.java}, or null when unknown
  * @param lineNumbers bci → line pairs, flattened {@code [bci0, line0, bci1, line1, ...]}, empty without a table
  */
-public record JavaMethod(String holder, String name, String signature, int[] lineNumbers) {
+public record JavaMethod(String holder, String name, String signature, String sourceFile, int[] lineNumbers) {
 
     /** The source line of a bytecode index; 0 when unknown. */
     public int lineOf(int bci) {

@@ -95,7 +95,14 @@ final class JavaMethodReader {
         String signature = symbol(reader.u64(pool + l.poolSize + 8L * signatureIndex));
         long holder = reader.u64(pool + l.poolHolder);
         String holderName = holder == 0 ? "[unknown class]" : symbol(reader.u64(holder + l.klassName));
-        return new JavaMethod(holderName, name, signature, lineTable(constMethod));
+        String source = null;
+        if (l.poolSourceFileIndex >= 0) {
+            int index = reader.u16(pool + l.poolSourceFileIndex);
+            if (index > 0 && index < poolLength) {
+                source = symbol(reader.u64(pool + l.poolSize + 8L * index));
+            }
+        }
+        return new JavaMethod(holderName, name, signature, source, lineTable(constMethod));
     }
 
     private String symbol(long symbol) throws MemoryReadException {

@@ -35,12 +35,12 @@ public final class MixedFrameNamer {
                 case WalkedStack.CODE -> {
                     SymbolizedFrame s = natives.symbolize(pc, stack.isCallSite(i));
                     out.add(new NamedFrame(FrameType.NATIVE, pc, sp, s.displayName(), s.module(), s.symbolStart(),
-                            s.displacement(), null, null, null, -1, 0));
+                            s.displacement(), null, null, null, null, -1, 0));
                 }
                 default -> {
                     if (java == null) {
                         out.add(new NamedFrame(FrameType.NATIVE, pc, sp, "[0x" + Long.toHexString(pc) + "]", null, 0, 0,
-                                null, null, null, -1, 0));
+                                null, null, null, null, -1, 0));
                     } else {
                         java.name(stack, i, new Collector(out, pc, sp));
                     }
@@ -60,18 +60,19 @@ public final class MixedFrameNamer {
                 case C2_COMPILED, NATIVE_WRAPPER -> FrameType.JIT_COMPILED;
             };
             out.add(new NamedFrame(type, pc, sp, f.method().holder() + "." + f.method().name(), null, 0, 0,
-                    f.method().holder(), f.method().name(), f.method().signature(), f.bci(), f.line()));
+                    f.method().holder(), f.method().name(), f.method().signature(), f.method().sourceFile(), f.bci(),
+                    f.line()));
         }
 
         @Override
         public void stub(String name) {
-            out.add(new NamedFrame(FrameType.STUB, pc, sp, name, null, 0, 0, null, null, null, -1, 0));
+            out.add(new NamedFrame(FrameType.STUB, pc, sp, name, null, 0, 0, null, null, null, null, -1, 0));
         }
 
         @Override
         public void unnamed(long at) {
             out.add(new NamedFrame(FrameType.MARKER, at, sp, "[unknown Java frame]", null, 0, 0, null, null, null,
-                    -1, 0));
+                    null, -1, 0));
         }
     }
 }

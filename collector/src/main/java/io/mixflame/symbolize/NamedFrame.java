@@ -17,11 +17,13 @@ import io.mixflame.profile.FrameType;
  * @param javaClass    Java frames: the class in internal form; otherwise null
  * @param javaMethod   Java frames: the method's name; otherwise null
  * @param signature    Java frames: the method's descriptor; otherwise null
+ * @param sourceFile   Java frames: the class's source file name, or null
  * @param bci          Java frames: the bytecode index, -1 when unknown
  * @param line         Java frames: the source line, 0 when unknown
  */
 public record NamedFrame(FrameType type, long pc, long sp, String name, String module, long symbolStart,
-                         long displacement, String javaClass, String javaMethod, String signature, int bci, int line) {
+                         long displacement, String javaClass, String javaMethod, String signature, String sourceFile,
+                         int bci, int line) {
 
     /** The frame as the profile model keeps it. */
     public Frame toProfileFrame() {
@@ -30,6 +32,6 @@ public record NamedFrame(FrameType type, long pc, long sp, String name, String m
 
     /** A marker frame. */
     public static NamedFrame marker(Frame marker) {
-        return new NamedFrame(FrameType.MARKER, 0, 0, marker.name(), null, 0, 0, null, null, null, -1, 0);
+        return new NamedFrame(FrameType.MARKER, 0, 0, marker.name(), null, 0, 0, null, null, null, null, -1, 0);
     }
 }

@@ -41,6 +41,7 @@ public final class WalkedStack {
     private byte[] kinds = new byte[128];
     private boolean[] callSites = new boolean[128];
     private boolean[] guessed = new boolean[128];
+    private long[] fps = new long[128];
     private long[] detailA = new long[128];
     private long[] detailB = new long[128];
     private int count;
@@ -52,6 +53,10 @@ public final class WalkedStack {
     }
 
     void add(byte kind, long pc, long sp, boolean callSite, boolean guessedFp) {
+        add(kind, pc, sp, 0, callSite, guessedFp);
+    }
+
+    void add(byte kind, long pc, long sp, long fp, boolean callSite, boolean guessedFp) {
         if (count == pcs.length) {
             int n = count * 2;
             pcs = Arrays.copyOf(pcs, n);
@@ -59,6 +64,7 @@ public final class WalkedStack {
             kinds = Arrays.copyOf(kinds, n);
             callSites = Arrays.copyOf(callSites, n);
             guessed = Arrays.copyOf(guessed, n);
+            fps = Arrays.copyOf(fps, n);
             detailA = Arrays.copyOf(detailA, n);
             detailB = Arrays.copyOf(detailB, n);
         }
@@ -67,6 +73,7 @@ public final class WalkedStack {
         kinds[count] = kind;
         callSites[count] = callSite;
         guessed[count] = guessedFp;
+        fps[count] = fp;
         detailA[count] = 0;
         detailB[count] = 0;
         count++;
@@ -94,6 +101,11 @@ public final class WalkedStack {
 
     public long sp(int i) {
         return sps[i];
+    }
+
+    /** The frame pointer when it was known at this frame, else 0. */
+    public long fp(int i) {
+        return fps[i];
     }
 
     /** One of the kind constants of this class. */

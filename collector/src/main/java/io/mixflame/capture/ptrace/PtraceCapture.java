@@ -1,0 +1,80 @@
+package io.mixflame.capture.ptrace;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.unwind.Registers;
+
+/**
+ * Captures a running thread of another process with a stop of microseconds: {@code PTRACE_SEIZE} and
+ * {@code PTRACE_INTERRUPT} stop it, its registers and the top of its stack are copied, and it is let go at once;
+ * the walk happens afterwards on the copy. A process cannot trace its own threads, so this serves only the
+ * out-of-process tools.
+ */
+public final class PtraceCapture {
+    private static final long PTRACE_GETREGS = 12;
+    private static final long PTRACE_DETACH = 17;
+    private static final long PTRACE_SEIZE = 0x4206;
+    private static final long PTRACE_INTERRUPT = 0x4207;
+    private static final int WALL = 0x40000000;
+    /** Word indexes of {@code struct user_regs_struct} on x86-64. */
+    private static final int RBP = 4;
+    private static final int RBX = 5;
+    private static final int R12 = 3;
+    private static final int RIP = 16;
+    private static final int RSP = 19;
+    private static final int REGS_BYTES = 27 * 8;
+
+    static {
+        Native.register(PtraceCapture.class, NativeLibrary.getInstance("c"));
+    }
+
+    private static native long ptrace(long request, int pid, Pointer address, Pointer data) throws LastErrorException;
+
+    private static native int waitpid(int pid, Pointer status, int options) throws LastErrorException;
+
+    private PtraceCapture() {
+    }
+
+    /**
+     * Stops thread {@code tid}, reads its registers into {@code registers} and copies up to {@code stack.length}
+     * bytes from its sp, then lets it run.
+     *
+     * @return the number of stack bytes copied
+     * @throws IllegalStateException with the reason when the thread cannot be traced (own process, permission)
+     */
+    public static int capture(long tid, ProcessMemory memory, Registers registers, byte[] stack) {
+        int t = (int) tid;
+        try (Memory regs = new Memory(REGS_BYTES); Memory status = new Memory(4)) {
+            try {
+                ptrace(PTRACE_SEIZE, t, Pointer.NULL, Pointer.NULL);
+            } catch (LastErrorException e) {
+                throw new IllegalStateException("cannot trace thread " + tid + ": errno " + e.getErrorCode()
+                        + (e.getErrorCode() == 1 ? " (EPERM: own process, another user, or a ptrace policy)" : ""));
+            }
+            try {
+                ptrace(PTRACE_INTERRUPT, t, Pointer.NULL, Pointer.NULL);
+                waitpid(t, status, WALL);
+                ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
+                registers.clear();
+                registers.set(Registers.RIP, regs.getLong(8L * RIP));
+                registers.set(Registers.RSP, regs.getLong(8L * RSP));
+                registers.set(Registers.RBP, regs.getLong(8L * RBP));
+                registers.set(Registers.RBX, regs.getLong(8L * RBX));
+                registers.set(Registers.R12, regs.getLong(8L * R12));
+                return memory.read(registers.sp(), stack, 0, stack.length);
+            } catch (LastErrorException e) {
+                throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());
+            } finally {
+                try {
+                    ptrace(PTRACE_DETACH, t, Pointer.NULL, Pointer.NULL);
+                } catch (LastErrorException e) {
+                    // The thread ended while stopped; nothing is left to release.
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,13 @@
+package io.mixflame.stack;
+
+/** How a thread's stack was captured. */
+public enum CaptureMethod {
+    /** The thread was blocked in the kernel: sp and pc from {@code /proc/PID/task/TID/syscall}, not stopped. */
+    BLOCKED_IN_KERNEL,
+    /** The thread was running: stopped for microseconds with ptrace while registers and stack were copied. */
+    PTRACE_STOP,
+    /** Walked from registers the caller supplied. */
+    CALLER_CONTEXT,
+    /** Not captured (see the error). */
+    NONE
+}
