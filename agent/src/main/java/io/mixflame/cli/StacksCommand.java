@@ -64,6 +64,8 @@ final class StacksCommand {
             err.println("mixflame stacks: no process " + pid);
             return 2;
         }
+        boolean onlyJava = javaOnly;
+        boolean onlyNative = nativeOnly;
         try (ProcessStackWalker walker = ProcessStackWalker.attach(pid)) {
             List<ThreadSummary> threads = walker.threads();
             CaptureOptions options = CaptureOptions.DEFAULT;
@@ -75,8 +77,8 @@ final class StacksCommand {
             for (ThreadSummary t : threads) {
                 CallStack stack = walker.capture(t.tid(), options);
                 List<StackFrame> frames = stack.frames().stream()
-                        .filter(f -> !javaOnly || f.javaClass() != null)
-                        .filter(f -> !nativeOnly || f.javaClass() == null)
+                        .filter(f -> !onlyJava || f.javaClass() != null)
+                        .filter(f -> !onlyNative || f.javaClass() == null)
                         .limit(maxFrames).toList();
                 if (json) {
                     writeJson(j, t, stack, frames);
