@@ -33,7 +33,7 @@ public final class MixedFrameNamer {
                 case WalkedStack.UNKNOWN -> out.add(NamedFrame.marker(Frame.UNKNOWN));
                 case WalkedStack.TRUNCATED -> out.add(NamedFrame.marker(Frame.TRUNCATED));
                 case WalkedStack.CODE -> {
-                    SymbolizedFrame s = natives.symbolize(pc, stack.isCallSite(i));
+                    SymbolizedFrame s = natives.symbolize(pc, stack.lookupBeforePc(i));
                     out.add(new NamedFrame(FrameType.NATIVE, pc, sp, s.displayName(), s.module(), s.symbolStart(),
                             s.displacement(), null, null, null, null, -1, 0));
                 }

@@ -95,6 +95,7 @@ public final class NativeStackWalker {
                 return;
             }
             if (context.signalFrame()) {
+                out.markLastSignalFrame();
                 // The interrupted code may run on another stack than the handler (sigaltstack).
                 Optional<StackBounds> next = context.bounds().contains(newSp) ? Optional.of(context.bounds())
                         : boundsAround(modules.mappings(), newSp);

@@ -41,6 +41,7 @@ public final class WalkedStack {
     private byte[] kinds = new byte[128];
     private boolean[] callSites = new boolean[128];
     private boolean[] guessed = new boolean[128];
+    private boolean[] signalFrames = new boolean[128];
     private long[] fps = new long[128];
     private long[] detailA = new long[128];
     private long[] detailB = new long[128];
@@ -64,6 +65,7 @@ public final class WalkedStack {
             kinds = Arrays.copyOf(kinds, n);
             callSites = Arrays.copyOf(callSites, n);
             guessed = Arrays.copyOf(guessed, n);
+            signalFrames = Arrays.copyOf(signalFrames, n);
             fps = Arrays.copyOf(fps, n);
             detailA = Arrays.copyOf(detailA, n);
             detailB = Arrays.copyOf(detailB, n);
@@ -74,9 +76,25 @@ public final class WalkedStack {
         callSites[count] = callSite;
         guessed[count] = guessedFp;
         fps[count] = fp;
+        signalFrames[count] = false;
         detailA[count] = 0;
         detailB[count] = 0;
         count++;
+    }
+
+    /** Marks the last frame added as the signal trampoline (its pc was pushed by the kernel, not by a call). */
+    void markLastSignalFrame() {
+        signalFrames[count - 1] = true;
+    }
+
+    /** Whether the frame is a signal trampoline, below which the interrupted code continues. */
+    public boolean isSignalFrame(int i) {
+        return signalFrames[i];
+    }
+
+    /** Whether {@code pc - 1} names the code of this frame: a return address that is not a signal trampoline's. */
+    public boolean lookupBeforePc(int i) {
+        return callSites[i] && !signalFrames[i];
     }
 
     /** Says what the last frame added is: a Java or stub frame, with the details its kind defines. */
