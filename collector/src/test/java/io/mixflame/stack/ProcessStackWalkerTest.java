@@ -153,11 +153,32 @@ class ProcessStackWalkerTest {
 
     @Test
     void aRunningThreadOfTheOwnProcessIsAnExplainedError() throws Exception {
+        java.util.concurrent.atomic.AtomicLong tid = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread spinner = new Thread(() -> {
+            try {
+                tid.set(Long.parseLong(java.nio.file.Files.readSymbolicLink(Path.of("/proc/thread-self"))
+                        .getFileName().toString()));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            long x = 0;
+            while (!stop.get()) {
+                x += System.nanoTime() & 1;
+            }
+            tid.set(x == -1 ? 0 : tid.get());
+        }, "spinner");
+        spinner.start();
         try (ProcessStackWalker self = ProcessStackWalker.attachSelf()) {
-            long tid = Long.parseLong(java.nio.file.Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
-            CallStack stack = self.capture(tid, CaptureOptions.DEFAULT);
+            while (tid.get() == 0) {
+                Thread.onSpinWait();
+            }
+            CallStack stack = self.capture(tid.get(), CaptureOptions.DEFAULT);
             assertThat(stack.method()).isEqualTo(CaptureMethod.NONE);
             assertThat(stack.error()).contains("is running");
+        } finally {
+            stop.set(true);
+            spinner.join();
         }
     }
 }
