@@ -11,6 +11,16 @@ package io.mixflame.hotspot;
  */
 public record JavaMethod(String holder, String name, String signature, String sourceFile, int[] lineNumbers) {
 
+    /**
+     * The class's binary name as {@code Class.getName()} gives it: dots for slashes, and for a hidden class (a lambda,
+     * a lambda form) the slash before its address suffix, which HotSpot keeps as {@code +}.
+     */
+    public static String binaryName(String internalName) {
+        String dotted = internalName.replace('/', '.');
+        int hidden = dotted.lastIndexOf("+0x");
+        return hidden < 0 ? dotted : dotted.substring(0, hidden) + "/" + dotted.substring(hidden + 1);
+    }
+
     /** The source line of a bytecode index; 0 when unknown. */
     public int lineOf(int bci) {
         int b = bci < 0 ? 0 : bci;

@@ -226,7 +226,7 @@ public final class ProcessStackWalker implements AutoCloseable {
                     JavaMethod m = vm.method(methodPtr);
                     if (m != null) {
                         return new ResolvedAddress(address, null, null, blob.codeBegin(), address - blob.codeBegin(),
-                                m.holder().replace('/', '.'), m.name(), bci < 0 ? 0 : m.lineOf(bci));
+                                JavaMethod.binaryName(m.holder()), m.name(), bci < 0 ? 0 : m.lineOf(bci));
                     }
                 }
                 return new ResolvedAddress(address, null, blob.name(), blob.codeBegin(), address - blob.codeBegin(),
@@ -304,7 +304,7 @@ public final class ProcessStackWalker implements AutoCloseable {
             }
         }
         if (f.javaClass() != null) {
-            return new StackFrame(f.type(), f.pc(), null, null, 0, f.javaClass().replace('/', '.'), f.javaMethod(),
+            return new StackFrame(f.type(), f.pc(), null, null, 0, JavaMethod.binaryName(f.javaClass()), f.javaMethod(),
                     f.sourceFile(), f.line(), extended ? f.sp() : 0, fp, ret);
         }
         String symbol = f.type() == FrameType.MARKER || f.type() == FrameType.STUB || f.symbolStart() != 0 ? f.name() : null;
