@@ -56,8 +56,13 @@ class StacksIT {
                 walked++;
                 assertThat(m.group(4)).as("thread %s is walked completely:\n%s", m.group(1), block).isNull();
                 String last = lines.get(lines.size() - 1).strip();
-                assertThat(last).as("thread %s ends at its start:\n%s", m.group(1), block)
-                        .matches(".*(clone3|_start|start_thread).*");
+                if (m.group(2).equals(pid)) {
+                    // The launcher's first thread starts in its executable's _start, which Debian's java strips.
+                    assertThat(block).as(block).contains("__libc_start_main");
+                } else {
+                    assertThat(last).as("thread %s ends at its start:\n%s", m.group(1), block)
+                            .matches(".*(clone3|start_thread).*");
+                }
                 if (m.group(1).startsWith("mf-")) {
                     assertThat(block).as(block).contains("libc.so.6!").contains("libjvm.so!").contains("[kernel]");
                 }
