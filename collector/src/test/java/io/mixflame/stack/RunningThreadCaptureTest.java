@@ -18,9 +18,9 @@ class RunningThreadCaptureTest {
     @ParameterizedTest
     @MethodSource("jdks")
     void runningThreadIsStoppedBrieflyAndWalked(Path jdk) throws Exception {
-        try (ChildProcess app = ChildProcess.java(jdk, List.of(), "io.mixflame.testapp.BusyApp");
-             ProcessStackWalker walker = ProcessStackWalker.attach(app.pid())) {
+        try (ChildProcess app = ChildProcess.java(jdk, List.of(), "io.mixflame.testapp.BusyApp")) {
             app.readUntil("ready");
+            ProcessStackWalker walker = ProcessStackWalker.attach(app.pid());
             long tid = app.threadNamed("mf-busy");
             CallStack stack = walker.capture(tid, CaptureOptions.DEFAULT);
             List<String> described = stack.frames().stream().map(StackFrame::describe).toList();
@@ -31,6 +31,7 @@ class RunningThreadCaptureTest {
             assertThat(described.get(described.size() - 1)).endsWith("clone3+0x2c");
             assertThat(java.nio.file.Files.readString(Path.of("/proc/" + app.pid() + "/task/" + tid + "/status")))
                     .as("the thread runs on after the capture").doesNotContain("TracerPid:\t" + ProcessHandle.current().pid());
+            walker.close();
         }
     }
 }
