@@ -11,12 +11,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** A running thread of another process is captured by a short ptrace stop and walked like any other. */
 class RunningThreadCaptureTest {
 
-    static java.util.stream.Stream<Path> jdks() {
-        return ChildProcess.jdks();
-    }
 
     @ParameterizedTest
-    @MethodSource("jdks")
+    @MethodSource("io.mixflame.testsupport.ChildProcess#jdks")
     void runningThreadIsStoppedBrieflyAndWalked(Path jdk) throws Exception {
         try (ChildProcess app = ChildProcess.java(jdk, List.of(), "io.mixflame.testapp.BusyApp")) {
             app.readUntil("ready");

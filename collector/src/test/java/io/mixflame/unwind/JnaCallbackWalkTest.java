@@ -8,19 +8,15 @@ import io.mixflame.testsupport.ChildProcess;
 import io.mixflame.testsupport.NativeWalk;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Java → JNA → libc qsort → JNA callback → Java comparator, walked as one stack in true call order. */
 class JnaCallbackWalkTest {
 
-    static java.util.stream.Stream<Path> jdks() {
-        return ChildProcess.jdks();
-    }
 
     @ParameterizedTest
-    @MethodSource("jdks")
+    @MethodSource("io.mixflame.testsupport.ChildProcess#jdks")
     void callbackStackJoinsJavaAndNativeInOrder(Path jdk) throws Exception {
         try (ChildProcess app = ChildProcess.java(jdk, List.of(), "io.mixflame.testapp.QsortApp")) {
             app.readUntil("ready");

@@ -21,14 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class JvmWaitingThreadWalkTest {
 
-    static Stream<Path> jdks() {
-        Stream<Path> running = Stream.of(Path.of(System.getProperty("java.home")));
-        String extra = System.getProperty("mixflame.test.jdks", "");
-        return Stream.concat(running, Stream.of(extra.split(",")).filter(s -> !s.isBlank()).map(Path::of)).distinct();
-    }
 
     @ParameterizedTest
-    @MethodSource("jdks")
+    @MethodSource("io.mixflame.testsupport.ChildProcess#jdks")
     void nativeFramesReachTheCodeCacheWithoutUnknown(Path jdk) throws Exception {
         String classes = Path.of("target/test-classes").toAbsolutePath().toString();
         Process app = new ProcessBuilder(jdk.resolve("bin/java").toString(), "-cp", classes,
