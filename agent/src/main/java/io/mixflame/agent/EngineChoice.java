@@ -6,6 +6,8 @@ import java.util.Locale;
 public enum EngineChoice {
     /** The best engine that starts here. */
     AUTO,
+    /** perf_events with mixflame's own unwinders: Java and native frames (Linux). */
+    PERF,
     /** JFR's execution samples: Java frames only, available on every JDK. */
     JFR;
 
@@ -15,6 +17,6 @@ public enum EngineChoice {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto or jfr)");
+        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf or jfr)");
     }
 }

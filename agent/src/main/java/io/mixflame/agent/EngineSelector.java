@@ -4,6 +4,7 @@ import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.jfr.JfrEngine;
+import io.mixflame.engine.perf.PerfEngine;
 import io.mixflame.profile.ProfileAccumulator;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,12 @@ final class EngineSelector {
     static EngineSelector forChoice(EngineChoice choice) {
         List<Supplier<SamplingEngine>> list = new ArrayList<>();
         switch (choice) {
-            case AUTO, JFR -> list.add(JfrEngine::new);
+            case AUTO -> {
+                list.add(PerfEngine::new);
+                list.add(JfrEngine::new);
+            }
+            case PERF -> list.add(PerfEngine::new);
+            case JFR -> list.add(JfrEngine::new);
             default -> throw new IllegalStateException("no engines for " + choice);
         }
         return new EngineSelector(list);

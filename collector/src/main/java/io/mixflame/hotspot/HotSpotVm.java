@@ -25,6 +25,12 @@ public final class HotSpotVm {
     private final long interpreterEnd;
     private final long callStubReturn;
     private final JavaThreadList threads;
+    private final java.util.Map<Long, CachedScopes> scopeCache = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<Long, CachedScopes> eldest) {
+            return size() > 16_384;
+        }
+    };
 
     private HotSpotVm(VmStructs structs, HotSpotLayout layout, VmReader reader)
             throws MemoryReadException, UnsupportedVmException {
@@ -111,9 +117,21 @@ public final class HotSpotVm {
         return methods.bci(methodPtr, bcp);
     }
 
-    /** The Java methods running at pc in a compiled blob, innermost first (inlined ones before their caller). */
+    /**
+     * The Java methods running at pc in a compiled blob, innermost first (inlined ones before their caller). Cached
+     * by pc and blob: decoding takes several reads of the JVM's memory, and the same return addresses recur.
+     */
     public List<InlinedScope> scopes(CodeBlobInfo blob, long pc) {
-        return scopes.scopes(blob, pc);
+        CachedScopes c = scopeCache.get(pc);
+        if (c != null && c.blobStart() == blob.start()) {
+            return c.scopes();
+        }
+        List<InlinedScope> decoded = List.copyOf(scopes.scopes(blob, pc));
+        scopeCache.put(pc, new CachedScopes(blob.start(), decoded));
+        return decoded;
+    }
+
+    private record CachedScopes(long blobStart, List<InlinedScope> scopes) {
     }
 
     /** The JVM's Java threads now; empty when the list could not be read consistently. */

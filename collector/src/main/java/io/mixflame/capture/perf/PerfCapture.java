@@ -1,0 +1,240 @@
+package io.mixflame.capture.perf;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples every thread of one process with perf_events: one cpu-clock event and ring buffer per thread (the
+ * kernel refuses to map an inherited per-task event, and per-task events cannot share a buffer across threads),
+ * new threads found by polling {@code /proc/PID/task}, events of ended threads closed, and the number of
+ * descriptors bounded. Not thread-safe: one sampler thread drives it.
+ */
+public final class PerfCapture implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PerfCapture.class);
+    private static final long PERF_EVENT_IOC_ENABLE = 0x2400;
+    private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
+    private static final int RECORD_LOST = 2;
+    private static final int RECORD_THROTTLE = 5;
+    private static final int RECORD_SAMPLE = 9;
+    private static final int ESRCH = 3;
+    private static final int EACCES = 13;
+    private static final int EPERM = 1;
+
+    private final PerfCaptureSettings settings;
+    private final PerfSyscalls sys;
+    private final int pageSize;
+    private final Map<Integer, ThreadEvent> events = new HashMap<>();
+    private final Set<Integer> refused = new HashSet<>();
+    private final RawSample sample;
+    private byte[] attr;
+    private SampleRecordParser parser;
+    private boolean kernel;
+    private boolean limitReported;
+    private long samples;
+    private long lost;
+    private long throttled;
+    private long malformed;
+
+    /** One thread's event. */
+    private record ThreadEvent(int fd, long address, long length, PerfRingBuffer ring) {
+    }
+
+    public PerfCapture(PerfCaptureSettings settings, PerfSyscalls sys) {
+        this.settings = settings;
+        this.sys = sys;
+        this.pageSize = 4096;
+        this.sample = new RawSample(settings.stackBytes());
+    }
+
+    /**
+     * Opens events for the threads the process has now.
+     *
+     * @throws PerfCaptureUnavailableException when the kernel refuses perf events at all; the message explains
+     */
+    public void start() throws PerfCaptureUnavailableException {
+        kernel = settings.kernel();
+        configure();
+        int first = firstThread();
+        int fd = sys.perfEventOpen(attr, first, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0 && kernel && (fd == -EACCES || fd == -EPERM)) {
+            LOG.info("kernel frames are not permitted ({}); sampling user space only", PerfRefusal.explain(fd));
+            kernel = false;
+            configure();
+            fd = sys.perfEventOpen(attr, first, PERF_FLAG_FD_CLOEXEC);
+        }
+        if (fd < 0) {
+            throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
+        }
+        if (!register(first, fd)) {
+            throw new PerfCaptureUnavailableException("the perf ring buffer could not be mapped (perf_event_mlock_kb "
+                    + "or RLIMIT_MEMLOCK too low for " + (settings.dataPages() + 1) * pageSize / 1024 + " KiB)");
+        }
+        refreshThreads();
+    }
+
+    private void configure() {
+        attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, settings.stackBytes(), kernel, 1);
+        parser = new SampleRecordParser(kernel);
+    }
+
+    /** Whether samples carry kernel callchains. */
+    public boolean kernelFrames() {
+        return kernel;
+    }
+
+    private int firstThread() throws PerfCaptureUnavailableException {
+        try (Stream<Path> tasks = Files.list(taskDir())) {
+            return tasks.map(p -> Integer.parseInt(p.getFileName().toString())).findFirst()
+                    .orElseThrow(() -> new PerfCaptureUnavailableException("process " + settings.pid() + " has no threads"));
+        } catch (IOException e) {
+            throw new PerfCaptureUnavailableException("process " + settings.pid() + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    private Path taskDir() {
+        return Path.of("/proc", Long.toString(settings.pid()), "task");
+    }
+
+    /** Opens events for threads started since the last call and closes those of threads that ended. */
+    public void refreshThreads() {
+        Set<Integer> alive = new HashSet<>();
+        try (Stream<Path> tasks = Files.list(taskDir())) {
+            tasks.forEach(p -> {
+                try {
+                    alive.add(Integer.parseInt(p.getFileName().toString()));
+                } catch (NumberFormatException e) {
+                    // not a thread
+                }
+            });
+        } catch (IOException e) {
+            return;
+        }
+        for (Iterator<Map.Entry<Integer, ThreadEvent>> it = events.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Integer, ThreadEvent> e = it.next();
+            if (!alive.contains(e.getKey())) {
+                release(e.getValue());
+                it.remove();
+            }
+        }
+        refused.retainAll(alive);
+        for (int tid : alive) {
+            if (events.containsKey(tid) || refused.contains(tid)) {
+                continue;
+            }
+            if (events.size() >= settings.maxThreads()) {
+                if (!limitReported) {
+                    limitReported = true;
+                    LOG.warn("sampling {} threads, the limit; further threads are not sampled", settings.maxThreads());
+                }
+                return;
+            }
+            int fd = sys.perfEventOpen(attr, tid, PERF_FLAG_FD_CLOEXEC);
+            if (fd < 0) {
+                if (fd != -ESRCH) {
+                    refused.add(tid);
+                }
+                continue;
+            }
+            if (!register(tid, fd)) {
+                refused.add(tid);
+            }
+        }
+    }
+
+    private boolean register(int tid, int fd) {
+        long length = (long) pageSize * (settings.dataPages() + 1);
+        long address = sys.mmap(fd, length);
+        if (address < 0 && address > -4096) {
+            sys.close(fd);
+            return false;
+        }
+        events.put(tid, new ThreadEvent(fd, address, length, new PerfRingBuffer(address, pageSize, settings.dataPages())));
+        sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        return true;
+    }
+
+    /**
+     * Reads every ring buffer and hands each sample to the consumer. The sample object is reused: a consumer that
+     * keeps it must copy it.
+     *
+     * @return the number of samples delivered
+     */
+    public int drain(Consumer<RawSample> consumer) {
+        int before = (int) samples;
+        for (ThreadEvent e : events.values()) {
+            e.ring().drain((type, buffer, offset, length) -> record(type, buffer, offset, length, consumer));
+        }
+        return (int) samples - before;
+    }
+
+    private void record(int type, ByteBuffer buffer, int offset, int length, Consumer<RawSample> consumer) {
+        switch (type) {
+            case RECORD_SAMPLE -> {
+                if (parser.parse(buffer, offset, length, sample)) {
+                    samples++;
+                    consumer.accept(sample);
+                } else {
+                    malformed++;
+                }
+            }
+            case RECORD_LOST -> {
+                if (length >= 24) {
+                    lost += buffer.getLong(offset + 16);
+                }
+            }
+            case RECORD_THROTTLE -> throttled++;
+            default -> {
+                // unthrottle and records not asked for
+            }
+        }
+    }
+
+    /** Samples delivered so far. */
+    public long samples() {
+        return samples;
+    }
+
+    /** Samples the kernel reported lost (a full ring buffer). */
+    public long lost() {
+        return lost;
+    }
+
+    /** Times the kernel throttled an event. */
+    public long throttled() {
+        return throttled;
+    }
+
+    /** Records that did not have the expected shape. */
+    public long malformed() {
+        return malformed;
+    }
+
+    /** Threads sampled now. */
+    public int threads() {
+        return events.size();
+    }
+
+    private void release(ThreadEvent e) {
+        sys.munmap(e.address(), e.length());
+        sys.close(e.fd());
+    }
+
+    @Override
+    public void close() {
+        for (ThreadEvent e : events.values()) {
+            release(e);
+        }
+        events.clear();
+    }
+}

@@ -1,0 +1,68 @@
+package io.mixflame.capture.perf;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The {@code struct perf_event_attr} mixflame asks for: a software {@code cpu-clock} event on one thread, sampling
+ * the thread's id, time, user registers and a copy of the top of its user stack (and the kernel callchain when
+ * kernel sampling is allowed). Laid out as {@code PERF_ATTR_SIZE_VER7} (128 bytes).
+ */
+public final class PerfEventAttr {
+    /** Size of the struct this builds. */
+    public static final int SIZE = 128;
+    static final int PERF_TYPE_SOFTWARE = 1;
+    static final int PERF_COUNT_SW_CPU_CLOCK = 0;
+
+    static final long SAMPLE_IP = 1L;
+    static final long SAMPLE_TID = 1L << 1;
+    static final long SAMPLE_TIME = 1L << 2;
+    static final long SAMPLE_CALLCHAIN = 1L << 5;
+    static final long SAMPLE_REGS_USER = 1L << 12;
+    static final long SAMPLE_STACK_USER = 1L << 13;
+
+    private static final int FLAG_DISABLED = 0;
+    private static final int FLAG_EXCLUDE_KERNEL = 5;
+    private static final int FLAG_EXCLUDE_HV = 6;
+    private static final int FLAG_EXCLUDE_CALLCHAIN_USER = 22;
+
+    private PerfEventAttr() {
+    }
+
+    /**
+     * The attribute bytes.
+     *
+     * @param periodNanos     the sampling period
+     * @param registerMask    {@code sample_regs_user}
+     * @param stackBytes      {@code sample_stack_user} (a multiple of 8)
+     * @param kernel          whether to sample in the kernel too (then with the kernel callchain)
+     * @param wakeupEvents    samples between wake-ups ({@code wakeup_events}); the sampler polls, so this only matters
+     *                        to anyone waiting on the descriptor
+     */
+    public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents) {
+        long sampleType = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_REGS_USER | SAMPLE_STACK_USER;
+        long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV);
+        if (kernel) {
+            sampleType |= SAMPLE_CALLCHAIN;
+            flags |= 1L << FLAG_EXCLUDE_CALLCHAIN_USER;
+        } else {
+            flags |= 1L << FLAG_EXCLUDE_KERNEL;
+        }
+        ByteBuffer b = ByteBuffer.allocate(SIZE).order(ByteOrder.nativeOrder());
+        b.putInt(0, PERF_TYPE_SOFTWARE);
+        b.putInt(4, SIZE);
+        b.putLong(8, PERF_COUNT_SW_CPU_CLOCK);
+        b.putLong(16, periodNanos);
+        b.putLong(24, sampleType);
+        b.putLong(40, flags);
+        b.putInt(48, wakeupEvents);
+        b.putLong(80, registerMask);
+        b.putInt(88, stackBytes);
+        return b.array();
+    }
+
+    /** The sample_type the bytes ask for. */
+    static long sampleType(byte[] attr) {
+        return ByteBuffer.wrap(attr).order(ByteOrder.nativeOrder()).getLong(24);
+    }
+}

@@ -1,0 +1,237 @@
+package io.mixflame.engine.perf;
+
+import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.capture.perf.PerfCapture;
+import io.mixflame.capture.perf.PerfCaptureSettings;
+import io.mixflame.capture.perf.PerfCaptureUnavailableException;
+import io.mixflame.capture.perf.PerfSyscalls;
+import io.mixflame.capture.perf.RawSample;
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.SamplingEngine;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.profile.ProfileAccumulator;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The native engine: perf_events samples of every thread (registers and a copy of the stack, taken by the kernel,
+ * no signals, no safepoint bias), walked into mixed Java and native stacks. A sampler thread drains the ring buffers
+ * at every tick into a bounded pool of sample buffers; a walker thread unwinds and names them into the profile.
+ * When the pool is empty a sample is dropped and counted, never waited for.
+ */
+public final class PerfEngine implements SamplingEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
+    private static final int POOL = 64;
+    private static final long THREAD_POLL_NANOS = 50_000_000L;
+
+    private final long pid;
+    private final PerfSyscalls syscalls;
+    private volatile boolean running;
+    private PerfCapture capture;
+    private LinuxProcessMemory memory;
+    private SampleStackBuilder stacks;
+    private Thread sampler;
+    private Thread walkerThread;
+    private final BlockingQueue<RawSample> free = new ArrayBlockingQueue<>(POOL);
+    private final BlockingQueue<RawSample> ready = new ArrayBlockingQueue<>(POOL);
+    private final Histogram perSample = new Histogram(3_600_000_000L, 2);
+    private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
+    private volatile long dropped;
+    private long startNanos;
+    private long samplerCpuNanos;
+    private long walkerCpuNanos;
+
+    /** The engine for the process it runs in. */
+    public PerfEngine() {
+        this(ProcessHandle.current().pid(), new LinuxPerfSyscalls());
+    }
+
+    /** The engine for another process, or with other system calls (tests force refusals through them). */
+    public PerfEngine(long pid, PerfSyscalls syscalls) {
+        this.pid = pid;
+        this.syscalls = syscalls;
+    }
+
+    @Override
+    public String name() {
+        return "perf";
+    }
+
+    @Override
+    public synchronized void start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException {
+        if (settings.event() != io.mixflame.engine.ProfilingEvent.CPU) {
+            throw new EngineUnavailableException("the perf engine samples CPU time only; event="
+                    + settings.event().optionName() + " is not built on it yet");
+        }
+        PerfCaptureSettings captureSettings = PerfCaptureSettings.defaults(pid, settings.intervalNanos());
+        capture = new PerfCapture(captureSettings, syscalls);
+        try {
+            capture.start();
+        } catch (PerfCaptureUnavailableException e) {
+            capture.close();
+            throw new EngineUnavailableException(e.getMessage());
+        } catch (RuntimeException | LinkageError e) {
+            capture.close();
+            throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
+        }
+        try {
+            memory = new LinuxProcessMemory(pid);
+            stacks = new SampleStackBuilder(pid, memory);
+        } catch (IOException | RuntimeException e) {
+            capture.close();
+            throw new EngineUnavailableException("process " + pid + " cannot be read: " + e.getMessage());
+        }
+        if (!stacks.namesJava()) {
+            LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
+        }
+        for (int i = 0; i < POOL; i++) {
+            free.add(new RawSample(captureSettings.stackBytes()));
+        }
+        running = true;
+        startNanos = System.nanoTime();
+        sampler = new Thread(() -> sample(settings.intervalNanos()), "mixflame-perf-sampler");
+        walkerThread = new Thread(() -> walk(settings, target), "mixflame-perf-walker");
+        sampler.setDaemon(true);
+        walkerThread.setDaemon(true);
+        sampler.start();
+        walkerThread.start();
+    }
+
+    private void sample(long intervalNanos) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long lastPoll = System.nanoTime();
+        try {
+            while (running) {
+                LockSupport.parkNanos(intervalNanos);
+                long t0 = System.nanoTime();
+                capture.drain(this::handOver);
+                long t1 = System.nanoTime();
+                synchronized (perDrain) {
+                    perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
+                }
+                if (t1 - lastPoll >= THREAD_POLL_NANOS) {
+                    capture.refreshThreads();
+                    lastPoll = t1;
+                }
+            }
+            capture.drain(this::handOver);
+        } catch (RuntimeException e) {
+            LOG.error("the perf sampler stopped: {}", e.toString());
+        } finally {
+            samplerCpuNanos = cpuTime(mx);
+        }
+    }
+
+    /** Copies a sample into a pooled buffer for the walker; drops it when the pool is empty. */
+    private void handOver(RawSample s) {
+        RawSample copy = free.poll();
+        if (copy == null) {
+            dropped++;
+            return;
+        }
+        copy.tid = s.tid;
+        copy.time = s.time;
+        copy.ip = s.ip;
+        copy.hasRegisters = s.hasRegisters;
+        System.arraycopy(s.registers, 0, copy.registers, 0, s.registers.length);
+        System.arraycopy(s.stack, 0, copy.stack, 0, s.stackLength);
+        copy.stackLength = s.stackLength;
+        System.arraycopy(s.kernelChain, 0, copy.kernelChain, 0, s.kernelDepth);
+        copy.kernelDepth = s.kernelDepth;
+        ready.offer(copy);
+    }
+
+    private void walk(SamplingSettings settings, ProfileAccumulator target) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        try {
+            while (running || !ready.isEmpty()) {
+                RawSample s = ready.poll(50, TimeUnit.MILLISECONDS);
+                if (s == null) {
+                    continue;
+                }
+                long t0 = System.nanoTime();
+                try {
+                    int depth = stacks.build(s, settings.threadRoots());
+                    target.add(stacks.frames(), depth, 1, settings.intervalNanos());
+                } catch (RuntimeException e) {
+                    LOG.debug("a sample could not be walked: {}", e.toString());
+                } finally {
+                    free.offer(s);
+                }
+                long t1 = System.nanoTime();
+                synchronized (perSample) {
+                    perSample.recordValue(Math.min(t1 - t0, perSample.getHighestTrackableValue()));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            walkerCpuNanos = cpuTime(mx);
+        }
+    }
+
+    private static long cpuTime(ThreadMXBean mx) {
+        try {
+            return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
+        } catch (UnsupportedOperationException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public void stop() {
+        Thread s;
+        Thread w;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            s = sampler;
+            w = walkerThread;
+        }
+        join(s);
+        join(w);
+        synchronized (this) {
+            capture.close();
+            memory.close();
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public List<String> costNotes() {
+        List<String> notes = new ArrayList<>();
+        long samples = capture == null ? 0 : capture.samples();
+        long lost = capture == null ? 0 : capture.lost();
+        String perSampleText;
+        synchronized (perSample) {
+            perSampleText = perSample.getTotalCount() == 0 ? "no samples walked"
+                    : String.format("%.1f µs p50 / %.1f µs p99 per sample", perSample.getValueAtPercentile(50) / 1000.0,
+                    perSample.getValueAtPercentile(99) / 1000.0);
+        }
+        double elapsed = Math.max(1, System.nanoTime() - startNanos);
+        String cpu = samplerCpuNanos + walkerCpuNanos == 0 ? ""
+                : String.format(", sampler %.2f%% of one core", 100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed);
+        notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu);
+        return notes;
+    }
+}

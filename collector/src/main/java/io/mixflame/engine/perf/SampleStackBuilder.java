@@ -1,0 +1,131 @@
+package io.mixflame.engine.perf;
+
+import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.perf.UserRegisters;
+import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.hotspot.VmReader;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.symbolize.KernelSymbols;
+import io.mixflame.symbolize.MixedFrameNamer;
+import io.mixflame.symbolize.ModuleCache;
+import io.mixflame.symbolize.NamedFrame;
+import io.mixflame.symbolize.NativeSymbolizer;
+import io.mixflame.symbolize.ProcessModules;
+import io.mixflame.symbolize.java.JavaFrameNamer;
+import io.mixflame.unwind.FramePointerUnwinder;
+import io.mixflame.unwind.NativeStackWalker;
+import io.mixflame.unwind.Registers;
+import io.mixflame.unwind.StackMemory;
+import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.Unwinder;
+import io.mixflame.unwind.WalkedStack;
+import io.mixflame.unwind.dwarf.DwarfUnwinder;
+import io.mixflame.unwind.hotspot.HotSpotUnwinder;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns one perf sample into the profile's frames, root first: the user stack walked from the sample's registers
+ * and stack copy (HotSpot, DWARF and frame-pointer unwinders), named; the kernel callchain on top; the thread's
+ * name at the root when asked. Used by one thread.
+ */
+final class SampleStackBuilder {
+    private static final int KERNEL_CACHE = 8192;
+
+    private final long pid;
+    private final ProcessModules modules;
+    private final HotSpotVm vm;
+    private final StackMemory stack;
+    private final UnwindContext context;
+    private final NativeStackWalker walker;
+    private final MixedFrameNamer namer;
+    private final WalkedStack walked = new WalkedStack();
+    private final List<NamedFrame> named = new ArrayList<>(64);
+    private final ThreadNames threadNames;
+    private final Map<Long, Frame> kernelFrames = new HashMap<>();
+    private KernelSymbols kernelSymbols;
+    private Frame[] scratch = new Frame[256];
+
+    SampleStackBuilder(long pid, ProcessMemory memory) throws IOException {
+        this.pid = pid;
+        this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
+        modules.refresh();
+        this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
+        this.stack = new StackMemory(memory);
+        this.context = new UnwindContext(stack, modules);
+        List<Unwinder> chain = new ArrayList<>();
+        if (vm != null) {
+            chain.add(new HotSpotUnwinder(vm));
+        }
+        chain.add(new DwarfUnwinder());
+        chain.add(new FramePointerUnwinder());
+        this.walker = new NativeStackWalker(chain, NativeStackWalker.DEFAULT_MAX_DEPTH);
+        this.namer = new MixedFrameNamer(new NativeSymbolizer(modules), vm == null ? null : new JavaFrameNamer(vm));
+        this.threadNames = new ThreadNames(pid, vm);
+    }
+
+    /** Whether Java frames are named (the process's JVM could be read). */
+    boolean namesJava() {
+        return vm != null;
+    }
+
+    /** The frames of a sample, root first, in {@link #frames()}; returns the depth. */
+    int build(RawSample s, boolean threadRoot) {
+        named.clear();
+        if (s.hasRegisters) {
+            Registers r = context.registers();
+            r.clear();
+            r.set(Registers.RIP, s.register(UserRegisters.IP));
+            r.set(Registers.RSP, s.register(UserRegisters.SP));
+            r.set(Registers.RBP, s.register(UserRegisters.BP));
+            r.set(Registers.RBX, s.register(UserRegisters.BX));
+            r.set(Registers.R12, s.register(UserRegisters.R12));
+            stack.setCopy(r.sp(), s.stack, s.stackLength);
+            context.setBounds(null);
+            walker.walk(context, walked);
+            namer.name(walked, named);
+        }
+        int depth = named.size() + s.kernelDepth + (threadRoot ? 1 : 0) + 1;
+        if (scratch.length < depth) {
+            scratch = new Frame[Math.max(depth, scratch.length * 2)];
+        }
+        int i = 0;
+        if (threadRoot) {
+            scratch[i++] = Frame.thread(threadNames.name(s.tid), s.tid);
+        }
+        for (int k = named.size() - 1; k >= 0; k--) {
+            scratch[i++] = named.get(k).toProfileFrame();
+        }
+        for (int k = s.kernelDepth - 1; k >= 0; k--) {
+            scratch[i++] = kernelFrame(s.kernelChain[k]);
+        }
+        if (i == (threadRoot ? 1 : 0)) {
+            scratch[i++] = Frame.UNKNOWN;
+        }
+        return i;
+    }
+
+    Frame[] frames() {
+        return scratch;
+    }
+
+    private Frame kernelFrame(long address) {
+        Frame f = kernelFrames.get(address);
+        if (f == null) {
+            if (kernelSymbols == null) {
+                kernelSymbols = KernelSymbols.load();
+            }
+            if (kernelFrames.size() > KERNEL_CACHE) {
+                kernelFrames.clear();
+            }
+            f = new Frame(kernelSymbols.name(address), FrameType.KERNEL);
+            kernelFrames.put(address, f);
+        }
+        return f;
+    }
+}
