@@ -53,7 +53,12 @@ public final class NativeModule {
                 elf = source.open();
             } catch (Exception e) {
                 elfFailed = true;
-                LOG.warn("cannot read {}: {}; it gets no symbols and no unwind information", path, e.getMessage());
+                // Executable mappings of non-ELF files (libffi's trampoline files) are normal: only log real damage.
+                if ("not an ELF file".equals(e.getMessage())) {
+                    LOG.debug("{} is not an ELF file; it gets no symbols", path);
+                } else {
+                    LOG.warn("cannot read {}: {}; it gets no symbols and no unwind information", path, e.getMessage());
+                }
             }
         }
         return Optional.ofNullable(elf);

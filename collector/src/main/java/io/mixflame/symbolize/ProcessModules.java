@@ -83,7 +83,8 @@ public final class ProcessModules {
     /** The module holding an address, reading the maps again if none does and the last read is not recent. */
     public Optional<LoadedModule> find(long address) {
         Optional<LoadedModule> hit = lookup(loaded, address);
-        if (hit.isPresent()) {
+        if (hit.isPresent() || inKnownMapping(address)) {
+            // An address in a mapping without a module (JIT code, the heap) is not a new library: no re-read.
             return hit;
         }
         synchronized (this) {
@@ -99,14 +100,41 @@ public final class ProcessModules {
         return lookup(loaded, address);
     }
 
+    private boolean inKnownMapping(long address) {
+        List<MemoryMapping> maps = mappings;
+        int lo = 0;
+        int hi = maps.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            MemoryMapping m = maps.get(mid);
+            if (Long.compareUnsigned(address, m.start()) < 0) {
+                hi = mid - 1;
+            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
+                lo = mid + 1;
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether an address is in executable memory of the process (a module, or anonymous code such as a JIT's). */
     public boolean isExecutable(long address) {
         if (find(address).isPresent()) {
             return true;
         }
-        for (MemoryMapping m : mappings) {
-            if (m.executable() && m.contains(address)) {
-                return true;
+        List<MemoryMapping> maps = mappings;
+        int lo = 0;
+        int hi = maps.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            MemoryMapping m = maps.get(mid);
+            if (Long.compareUnsigned(address, m.start()) < 0) {
+                hi = mid - 1;
+            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
+                lo = mid + 1;
+            } else {
+                return m.executable();
             }
         }
         return false;
