@@ -3,6 +3,7 @@ package io.mixflame.symbolize;
 import io.mixflame.symbolize.elf.ElfFile;
 import io.mixflame.symbolize.elf.ElfSegment;
 import io.mixflame.unwind.dwarf.CfiParser;
+import io.mixflame.unwind.dwarf.CallFrameInfo;
 import io.mixflame.unwind.dwarf.CfiTable;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -22,7 +23,7 @@ public final class NativeModule {
     private volatile ElfFile elf;
     private volatile boolean elfFailed;
     private volatile SymbolTable symbols;
-    private volatile CfiTable cfi;
+    private volatile CallFrameInfo cfi;
 
     /** Where the module's bytes come from: a file, or memory (the vDSO). */
     @FunctionalInterface
@@ -79,8 +80,8 @@ public final class NativeModule {
     }
 
     /** The module's call frame information, interpreted on first use. */
-    public CfiTable cfi() {
-        CfiTable t = cfi;
+    public CallFrameInfo cfi() {
+        CallFrameInfo t = cfi;
         if (t == null) {
             synchronized (this) {
                 if (cfi == null) {
@@ -127,7 +128,7 @@ public final class NativeModule {
         }
     }
 
-    private CfiTable readCfi() {
+    private CallFrameInfo readCfi() {
         Optional<ElfFile> file = elf();
         if (file.isEmpty()) {
             return CfiTable.EMPTY;

@@ -3,7 +3,7 @@ package io.mixflame.symbolize;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.unwind.dwarf.CfiTable;
+import io.mixflame.unwind.dwarf.CallFrameInfo;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ class CorruptedModuleTest {
         NativeModule module = new NativeModule(library + " (" + what + ")", () -> ElfFile.parse(ByteBuffer.wrap(damaged)));
 
         SymbolTable symbols = module.symbols();
-        CfiTable cfi = module.cfi();
+        CallFrameInfo cfi = module.cfi();
         for (long address = 0; address < 0x400000; address += 0x1001) {
             symbols.indexOf(address);
             cfi.find(address);

@@ -14,8 +14,11 @@ public record PerfCaptureSettings(long pid, long periodNanos, int stackBytes, in
                                   boolean kernel) {
     /** Default bytes of stack per sample. */
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
-    /** Default ring-buffer data pages per thread (64 KiB with 4 KiB pages: a few samples of 16 KiB). */
-    public static final int DEFAULT_DATA_PAGES = 16;
+    /**
+     * Default ring-buffer data pages per thread: 128 KiB with 4 KiB pages, room for about seven samples of 16 KiB, so
+     * that a sampler thread held off the CPU for a few ticks loses nothing.
+     */
+    public static final int DEFAULT_DATA_PAGES = 32;
     /** Default limit on sampled threads. */
     public static final int DEFAULT_MAX_THREADS = 1024;
 

@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
-    private static final int POOL = 64;
+    private static final int POOL = 128;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
 
     private final long pid;

@@ -36,7 +36,16 @@ public final class CfiParser {
      * @param debugFile its separate debug file, whose {@code .debug_frame} adds to {@code .eh_frame}, or empty
      * @throws ElfFormatException when the sections are malformed
      */
-    public static CfiTable parse(ElfFile elf, Optional<ElfFile> debugFile) {
+    public static CallFrameInfo parse(ElfFile elf, Optional<ElfFile> debugFile) {
+        Optional<CallFrameInfo> indexed = IndexedCfiTable.open(elf);
+        if (indexed.isPresent()) {
+            return indexed.get();
+        }
+        return parseAll(elf, debugFile);
+    }
+
+    /** Interprets every FDE now: for modules without an {@code .eh_frame_hdr} index. */
+    static CfiTable parseAll(ElfFile elf, Optional<ElfFile> debugFile) {
         CfiParser parser = new CfiParser(elf);
         elf.section(".eh_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseSection(s, true));
         elf.section(".debug_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseSection(s, false));
@@ -83,6 +92,37 @@ public final class CfiParser {
             }
             c.seek(end);
         }
+    }
+
+    /** A parser of single FDEs of one module's {@code .eh_frame}, keeping the CIEs it has read. */
+    static CfiParser forFdes(ElfFile elf) {
+        return new CfiParser(elf);
+    }
+
+    /** Interprets the one FDE at a file offset of {@code .eh_frame} into {@code into}. */
+    synchronized void parseFde(ElfSection ehFrame, long fdeOffset, RowSink into) {
+        ByteCursor c = elf.cursor(ehFrame);
+        c.seek(fdeOffset);
+        long length = c.u32();
+        boolean dwarf64 = length == 0xffffffffL;
+        if (dwarf64) {
+            length = c.u64();
+        }
+        if (length == 0 || length > c.remaining()) {
+            throw new ElfFormatException("FDE at " + fdeOffset + " runs past its section");
+        }
+        int idPosition = c.position();
+        long end = idPosition + length;
+        long id = dwarf64 ? c.u64() : c.u32();
+        if (id == 0) {
+            throw new ElfFormatException("index points at a CIE, not an FDE");
+        }
+        long ciePosition = idPosition - id;
+        Cie cie = cies.get(ciePosition);
+        if (cie == null) {
+            cie = readCieAt(ehFrame, ciePosition, true);
+        }
+        readFde(c, end, cie, ehFrame, into);
     }
 
     private Cie readCieAt(ElfSection section, long position, boolean ehFrame) {
@@ -149,7 +189,7 @@ public final class CfiParser {
         return cie;
     }
 
-    private void readFde(ByteCursor c, long end, Cie cie, ElfSection section, CfiTableBuilder into) {
+    private void readFde(ByteCursor c, long end, Cie cie, ElfSection section, RowSink into) {
         long start = PointerEncoding.read(c, cie.pointerEncoding, section);
         long range = PointerEncoding.read(c, cie.pointerEncoding & 0x0f, section);
         if (cie.hasAugmentationData) {
@@ -199,13 +239,13 @@ public final class CfiParser {
     private static final class Program {
         private final Cie cie;
         private final long end;
-        private final CfiTableBuilder out;
+        private final RowSink out;
         private State state = new State();
         private final Deque<State> saved = new ArrayDeque<>();
         private long location;
         private int rows;
 
-        Program(Cie cie, long start, long end, CfiTableBuilder out) {
+        Program(Cie cie, long start, long end, RowSink out) {
             this.cie = cie;
             this.location = start;
             this.end = end;

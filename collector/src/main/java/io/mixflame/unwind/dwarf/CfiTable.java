@@ -7,7 +7,7 @@ import java.util.List;
  * The call frame information of one module, interpreted once into sorted address ranges, each pointing at an
  * interned {@link CfiRule}: about 12 bytes a range. Addresses are the module's link-time addresses.
  */
-public final class CfiTable {
+public final class CfiTable implements CallFrameInfo {
     /** A table that covers nothing. */
     public static final CfiTable EMPTY = new CfiTable(new long[0], new int[0], List.of(), new long[0]);
 
@@ -24,7 +24,7 @@ public final class CfiTable {
         this.functionStarts = functionStarts;
     }
 
-    /** The rule covering an address, or null. */
+    @Override
     public CfiRule find(long address) {
         int i = Arrays.binarySearch(starts, address);
         if (i < 0) {
@@ -36,7 +36,7 @@ public final class CfiTable {
         return rules.get(ruleIds[i]);
     }
 
-    /** The start of the function (the FDE) covering an address, or -1; only meaningful where {@link #find} finds a rule. */
+    @Override
     public long functionStart(long address) {
         int i = Arrays.binarySearch(functionStarts, address);
         if (i < 0) {
@@ -45,12 +45,12 @@ public final class CfiTable {
         return i < 0 ? -1 : functionStarts[i];
     }
 
-    /** Number of ranges. */
+    @Override
     public int ranges() {
         return starts.length;
     }
 
-    /** Number of distinct rules. */
+    @Override
     public int distinctRules() {
         return rules.size();
     }

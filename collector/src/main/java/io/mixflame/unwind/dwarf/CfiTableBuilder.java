@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Collects rows from the CFI interpreter and sorts them into a {@link CfiTable}, interning equal rules. */
-final class CfiTableBuilder {
+final class CfiTableBuilder implements RowSink {
     private final Map<CfiRule, Integer> ruleIds = new HashMap<>();
     private final List<CfiRule> rules = new ArrayList<>();
     private long[] starts = new long[1024];
@@ -16,8 +16,8 @@ final class CfiTableBuilder {
     private int count;
     private int functionCount;
 
-    /** A range starting at {@code start} governed by {@code rule}; {@code null} marks a gap. */
-    void row(long start, CfiRule rule) {
+    @Override
+    public void row(long start, CfiRule rule) {
         int id = rule == null ? -1 : ruleIds.computeIfAbsent(rule, r -> {
             rules.add(r);
             return rules.size() - 1;
@@ -31,8 +31,8 @@ final class CfiTableBuilder {
         count++;
     }
 
-    /** An FDE covering {@code [start, end)} begins. */
-    void function(long start) {
+    @Override
+    public void function(long start) {
         if (functionCount == functions.length) {
             functions = Arrays.copyOf(functions, functionCount * 2);
         }
