@@ -37,6 +37,8 @@ final class CodeCacheIndex {
         }
     };
     private final Map<Long, String> names = new java.util.HashMap<>();
+    /** Blobs by start, for pcs never seen before inside a blob already known (the innermost frame's pc varies). */
+    private final java.util.TreeMap<Long, Cached> byStart = new java.util.TreeMap<>();
 
     CodeCacheIndex(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
         this.layout = layout;
@@ -59,6 +61,11 @@ final class CodeCacheIndex {
         if (cached != null && now - cached.checkedAt() < REVALIDATE_NANOS) {
             return cached.blob();
         }
+        Map.Entry<Long, Cached> around = byStart.floorEntry(pc);
+        if (around != null && around.getValue().blob().contains(pc) && now - around.getValue().checkedAt() < REVALIDATE_NANOS) {
+            byPc.put(pc, around.getValue());
+            return around.getValue().blob();
+        }
         try {
             long start = blobStart(pc);
             if (start == 0) {
@@ -70,7 +77,12 @@ final class CodeCacheIndex {
             if (blob == null || !blob.contains(pc)) {
                 return null;
             }
-            byPc.put(pc, new Cached(blob, now));
+            Cached fresh = new Cached(blob, now);
+            byPc.put(pc, fresh);
+            if (byStart.size() >= CACHE_LIMIT) {
+                byStart.clear();
+            }
+            byStart.put(blob.start(), fresh);
             return blob;
         } catch (MemoryReadException | RuntimeException e) {
             return null;
