@@ -18,7 +18,7 @@ final class JavaMethodReader {
     private static final int MAX_LINE_TABLE = 64 * 1024;
     private static final long REVALIDATE_NANOS = 1_000_000_000L;
 
-    private record Cached(JavaMethod method, long constMethod, long checkedAt) {
+    private record Cached(JavaMethod method, long constMethod, int codeSize, long checkedAt) {
     }
 
     private final HotSpotLayout layout;
@@ -48,14 +48,15 @@ final class JavaMethodReader {
                     return c.method();
                 }
                 if (reader.u64(methodPtr + layout.methodConstMethod) == c.constMethod()) {
-                    cache.put(methodPtr, new Cached(c.method(), c.constMethod(), now));
+                    cache.put(methodPtr, new Cached(c.method(), c.constMethod(), c.codeSize(), now));
                     return c.method();
                 }
             }
             long constMethod = reader.u64(methodPtr + layout.methodConstMethod);
             JavaMethod m = readFresh(constMethod);
             if (m != null) {
-                cache.put(methodPtr, new Cached(m, constMethod, now));
+                int codeSize = reader.u16(constMethod + layout.constMethodCodeSize);
+                cache.put(methodPtr, new Cached(m, constMethod, codeSize, now));
             }
             return m;
         } catch (MemoryReadException | RuntimeException e) {
@@ -67,6 +68,11 @@ final class JavaMethodReader {
     int bci(long methodPtr, long bcp) {
         if (bcp == 0) {
             return -1;
+        }
+        Cached c = cache.get(methodPtr);
+        if (c != null && System.nanoTime() - c.checkedAt() < REVALIDATE_NANOS) {
+            long bci = bcp - (c.constMethod() + layout.constMethodSize);
+            return bci >= 0 && bci < c.codeSize() ? (int) bci : -1;
         }
         try {
             long constMethod = reader.u64(methodPtr + layout.methodConstMethod);

@@ -28,7 +28,11 @@ public final class HotSpotUnwinder implements Unwinder {
     private static final int RET = 0xc3;
     private static final int PUSH_RBP = 0x55;
 
+    private static final int CODE_BYTE_CACHE = 65_536;
+
     private final HotSpotVm vm;
+    private final java.util.Map<Long, Integer> codeBytes = new java.util.HashMap<>();
+    private final byte[] one = new byte[1];
 
     public HotSpotUnwinder(HotSpotVm vm) {
         this.vm = vm;
@@ -183,8 +187,20 @@ public final class HotSpotUnwinder implements Unwinder {
         return UnwindStatus.UNWOUND;
     }
 
-    private static int codeByte(UnwindContext context, long address) {
-        byte[] one = new byte[1];
-        return context.memory().process().readFully(address, one, 0, 1) ? one[0] & 0xff : -1;
+    /**
+     * A byte of generated code. Cached, since the innermost frame of every sample asks and code rarely changes; a
+     * byte that did change (a patched entry) misleads one prologue check at most, never the frame-size walk.
+     */
+    private int codeByte(UnwindContext context, long address) {
+        Integer cached = codeBytes.get(address);
+        if (cached != null) {
+            return cached;
+        }
+        int b = context.memory().process().readFully(address, one, 0, 1) ? one[0] & 0xff : -1;
+        if (codeBytes.size() >= CODE_BYTE_CACHE) {
+            codeBytes.clear();
+        }
+        codeBytes.put(address, b);
+        return b;
     }
 }
