@@ -45,6 +45,20 @@ public final class ChildProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Writes a line to the child's stdin. */
+    public void send(String line) throws java.io.IOException {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
+    /** Waits for the child to exit; returns its status. */
+    public int awaitExit(long seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("child still running after " + seconds + " s");
+        }
+        return process.exitValue();
+    }
+
     /** Reads lines until one starts with {@code prefix}, returning the lines read (that one last). */
     public List<String> readUntil(String prefix) throws Exception {
         List<String> lines = new ArrayList<>();
