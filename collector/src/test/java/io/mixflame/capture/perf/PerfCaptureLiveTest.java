@@ -25,6 +25,8 @@ class PerfCaptureLiveTest {
             app.readUntil("ready");
             capture.start();
             app.send("go");
+            Thread.sleep(60);
+            capture.refreshThreads();
             Map<String, Integer> tids = new HashMap<>();
             List<String> lines = app.readUntil("tid mf-burn-");
             lines.addAll(app.readUntil("tid mf-burn-"));
@@ -49,6 +51,7 @@ class PerfCaptureLiveTest {
             while (waiter.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(10);
                 capture.drain(s -> count(s, samples, bad, maps));
+                capture.refreshThreads();
             }
             capture.drain(s -> count(s, samples, bad, maps));
             assertThat(bad[0]).as("samples without registers").isZero();

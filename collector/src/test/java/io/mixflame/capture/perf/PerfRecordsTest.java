@@ -86,15 +86,16 @@ class PerfRecordsTest {
         ByteBuffer meta = ByteBuffer.allocate(4096).order(ByteOrder.nativeOrder());
         ByteBuffer data = ByteBuffer.allocate(1024).order(ByteOrder.nativeOrder());
         byte[] first = sample(7, 0x1000, null, 600);
-        byte[] second = sample(8, 0x2000, null, 200);
-        long head = 0;
+        byte[] second = sample(8, 0x2000, null, 100);
+        long tail = 600;
+        long head = tail;
         for (byte[] r : List.of(first, second)) {
             for (byte x : r) {
                 data.put((int) (head++ & 1023), x);
             }
         }
         meta.putLong(1024, head);
-        meta.putLong(1032, 0);
+        meta.putLong(1032, tail);
         PerfRingBuffer ring = new PerfRingBuffer(meta, data);
         List<Integer> tids = new ArrayList<>();
         RawSample s = new RawSample(16384);
