@@ -1,0 +1,49 @@
+package io.mixflame.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.ChildJvm;
+import io.mixflame.testsupport.TestJdks;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The default engine on Linux is perf: the {@code cpu} example for 5 s at 10 ms gives about 100 samples a second of
+ * its busy thread (±15%), the output names the perf engine, and the stacks are mixed: Java frames down to
+ * {@code main} and native frames below them to the thread's start.
+ */
+class PerfEngineRateIT {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void busyThreadIsSampledAHundredTimesASecondWithMixedStacks(Path jdk) throws Exception {
+        Path out = dir.resolve("cpu.collapsed");
+        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,event=cpu,interval=10ms,file=" + out,
+                "-jar", BuiltJars.examples().toString(), "cpu", "--seconds", "5"))) {
+            assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
+            assertThat(app.stderr()).contains("with the perf engine");
+        }
+        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        assertThat(lines.get(0)).startsWith("# mixflame engine=perf event=cpu interval=10ms");
+        CollapsedShares profile = CollapsedShares.read(out);
+        long busy = profile.samplesWithFrameEnding("CpuWorkload.run");
+        assertThat(busy / 5.0).as("samples per second of the busy thread").isCloseTo(100.0, within(15.0));
+        long mixed = lines.stream().filter(l -> l.contains("CpuWorkload.run"))
+                .filter(l -> l.startsWith("__clone3;start_thread;") || l.startsWith("clone3;start_thread;"))
+                .filter(l -> l.contains("io/mixflame/examples/Examples.main_["))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat((double) mixed / busy).as("busy-thread samples with Java frames down to main and native frames to the"
+                + " thread's start").isGreaterThan(0.95);
+    }
+}
