@@ -123,6 +123,24 @@ public final class ProcessModules {
         if (find(address).isPresent()) {
             return true;
         }
+        if (executableMapping(address)) {
+            return true;
+        }
+        // Memory becomes executable after the maps were read (a JIT commits more of its code cache): read again,
+        // at most at the refresh rate.
+        synchronized (this) {
+            if (System.nanoTime() - lastRefresh >= REFRESH_NANOS) {
+                try {
+                    refresh();
+                } catch (IOException e) {
+                    return false;
+                }
+            }
+        }
+        return executableMapping(address);
+    }
+
+    private boolean executableMapping(long address) {
         List<MemoryMapping> maps = mappings;
         int lo = 0;
         int hi = maps.size() - 1;
