@@ -77,20 +77,22 @@ public final class PerfEngine implements SamplingEngine {
         PerfCaptureSettings captureSettings = PerfCaptureSettings.defaults(pid, settings.intervalNanos());
         capture = new PerfCapture(captureSettings, syscalls);
         try {
+            memory = new LinuxProcessMemory(pid);
+            stacks = new SampleStackBuilder(pid, memory);
+            stacks.warmUp();
+        } catch (IOException | RuntimeException | LinkageError e) {
+            throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
+        }
+        try {
             capture.start();
         } catch (PerfCaptureUnavailableException e) {
             capture.close();
+            memory.close();
             throw new EngineUnavailableException(e.getMessage());
         } catch (RuntimeException | LinkageError e) {
             capture.close();
+            memory.close();
             throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
-        }
-        try {
-            memory = new LinuxProcessMemory(pid);
-            stacks = new SampleStackBuilder(pid, memory);
-        } catch (IOException | RuntimeException e) {
-            capture.close();
-            throw new EngineUnavailableException("process " + pid + " cannot be read: " + e.getMessage());
         }
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);

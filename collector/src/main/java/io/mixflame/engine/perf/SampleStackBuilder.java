@@ -69,6 +69,18 @@ final class SampleStackBuilder {
         this.threadNames = new ThreadNames(pid, vm);
     }
 
+    /**
+     * Reads the symbols of the libraries every JVM stack passes through (libjvm, libc) now, before sampling starts,
+     * rather than while the first samples wait.
+     */
+    void warmUp() {
+        for (var m : modules.mappings()) {
+            if (m.executable() && (m.path().endsWith("/libjvm.so") || m.path().endsWith("/libc.so.6"))) {
+                modules.find(m.start()).ifPresent(loaded -> loaded.module().symbols());
+            }
+        }
+    }
+
     /** Whether Java frames are named (the process's JVM could be read). */
     boolean namesJava() {
         return vm != null;
