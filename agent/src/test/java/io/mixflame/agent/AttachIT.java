@@ -32,17 +32,17 @@ class AttachIT {
             CommandRun start = CommandRun.tool(jdk, dir.resolve("start"),
                     List.of("attach", pid, "start,interval=10ms,file=" + finalFile));
             assertThat(start.status()).as(start.stderr()).isZero();
-            assertThat(start.stdout()).contains("profiling cpu every 10ms with the jfr engine");
+            assertThat(start.stdout()).contains("profiling cpu every 10ms with the perf engine");
 
             Thread.sleep(3_000);
             CommandRun status = CommandRun.tool(jdk, dir.resolve("status"), List.of("attach", pid, "status"));
             assertThat(status.status()).as(status.stderr()).isZero();
-            assertThat(status.stdout()).containsPattern("profiling cpu with the jfr engine for \\d+ s, [1-9]\\d* samples");
+            assertThat(status.stdout()).containsPattern("profiling cpu with the perf engine for \\d+ s, [1-9]\\d* samples");
 
             CommandRun dump = CommandRun.tool(jdk, dir.resolve("dump"), List.of("attach", pid, "dump", dumpFile.toString()));
             assertThat(dump.status()).as(dump.stderr()).isZero();
             assertThat(Files.readString(dumpFile, StandardCharsets.UTF_8))
-                    .contains("# mixflame engine=jfr event=cpu interval=10ms")
+                    .contains("# mixflame engine=perf event=cpu interval=10ms")
                     .containsPattern("io/mixflame/testapp/SpinApp\\.spinOuter_\\[.\\];io/mixflame/testapp/SpinApp\\.spinInner_\\[.\\] \\d+");
 
             CommandRun again = CommandRun.tool(jdk, dir.resolve("again"), List.of("attach", pid, "start"));

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** {@code -javaagent} with each output format: the profile is written when the application exits. */
@@ -19,17 +20,22 @@ class PremainIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void writesTheProfileAtExit(Path jdk) throws Exception {
+    static Stream<Arguments> runs() {
+        return io.mixflame.testsupport.TestJdks.homes().flatMap(jdk -> Stream.of(Arguments.of(jdk, "perf"),
+                Arguments.of(jdk, "jfr")));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("runs")
+    void writesTheProfileAtExit(Path jdk, String engine) throws Exception {
         Path collapsed = dir.resolve("out-%p.collapsed");
         try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
-                "-javaagent:" + BuiltJars.agent() + "=start,interval=10ms,threads,file=" + collapsed,
+                "-javaagent:" + BuiltJars.agent() + "=start,interval=10ms,threads,engine=" + engine + ",file=" + collapsed,
                 "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "4"))) {
             assertThat(app.awaitExit(Duration.ofSeconds(60))).isZero();
             Path written = dir.resolve("out-" + app.pid() + ".collapsed");
             String text = Files.readString(written, StandardCharsets.UTF_8);
-            assertThat(text).startsWith("# mixflame engine=jfr event=cpu interval=10ms")
+            assertThat(text).startsWith("# mixflame engine=" + engine + " event=cpu interval=10ms")
                     .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.main_\\[.\\];.*SpinApp\\.spinInner_\\[.\\] \\d+$");
             assertThat(app.stderr()).contains("[mixflame] INFO written at exit");
             try (Stream<Path> files = Files.list(dir)) {
