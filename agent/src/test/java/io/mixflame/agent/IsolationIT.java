@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The profiler inside an application that carries JNA 5.5.0 and SLF4J 1.7 with slf4j-simple (the build copies
- * them to target/isolation-app-libs): both sides keep their own versions and both work.
+ * them to target/isolation-app-libs): both sides keep their own versions and both work, the application calling
+ * libc through its JNA and the perf engine calling the kernel through the profiler's.
  */
 class IsolationIT {
     private static final Path APP_LIBS = Path.of("target/isolation-app-libs").toAbsolutePath();
@@ -46,10 +47,12 @@ class IsolationIT {
                     .doesNotContain("profiler class visible");
             assertThat(app.stderr())
                     .contains("INFO io.mixflame.testapp.IsolationApp - app logs through org.slf4j.impl.SimpleLoggerFactory")
-                    .contains("[mixflame] INFO profiling cpu")
+                    .contains("[mixflame] INFO profiling cpu every 10ms with the perf engine")
                     .doesNotContain("SLF4J: ")
                     .doesNotContain("Exception");
         }
-        assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("IsolationApp.main").contains("SpinApp.spinInner");
+        // The perf engine calls the kernel through the profiler's own JNA 5.18, beside the application's JNA 5.5.0.
+        assertThat(Files.readString(out, StandardCharsets.UTF_8)).startsWith("# mixflame engine=perf")
+                .contains("IsolationApp.main").contains("SpinApp.spinInner");
     }
 }
