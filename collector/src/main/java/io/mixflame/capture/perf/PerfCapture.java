@@ -41,6 +41,7 @@ public final class PerfCapture implements AutoCloseable {
     private SampleRecordParser parser;
     private boolean kernel;
     private boolean limitReported;
+    private boolean mapReported;
     private long samples;
     private long lost;
     private long throttled;
@@ -148,6 +149,11 @@ public final class PerfCapture implements AutoCloseable {
             }
             if (!register(tid, fd)) {
                 refused.add(tid);
+                if (!mapReported) {
+                    mapReported = true;
+                    LOG.warn("a perf ring buffer could not be mapped after {} threads: the locked-memory limit is reached "
+                            + "(kernel.perf_event_mlock_kb, ulimit -l); further threads are not sampled", events.size());
+                }
             }
         }
     }
