@@ -54,9 +54,10 @@ public final class NativeModule {
                 elf = source.open();
             } catch (Exception e) {
                 elfFailed = true;
-                // Executable mappings of non-ELF files (libffi's trampoline files) are normal: only log real damage.
-                if ("not an ELF file".equals(e.getMessage())) {
-                    LOG.debug("{} is not an ELF file; it gets no symbols", path);
+                // Executable mappings of non-ELF or unreadable files (libffi's trampoline files, deleted files another
+                // user cannot open) are normal: only damaged ELF files are worth a warning.
+                if (!(e instanceof io.mixflame.symbolize.elf.ElfFormatException) || "not an ELF file".equals(e.getMessage())) {
+                    LOG.debug("{} gets no symbols: {}", path, e.getMessage());
                 } else {
                     LOG.warn("cannot read {}: {}; it gets no symbols and no unwind information", path, e.getMessage());
                 }
