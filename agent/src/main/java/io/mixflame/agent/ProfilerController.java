@@ -110,6 +110,9 @@ public final class ProfilerController {
             }
             String message = verb + ": " + profile.totalSamples() + " samples written to " + path.toAbsolutePath();
             LOG.info(message);
+            for (String note : profile.info().notes()) {
+                LOG.info("profiler cost: {}", note);
+            }
             return CommandResult.ok(message);
         } catch (IOException | RuntimeException e) {
             String message = verb + ", but the profile could not be written: " + e.getMessage();
@@ -123,9 +126,10 @@ public final class ProfilerController {
             return CommandResult.ok("not profiling");
         }
         long seconds = (System.currentTimeMillis() - session.startedMillis()) / 1000;
+        String cost = String.join("; ", session.costNotes());
         return CommandResult.ok("profiling " + session.options().event().optionName() + " with the "
                 + session.engineName() + " engine for " + seconds + " s, " + session.samples() + " samples, file="
-                + session.options().file());
+                + session.options().file() + (cost.isEmpty() ? "" : " (" + cost + ")"));
     }
 
     private synchronized void endPeriod(ProfilingSession expected) {

@@ -69,6 +69,11 @@ final class ProfilingSession {
         return p;
     }
 
+    /** The engine's account of its own cost and losses, one line each. */
+    List<String> costNotes() {
+        return engine.costNotes();
+    }
+
     /** Stops the engine; samples in flight are delivered first. */
     void stop() {
         engine.stop();
