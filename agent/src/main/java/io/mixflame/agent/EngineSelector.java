@@ -5,7 +5,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.jfr.JfrEngine;
 import io.mixflame.engine.perf.PerfEngine;
-import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.SampleSink;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -50,7 +50,7 @@ final class EngineSelector {
      *
      * @throws EngineUnavailableException when none does; its message lists every refusal
      */
-    SamplingEngine start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException {
+    SamplingEngine start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
         StringBuilder refusals = new StringBuilder();
         for (int i = 0; i < candidates.size(); i++) {
             SamplingEngine engine = candidates.get(i).get();

@@ -18,14 +18,17 @@ final class ProfilingSession {
     private final AgentOptions options;
     private final SamplingEngine engine;
     private final ProfileAccumulator profile;
+    private final SampleFanOut fanOut;
     private final long startedMillis;
     private long periodStartMillis;
     private long periodStartNanos;
 
-    private ProfilingSession(AgentOptions options, SamplingEngine engine, ProfileAccumulator profile) {
+    private ProfilingSession(AgentOptions options, SamplingEngine engine, ProfileAccumulator profile,
+                             SampleFanOut fanOut) {
         this.options = options;
         this.engine = engine;
         this.profile = profile;
+        this.fanOut = fanOut;
         this.startedMillis = System.currentTimeMillis();
         this.periodStartMillis = startedMillis;
         this.periodStartNanos = System.nanoTime();
@@ -36,8 +39,9 @@ final class ProfilingSession {
         ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
         SamplingSettings settings = new SamplingSettings(options.event(), options.intervalNanos(), options.threads());
-        SamplingEngine engine = EngineSelector.forChoice(options.engine()).start(settings, profile);
-        return new ProfilingSession(options, engine, profile);
+        SampleFanOut fanOut = new SampleFanOut(profile);
+        SamplingEngine engine = EngineSelector.forChoice(options.engine()).start(settings, fanOut);
+        return new ProfilingSession(options, engine, profile, fanOut);
     }
 
     AgentOptions options() {
@@ -67,6 +71,25 @@ final class ProfilingSession {
         periodStartMillis = System.currentTimeMillis();
         periodStartNanos = System.nanoTime();
         return p;
+    }
+
+    /**
+     * The samples of the next {@code nanos} only, in a profile of their own (the session's profile goes on):
+     * blocks the calling thread for that long.
+     */
+    Profile window(long nanos) throws InterruptedException {
+        ProfileAccumulator window = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
+                ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
+        long start = System.currentTimeMillis();
+        fanOut.open(window);
+        try {
+            Thread.sleep(nanos / 1_000_000L);
+        } finally {
+            fanOut.close(window);
+        }
+        List<String> notes = new ArrayList<>(engine.costNotes());
+        return window.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
+                start, nanos, notes));
     }
 
     /** The engine's account of its own cost and losses, one line each. */

@@ -19,6 +19,8 @@ public final class Main {
             "                           convert collapsed stacks to .html, .pb.gz or .collapsed",
             "  diff BEFORE AFTER OUT.html   differential flame graph of two collapsed profiles",
             "  top IN [N]               the N hottest frames with self and total share",
+            "  record --pid PID [--duration 30s] --file OUT [OPTIONS]",
+            "                           profile another running JVM from outside (perf engine)",
             "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N]",
             "                           every thread's stack now, Java and native frames in call order");
 
@@ -44,6 +46,7 @@ public final class Main {
             case "diff" -> DiffCommand.run(rest, out, err);
             case "top" -> TopCommand.run(rest, out, err);
             case "stacks" -> StacksCommand.run(rest, out, err);
+            case "record" -> RecordCommand.run(rest, out, err);
             case "help", "-h", "--help" -> {
                 out.println(USAGE);
                 yield 0;

@@ -8,6 +8,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.SampleSink;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ class EngineSelectorTest {
     /** An engine that starts or refuses as told. */
     private record FakeEngine(String name, String refusal) implements SamplingEngine {
         @Override
-        public void start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException {
+        public void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
             if (refusal != null) {
                 throw new EngineUnavailableException(refusal);
             }

@@ -1,6 +1,6 @@
 package io.mixflame.engine;
 
-import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.SampleSink;
 
 /**
  * A source of sampled stacks. An engine is started once, feeds every sample it takes into the accumulator it
@@ -16,7 +16,7 @@ public interface SamplingEngine {
      *
      * @throws EngineUnavailableException when this engine cannot run here; the message says why in one line
      */
-    void start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException;
+    void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException;
 
     /** Stops sampling and delivers the samples still in flight; idempotent. */
     void stop();

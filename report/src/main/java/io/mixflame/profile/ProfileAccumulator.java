@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * <p>Thread-safe: engines add from their own thread while another thread takes snapshots. A sample whose
  * stack is already known allocates nothing.
  */
-public final class ProfileAccumulator {
+public final class ProfileAccumulator implements SampleSink {
 
     /** Default cap on distinct stacks. */
     public static final int DEFAULT_MAX_STACKS = 100_000;
@@ -64,7 +64,7 @@ public final class ProfileAccumulator {
         add(rootFirst, rootFirst.length, samples, weightNanos);
     }
 
-    /** Adds samples of the stack made of the first {@code depth} entries of {@code rootFirst}. */
+    @Override
     public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos) {
         totalSamples += samples;
         int[] ids = probe.ids.length >= depth ? probe.ids : new int[Math.max(depth, probe.ids.length * 2)];

@@ -4,7 +4,7 @@ import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
-import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.SampleSink;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +30,7 @@ public final class JfrEngine implements SamplingEngine {
     private final AtomicLong eventErrors = new AtomicLong();
     private RecordingStream stream;
     private SamplingSettings settings;
-    private ProfileAccumulator target;
+    private SampleSink target;
 
     @Override
     public String name() {
@@ -38,7 +38,7 @@ public final class JfrEngine implements SamplingEngine {
     }
 
     @Override
-    public synchronized void start(SamplingSettings settings, ProfileAccumulator target)
+    public synchronized void start(SamplingSettings settings, SampleSink target)
             throws EngineUnavailableException {
         if (stream != null) {
             throw new IllegalStateException("already started");

@@ -10,7 +10,7 @@ import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.process.LinuxProcessMemory;
-import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -69,7 +69,7 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     @Override
-    public synchronized void start(SamplingSettings settings, ProfileAccumulator target) throws EngineUnavailableException {
+    public synchronized void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
         if (settings.event() != io.mixflame.engine.ProfilingEvent.CPU) {
             throw new EngineUnavailableException("the perf engine samples CPU time only; event="
                     + settings.event().optionName() + " is not built on it yet");
@@ -154,7 +154,7 @@ public final class PerfEngine implements SamplingEngine {
         ready.offer(copy);
     }
 
-    private void walk(SamplingSettings settings, ProfileAccumulator target) {
+    private void walk(SamplingSettings settings, SampleSink target) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         try {
             while (running || !ready.isEmpty()) {

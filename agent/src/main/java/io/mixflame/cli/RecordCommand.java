@@ -1,0 +1,129 @@
+package io.mixflame.cli;
+
+import io.mixflame.agent.AgentOptions;
+import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.perf.PerfEngine;
+import io.mixflame.profile.Durations;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.ProfileInfo;
+import io.mixflame.report.ProfileFiles;
+import io.mixflame.report.ReportOptions;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code record --pid PID [--duration 30s] --file OUT [OPTIONS]}: profiles another running process from outside
+ * with the perf engine, without loading anything into it, as asprof does. OPTIONS are the agent's
+ * ({@code interval=1ms,threads,include=...}). Ends early, writing what it has, when the target exits or on Ctrl-C.
+ */
+final class RecordCommand {
+    static final String USAGE = "usage: record --pid PID [--duration 30s] --file OUT.html|.collapsed|.pb.gz [OPTIONS]";
+
+    private RecordCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        long pid = -1;
+        String duration = "30s";
+        String file = null;
+        List<String> rest = new ArrayList<>();
+        try {
+            for (int i = 0; i < args.size(); i++) {
+                switch (args.get(i)) {
+                    case "--pid" -> pid = Long.parseLong(value(args, ++i, "--pid"));
+                    case "--duration" -> duration = value(args, ++i, "--duration");
+                    case "--file" -> file = value(args, ++i, "--file");
+                    default -> rest.add(args.get(i));
+                }
+            }
+        } catch (NumberFormatException e) {
+            err.println("mixflame record: --pid needs a process id");
+            return 2;
+        } catch (IllegalArgumentException e) {
+            err.println("mixflame record: " + e.getMessage());
+            return 2;
+        }
+        if (pid <= 0 || file == null || rest.size() > 1) {
+            err.println(USAGE);
+            return 2;
+        }
+        AgentOptions options;
+        try {
+            options = AgentOptions.parse("start,duration=" + duration + ",file=" + file
+                    + (rest.isEmpty() ? "" : "," + rest.get(0)));
+        } catch (IllegalArgumentException e) {
+            err.println("mixflame record: " + e.getMessage());
+            return 2;
+        }
+        ProcessHandle target = ProcessHandle.of(pid).orElse(null);
+        if (target == null) {
+            err.println("mixflame record: no process " + pid);
+            return 2;
+        }
+        ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
+                ProfileAccumulator.DEFAULT_MAX_FRAMES, err::println);
+        PerfEngine engine = new PerfEngine(pid, new LinuxPerfSyscalls());
+        long start = System.currentTimeMillis();
+        long startNanos = System.nanoTime();
+        try {
+            engine.start(new SamplingSettings(options.event(), options.intervalNanos(), options.threads()), profile);
+        } catch (EngineUnavailableException e) {
+            err.println("mixflame record: cannot profile " + pid + ": " + e.getMessage());
+            return 1;
+        }
+        out.println("recording " + pid + " for " + Durations.format(options.durationNanos()) + " with the perf engine");
+        CountDownLatch done = new CountDownLatch(1);
+        Thread onInterrupt = new Thread(() -> {
+            done.countDown();
+            try {
+                // The main thread writes the file; the JVM waits for it here rather than exiting mid-write.
+                Thread.sleep(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "mixflame-record-exit");
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        target.onExit().thenRun(done::countDown);
+        try {
+            done.await(options.durationNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        engine.stop();
+        Profile result = profile.snapshot(new ProfileInfo("perf", options.event().optionName(), options.intervalNanos(),
+                start, System.nanoTime() - startNanos, engine.costNotes()));
+        Path path = Path.of(file);
+        try {
+            ProfileFiles.write(result, path, new ReportOptions(options.title(), options.include(), options.exclude(), false));
+        } catch (IOException | RuntimeException e) {
+            err.println("mixflame record: cannot write " + file + ": " + e.getMessage());
+            return 1;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            } catch (IllegalStateException e) {
+                // shutting down already: the hook is running and ends on its own
+            }
+        }
+        out.println(result.totalSamples() + " samples written to " + path.toAbsolutePath());
+        for (String note : result.info().notes()) {
+            out.println("profiler cost: " + note);
+        }
+        return 0;
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args.get(i);
+    }
+}
