@@ -1,0 +1,55 @@
+package io.mixflame.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.ChildJvm;
+import io.mixflame.testsupport.CommandRun;
+import io.mixflame.testsupport.TestJdks;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code record --pid}: another JVM profiled from outside, nothing loaded into it. */
+class RecordIT {
+    private static final Path JDK = TestJdks.all().get(0);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsAnotherJvmWithThePerfEngine() throws Exception {
+        Path out = dir.resolve("rec.collapsed");
+        try (ChildJvm app = ChildJvm.start(JDK, dir, List.of("-cp", AttachIT.TEST_CLASSES,
+                "io.mixflame.testapp.SpinApp", "60"))) {
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            CommandRun run = CommandRun.tool(JDK, dir.resolve("record"), List.of("record", "--pid",
+                    Long.toString(app.pid()), "--duration", "2s", "--file", out.toString(), "threads"));
+            assertThat(run.status()).as(run.stderr()).isZero();
+            assertThat(run.stdout()).containsPattern("[1-9]\\d* samples written to " + out);
+            String text = Files.readString(out, StandardCharsets.UTF_8);
+            assertThat(text).startsWith("# mixflame engine=perf event=cpu interval=10ms")
+                    .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.spinOuter_\\[.\\];.*spinInner_\\[.\\] \\d+$");
+            assertThat(app.isAlive()).isTrue();
+            assertThat(app.stderr()).doesNotContain("mixflame");
+        }
+    }
+
+    @Test
+    void badArgumentsAreOneLine() throws Exception {
+        CommandRun noFile = CommandRun.tool(JDK, dir.resolve("nofile"), List.of("record", "--pid", "1"));
+        assertThat(noFile.status()).isEqualTo(2);
+        assertThat(noFile.stderr().strip()).startsWith("usage: record");
+        CommandRun gone = CommandRun.tool(JDK, dir.resolve("gone"), List.of("record", "--pid", "999999999", "--file",
+                dir.resolve("x.html").toString()));
+        assertThat(gone.status()).isEqualTo(2);
+        assertThat(gone.stderr().strip()).isEqualTo("mixflame record: no process 999999999");
+        CommandRun badOption = CommandRun.tool(JDK, dir.resolve("bad"), List.of("record", "--pid", "1", "--file",
+                dir.resolve("x.html").toString(), "interval=soon"));
+        assertThat(badOption.status()).isEqualTo(2);
+        assertThat(badOption.stderr()).startsWith("mixflame record: interval: not a duration");
+    }
+}

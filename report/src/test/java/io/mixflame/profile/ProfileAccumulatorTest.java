@@ -1,0 +1,67 @@
+package io.mixflame.profile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ProfileAccumulatorTest {
+    private static Frame f(String name) {
+        return new Frame(name, FrameType.NATIVE);
+    }
+
+    @Test
+    void identicalStacksMergeAndMemoryGrowsWithDistinctStacksOnly() {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        Frame[] stack = {f("main"), f("work")};
+        for (int i = 0; i < 10_000; i++) {
+            acc.add(stack, 1, 10);
+        }
+        acc.add(new Frame[] {f("main"), f("idle")}, 2, 0);
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).hasSize(2);
+        assertThat(p.frames()).hasSize(3);
+        assertThat(p.totalSamples()).isEqualTo(10_002);
+        assertThat(p.totalWeightNanos()).isEqualTo(100_000);
+    }
+
+    @Test
+    void beyondTheCapOnStacksSamplesGoToOverflowAndTheOwnerIsToldOnce() {
+        List<String> told = new ArrayList<>();
+        ProfileAccumulator acc = new ProfileAccumulator(3, 100, told::add);
+        for (int i = 0; i < 10; i++) {
+            acc.add(new Frame[] {f("main"), f("m" + i)}, 1, 0);
+        }
+        acc.add(new Frame[] {f("main"), f("m0")}, 5, 0);
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).hasSize(4);
+        assertThat(told).singleElement().asString().contains("bound of 3 distinct stacks");
+        long overflow = p.stacks().stream().filter(s -> p.framesOf(s)[0].equals(Frame.OVERFLOW))
+                .mapToLong(Profile.Stack::samples).sum();
+        assertThat(overflow).isEqualTo(7);
+        assertThat(p.totalSamples()).isEqualTo(15);
+        assertThat(p.info().notes()).singleElement().asString().contains("7 samples over the profile's bound");
+    }
+
+    @Test
+    void beyondTheCapOnFramesToo() {
+        List<String> told = new ArrayList<>();
+        ProfileAccumulator acc = new ProfileAccumulator(1000, 4, told::add);
+        for (int i = 0; i < 10; i++) {
+            acc.add(new Frame[] {f("main"), f("m" + i)}, 1, 0);
+        }
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.frames()).hasSizeLessThanOrEqualTo(5);
+        assertThat(told).singleElement().asString().contains("4 distinct frames");
+    }
+
+    @Test
+    void snapshotAndResetStartsEmpty() {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        acc.add(new Frame[] {f("a")}, 1, 0);
+        assertThat(acc.snapshotAndReset(ProfileInfo.unknown()).totalSamples()).isEqualTo(1);
+        assertThat(acc.snapshot(ProfileInfo.unknown()).stacks()).isEmpty();
+        assertThat(acc.totalSamples()).isZero();
+    }
+}
