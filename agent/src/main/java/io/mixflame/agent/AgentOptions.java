@@ -27,10 +27,12 @@ import java.util.regex.PatternSyntaxException;
  * @param logLevel      the profiler's log threshold, or null to leave it
  * @param title         title of HTML output, or null for the default
  * @param reply         file the result of an attach command is written to, or null
+ * @param http          where to serve profiles over HTTP, or null
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, Pattern include, Pattern exclude, long loopNanos, int keep,
-                           EngineChoice engine, String logLevel, String title, String reply) {
+                           EngineChoice engine, String logLevel, String title, String reply,
+                           io.mixflame.agent.http.HttpAddress http) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -66,6 +68,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String log = null;
         String title = null;
         String reply = null;
+        io.mixflame.agent.http.HttpAddress http = null;
         Set<String> seen = new LinkedHashSet<>();
         for (String token : text == null ? new String[0] : text.split(",")) {
             String t = token.trim();
@@ -106,6 +109,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "title" -> title = required(key, value);
                 case "reply" -> reply = required(key, value);
+                case "http" -> http = io.mixflame.agent.http.HttpAddress.parse(required(key, value));
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
@@ -117,7 +121,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         long intervalNanos = interval != null ? interval
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
-                threads, include, exclude, loop, keep, engine, log, title, reply);
+                threads, include, exclude, loop, keep, engine, log, title, reply, http);
     }
 
     private static void flag(String key, String value) {

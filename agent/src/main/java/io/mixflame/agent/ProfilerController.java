@@ -27,6 +27,7 @@ public final class ProfilerController {
     private ScheduledFuture<?> timer;
     private ScheduledExecutorService scheduler;
     private boolean hookInstalled;
+    private io.mixflame.agent.http.ProfileHttpServer http;
 
     /** The one controller of this JVM. */
     public static ProfilerController instance() {
@@ -61,6 +62,14 @@ public final class ProfilerController {
         }
         output = new ProfileOutput(options);
         installShutdownHook();
+        if (options.http() != null) {
+            try {
+                http = io.mixflame.agent.http.ProfileHttpServer.start(options.http(), session);
+            } catch (java.io.IOException e) {
+                LOG.error("profiles cannot be served on {}:{}: {}", options.http().host(), options.http().port(),
+                        e.getMessage());
+            }
+        }
         ProfilingSession started = session;
         if (options.loopNanos() > 0) {
             timer = scheduler().scheduleAtFixedRate(() -> endPeriod(started), options.loopNanos(),
@@ -80,6 +89,10 @@ public final class ProfilerController {
         }
         ProfilingSession ending = session;
         session = null;
+        if (http != null) {
+            http.close();
+            http = null;
+        }
         if (timer != null) {
             timer.cancel(false);
             timer = null;

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** One run of profiling: the engine that samples and the bounded profile it fills. */
-final class ProfilingSession {
+final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ProfilingSession.class);
 
     private final AgentOptions options;
@@ -52,10 +52,6 @@ final class ProfilingSession {
         return engine.name();
     }
 
-    long samples() {
-        return profile.totalSamples();
-    }
-
     long startedMillis() {
         return startedMillis;
     }
@@ -77,7 +73,12 @@ final class ProfilingSession {
      * The samples of the next {@code nanos} only, in a profile of their own (the session's profile goes on):
      * blocks the calling thread for that long.
      */
-    Profile window(long nanos) throws InterruptedException {
+    @Override
+    public Profile window(long seconds) throws InterruptedException {
+        return windowNanos(seconds * 1_000_000_000L);
+    }
+
+    Profile windowNanos(long nanos) throws InterruptedException {
         ProfileAccumulator window = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
         long start = System.currentTimeMillis();

@@ -1,0 +1,21 @@
+package io.mixflame.agent.http;
+
+import io.mixflame.profile.Profile;
+import java.util.List;
+
+/** What the HTTP endpoints serve: profiles of the next N seconds, and the session's state. */
+public interface ProfileWindowSource {
+    /** The samples of the next {@code seconds}; blocks that long. */
+    Profile window(long seconds) throws InterruptedException;
+
+    /** Engine, event, interval and sample count so far, as JSON fields. */
+    String engine();
+
+    String event();
+
+    long intervalNanos();
+
+    long samples();
+
+    List<String> costNotes();
+}
