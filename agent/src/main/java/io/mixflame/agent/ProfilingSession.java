@@ -93,8 +93,29 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
                 start, nanos, notes));
     }
 
+    @Override
+    public String engine() {
+        return engine.name();
+    }
+
+    @Override
+    public String event() {
+        return options.event().optionName();
+    }
+
+    @Override
+    public long intervalNanos() {
+        return options.intervalNanos();
+    }
+
+    @Override
+    public long samples() {
+        return profile.totalSamples();
+    }
+
     /** The engine's account of its own cost and losses, one line each. */
-    List<String> costNotes() {
+    @Override
+    public List<String> costNotes() {
         return engine.costNotes();
     }
 
