@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * Serves profiles over HTTP for continuous profiling: {@code GET /debug/pprof/profile?seconds=N} (pprof, the
  * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls), {@code GET /flame?seconds=N}
  * (an HTML flame graph) and {@code GET /status} (JSON). At most {@value #CONCURRENT} profile requests at a time
- * (more get 429), {@code seconds} between 1 and {@value #MAX_SECONDS} (else 400), two daemon threads.
+ * (more get 429), {@code seconds} between 1 and {@value #MAX_SECONDS} (else 400), on four daemon threads: two
+ * for profiles and two left to answer status requests and refusals at once.
  */
 public final class ProfileHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileHttpServer.class);
@@ -43,7 +44,7 @@ public final class ProfileHttpServer implements AutoCloseable {
     /** Starts serving; the log names the address. */
     public static ProfileHttpServer start(HttpAddress address, ProfileWindowSource source) throws IOException {
         HttpServer server = HttpServer.create(address.socketAddress(), 8);
-        ExecutorService threads = Executors.newFixedThreadPool(CONCURRENT, r -> {
+        ExecutorService threads = Executors.newFixedThreadPool(CONCURRENT + 2, r -> {
             Thread t = new Thread(r, "mixflame-http");
             t.setDaemon(true);
             return t;
