@@ -28,11 +28,13 @@ import java.util.regex.PatternSyntaxException;
  * @param title         title of HTML output, or null for the default
  * @param reply         file the result of an attach command is written to, or null
  * @param http          where to serve profiles over HTTP, or null
+ * @param states        for wall-clock profiles: the thread states whose samples are kept
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, Pattern include, Pattern exclude, long loopNanos, int keep,
                            EngineChoice engine, String logLevel, String title, String reply,
-                           io.mixflame.agent.http.HttpAddress http) {
+                           io.mixflame.agent.http.HttpAddress http,
+                           java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -69,6 +71,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String title = null;
         String reply = null;
         io.mixflame.agent.http.HttpAddress http = null;
+        java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states =
+                java.util.EnumSet.allOf(io.mixflame.engine.wall.ThreadState.class);
         Set<String> seen = new LinkedHashSet<>();
         for (String token : text == null ? new String[0] : text.split(",")) {
             String t = token.trim();
@@ -110,6 +114,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 case "title" -> title = required(key, value);
                 case "reply" -> reply = required(key, value);
                 case "http" -> http = io.mixflame.agent.http.HttpAddress.parse(required(key, value));
+                case "state" -> states = io.mixflame.engine.wall.ThreadState.parseSet(required(key, value));
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
@@ -121,7 +126,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         long intervalNanos = interval != null ? interval
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
-                threads, include, exclude, loop, keep, engine, log, title, reply, http);
+                threads, include, exclude, loop, keep, engine, log, title, reply, http, states);
     }
 
     private static void flag(String key, String value) {

@@ -4,7 +4,12 @@ import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.jfr.JfrEngine;
+import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.perf.PerfEngine;
+import io.mixflame.engine.wall.ThreadState;
+import io.mixflame.engine.wall.WallEngine;
+import java.util.EnumSet;
 import io.mixflame.profile.SampleSink;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,13 +32,21 @@ final class EngineSelector {
 
     /** The engines to try for a choice, best first. */
     static EngineSelector forChoice(EngineChoice choice) {
+        return forChoice(choice, ProfilingEvent.CPU, EnumSet.allOf(ThreadState.class));
+    }
+
+    /** The engines to try for a choice and event, best first; wall-clock samples keep only {@code states}. */
+    static EngineSelector forChoice(EngineChoice choice, ProfilingEvent event, EnumSet<ThreadState> states) {
         List<Supplier<SamplingEngine>> list = new ArrayList<>();
+        Supplier<SamplingEngine> nativeEngine = event == ProfilingEvent.WALL
+                ? () -> new WallEngine(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), states)
+                : PerfEngine::new;
         switch (choice) {
             case AUTO -> {
-                list.add(PerfEngine::new);
+                list.add(nativeEngine);
                 list.add(JfrEngine::new);
             }
-            case PERF -> list.add(PerfEngine::new);
+            case PERF -> list.add(nativeEngine);
             case JFR -> list.add(JfrEngine::new);
             default -> throw new IllegalStateException("no engines for " + choice);
         }

@@ -40,7 +40,8 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
         SamplingSettings settings = new SamplingSettings(options.event(), options.intervalNanos(), options.threads());
         SampleFanOut fanOut = new SampleFanOut(profile);
-        SamplingEngine engine = EngineSelector.forChoice(options.engine()).start(settings, fanOut);
+        SamplingEngine engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
+                .start(settings, fanOut);
         return new ProfilingSession(options, engine, profile, fanOut);
     }
 

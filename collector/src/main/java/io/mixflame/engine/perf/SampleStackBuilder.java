@@ -1,6 +1,8 @@
 package io.mixflame.engine.perf;
 
 import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.proc.BlockedThreadCapture;
+import io.mixflame.process.BlockedThreadState;
 import io.mixflame.capture.perf.UserRegisters;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.VmReader;
@@ -28,13 +30,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * Turns one perf sample into the profile's frames, root first: the user stack walked from the sample's registers
- * and stack copy (HotSpot, DWARF and frame-pointer unwinders), named; the kernel callchain on top; the thread's
- * name at the root when asked. Used by one thread.
+ * Turns one perf sample, or one capture of a thread blocked in the kernel, into the profile's frames, root first:
+ * the user stack walked from the registers and stack copy (HotSpot, DWARF and frame-pointer unwinders), named; the
+ * kernel callchain on top; the thread's name at the root when asked. Used by one thread.
  */
-final class SampleStackBuilder {
+public final class SampleStackBuilder {
     private static final int KERNEL_CACHE = 8192;
 
     private final long pid;
@@ -51,7 +54,8 @@ final class SampleStackBuilder {
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
 
-    SampleStackBuilder(long pid, ProcessMemory memory) throws IOException {
+    /** A builder for the process {@code pid}, reading it through {@code memory}. */
+    public SampleStackBuilder(long pid, ProcessMemory memory) throws IOException {
         this.pid = pid;
         this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
         modules.refresh();
@@ -73,7 +77,7 @@ final class SampleStackBuilder {
      * Reads the symbols of the libraries every JVM stack passes through (libjvm, libc) now, before sampling starts,
      * rather than while the first samples wait.
      */
-    void warmUp() {
+    public void warmUp() {
         for (var m : modules.mappings()) {
             if (m.executable() && (m.path().endsWith("/libjvm.so") || m.path().endsWith("/libc.so.6"))) {
                 modules.find(m.start()).ifPresent(loaded -> loaded.module().symbols());
@@ -82,12 +86,58 @@ final class SampleStackBuilder {
     }
 
     /** Whether Java frames are named (the process's JVM could be read). */
-    boolean namesJava() {
+    public boolean namesJava() {
         return vm != null;
     }
 
+    /**
+     * The frames of a thread blocked in the kernel, captured without stopping it, root first in {@link #frames()},
+     * with {@code leaf} (its state) on top.
+     *
+     * @return the depth, or -1 when the thread is running or moved during the capture
+     */
+    public int buildBlocked(int tid, BlockedThreadCapture capture, boolean threadRoot, Frame leaf) throws IOException {
+        named.clear();
+        Optional<BlockedThreadState> state = capture.capture(tid, modules.mappings(), context, stack);
+        if (state.isEmpty()) {
+            return -1;
+        }
+        walker.walk(context, walked);
+        if (!capture.unchanged(tid, state.get())) {
+            return -1;
+        }
+        namer.name(walked, named);
+        int depth = named.size() + (threadRoot ? 2 : 1);
+        ensure(depth);
+        int i = 0;
+        if (threadRoot) {
+            scratch[i++] = Frame.thread(threadNames.name(tid), tid);
+        }
+        for (int k = named.size() - 1; k >= 0; k--) {
+            scratch[i++] = named.get(k).toProfileFrame();
+        }
+        scratch[i++] = leaf;
+        return i;
+    }
+
+    /** The modules of the process, for captures that need its memory maps. */
+    public ProcessModules modules() {
+        return modules;
+    }
+
+    /** The name of a thread: its Java name, else the kernel's. */
+    public String threadName(int tid) {
+        return threadNames.name(tid);
+    }
+
+    private void ensure(int depth) {
+        if (scratch.length < depth) {
+            scratch = new Frame[Math.max(depth, scratch.length * 2)];
+        }
+    }
+
     /** The frames of a sample, root first, in {@link #frames()}; returns the depth. */
-    int build(RawSample s, boolean threadRoot) {
+    public int build(RawSample s, boolean threadRoot) {
         named.clear();
         if (s.hasRegisters) {
             Registers r = context.registers();
@@ -122,7 +172,8 @@ final class SampleStackBuilder {
         return i;
     }
 
-    Frame[] frames() {
+    /** The frames the last build produced. */
+    public Frame[] frames() {
         return scratch;
     }
 

@@ -1,0 +1,309 @@
+package io.mixflame.engine.wall;
+
+import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.capture.perf.PerfCapture;
+import io.mixflame.capture.perf.PerfCaptureSettings;
+import io.mixflame.capture.perf.PerfCaptureUnavailableException;
+import io.mixflame.capture.perf.PerfSyscalls;
+import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.proc.BlockedThreadCapture;
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.SamplingEngine;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.perf.SampleStackBuilder;
+import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.SampleSink;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wall-clock sampling: at every tick each thread of the process is sampled whether it runs or waits, and each
+ * sample stands for one interval of that thread's time. A thread blocked in the kernel is walked from its
+ * {@code /proc} syscall line without stopping it — and not walked again while that line stays the same, since it
+ * has not moved; a running thread gets the stack of its latest perf sample (the cpu capture runs alongside), or
+ * just {@code [running]} when it has none yet. The thread's state is the stack's leaf frame.
+ */
+public final class WallEngine implements SamplingEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(WallEngine.class);
+    private static final long THREAD_POLL_NANOS = 100_000_000L;
+    private static final int BLOCKED_STACK_BYTES = 32 * 1024;
+
+    private final long pid;
+    private final PerfSyscalls syscalls;
+    private final EnumSet<ThreadState> states;
+    private volatile boolean running;
+    private Thread sampler;
+    private PerfCapture capture;
+    private LinuxProcessMemory memory;
+    private SampleStackBuilder stacks;
+    private BlockedThreadCapture blocked;
+    private final Map<Integer, ThreadEntry> threads = new HashMap<>();
+    private long ticks;
+    private long walks;
+    private long reused;
+    private long startNanos;
+    private long cpuNanos;
+
+    /** What is known of one thread between ticks. */
+    private static final class ThreadEntry {
+        final SyscallLineReader reader;
+        String lastLine;
+        Frame[] lastFrames;
+        int lastDepth;
+        RawSample latestCpu;
+        long latestCpuTime;
+
+        ThreadEntry(SyscallLineReader reader) {
+            this.reader = reader;
+        }
+    }
+
+    /** Wall-clock sampling of the own process, every state. */
+    public WallEngine() {
+        this(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), EnumSet.allOf(ThreadState.class));
+    }
+
+    /**
+     * @param pid      the process sampled
+     * @param syscalls the perf system calls (for the running threads' stacks)
+     * @param states   the states whose samples are kept
+     */
+    public WallEngine(long pid, PerfSyscalls syscalls, EnumSet<ThreadState> states) {
+        this.pid = pid;
+        this.syscalls = syscalls;
+        this.states = EnumSet.copyOf(states);
+    }
+
+    @Override
+    public String name() {
+        return "perf";
+    }
+
+    @Override
+    public synchronized void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
+        if (settings.event() != ProfilingEvent.WALL) {
+            throw new EngineUnavailableException("the wall engine samples wall-clock time only");
+        }
+        try {
+            memory = new LinuxProcessMemory(pid);
+            stacks = new SampleStackBuilder(pid, memory);
+            stacks.warmUp();
+            blocked = new BlockedThreadCapture(pid, memory, BLOCKED_STACK_BYTES);
+        } catch (IOException | RuntimeException | LinkageError e) {
+            throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
+        }
+        capture = new PerfCapture(new PerfCaptureSettings(pid, settings.intervalNanos(),
+                PerfCaptureSettings.DEFAULT_STACK_BYTES, PerfCaptureSettings.DEFAULT_DATA_PAGES,
+                PerfCaptureSettings.DEFAULT_MAX_THREADS, false), syscalls);
+        try {
+            capture.start();
+        } catch (PerfCaptureUnavailableException e) {
+            capture.close();
+            capture = null;
+            LOG.warn("running threads' stacks are not sampled ({}); they show as [running]", e.getMessage());
+        }
+        running = true;
+        startNanos = System.nanoTime();
+        sampler = new Thread(() -> loop(settings, target), "mixflame-wall-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private void loop(SamplingSettings settings, SampleSink target) {
+        long lastPoll = 0;
+        try {
+            while (running) {
+                LockSupport.parkNanos(settings.intervalNanos());
+                long now = System.nanoTime();
+                if (capture != null) {
+                    capture.drain(this::keepLatest);
+                }
+                if (now - lastPoll >= THREAD_POLL_NANOS) {
+                    refreshThreads();
+                    if (capture != null) {
+                        capture.refreshThreads();
+                    }
+                    lastPoll = now;
+                }
+                tick(settings, target, now);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the wall-clock sampler stopped: {}", e.toString());
+        } finally {
+            cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            for (ThreadEntry t : threads.values()) {
+                t.reader.close();
+            }
+            threads.clear();
+        }
+    }
+
+    private void keepLatest(RawSample s) {
+        ThreadEntry t = threads.get(s.tid);
+        if (t == null) {
+            return;
+        }
+        if (t.latestCpu == null) {
+            t.latestCpu = new RawSample(s.stack.length);
+        }
+        RawSample c = t.latestCpu;
+        c.tid = s.tid;
+        c.time = s.time;
+        c.ip = s.ip;
+        c.hasRegisters = s.hasRegisters;
+        System.arraycopy(s.registers, 0, c.registers, 0, s.registers.length);
+        System.arraycopy(s.stack, 0, c.stack, 0, s.stackLength);
+        c.stackLength = s.stackLength;
+        c.kernelDepth = 0;
+        t.latestCpuTime = System.nanoTime();
+    }
+
+    private void tick(SamplingSettings settings, SampleSink target, long now) {
+        ticks++;
+        for (Map.Entry<Integer, ThreadEntry> e : threads.entrySet()) {
+            int tid = e.getKey();
+            ThreadEntry t = e.getValue();
+            String line;
+            try {
+                line = t.reader.read();
+            } catch (IOException ex) {
+                continue;
+            }
+            if (SyscallLineReader.isRunning(line)) {
+                if (!states.contains(ThreadState.RUNNING)) {
+                    continue;
+                }
+                int depth;
+                Frame[] frames;
+                if (t.latestCpu != null && now - t.latestCpuTime < 4 * settings.intervalNanos()) {
+                    depth = stacks.build(t.latestCpu, settings.threadRoots());
+                    frames = stacks.frames();
+                    frames = Arrays.copyOf(frames, Math.max(frames.length, depth + 1));
+                    frames[depth++] = ThreadState.RUNNING.frame();
+                } else {
+                    frames = settings.threadRoots()
+                            ? new Frame[] {Frame.thread(stacks.threadName(tid), tid), ThreadState.RUNNING.frame()}
+                            : new Frame[] {ThreadState.RUNNING.frame()};
+                    depth = frames.length;
+                }
+                t.lastLine = null;
+                target.add(frames, depth, 1, settings.intervalNanos());
+                continue;
+            }
+            ThreadState state = ThreadState.ofSyscall(SyscallLineReader.syscall(line));
+            if (!states.contains(state)) {
+                continue;
+            }
+            if (line.equals(t.lastLine) && t.lastFrames != null) {
+                reused++;
+                target.add(t.lastFrames, t.lastDepth, 1, settings.intervalNanos());
+                continue;
+            }
+            try {
+                int depth = stacks.buildBlocked(tid, blocked, settings.threadRoots(), state.frame());
+                if (depth < 0) {
+                    t.lastLine = null;
+                    continue;
+                }
+                walks++;
+                t.lastFrames = Arrays.copyOf(stacks.frames(), depth);
+                t.lastDepth = depth;
+                t.lastLine = line;
+                target.add(t.lastFrames, depth, 1, settings.intervalNanos());
+            } catch (IOException ex) {
+                t.lastLine = null;
+            }
+        }
+    }
+
+    private void refreshThreads() {
+        Set<Integer> alive = new HashSet<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            tasks.forEach(p -> {
+                try {
+                    alive.add(Integer.parseInt(p.getFileName().toString()));
+                } catch (NumberFormatException e) {
+                    // not a thread
+                }
+            });
+        } catch (IOException e) {
+            return;
+        }
+        long self = selfTid();
+        alive.remove((int) self);
+        for (Iterator<Map.Entry<Integer, ThreadEntry>> it = threads.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Integer, ThreadEntry> e = it.next();
+            if (!alive.contains(e.getKey())) {
+                e.getValue().reader.close();
+                it.remove();
+            }
+        }
+        for (int tid : alive) {
+            if (!threads.containsKey(tid) && threads.size() < PerfCaptureSettings.DEFAULT_MAX_THREADS) {
+                try {
+                    threads.put(tid, new ThreadEntry(new SyscallLineReader(pid, tid)));
+                } catch (IOException e) {
+                    // ended meanwhile
+                }
+            }
+        }
+    }
+
+    /** The sampler's own thread is left out: its stack would always be this code. */
+    private static long selfTid() {
+        try {
+            return Long.parseLong(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void stop() {
+        Thread s;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            s = sampler;
+        }
+        try {
+            s.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (capture != null) {
+                capture.close();
+            }
+            memory.close();
+        }
+    }
+
+    @Override
+    public List<String> costNotes() {
+        List<String> notes = new ArrayList<>();
+        double elapsed = Math.max(1, System.nanoTime() - startNanos);
+        notes.add(ticks + " wall-clock ticks, " + walks + " blocked stacks walked, " + reused + " reused unchanged"
+                + (cpuNanos == 0 ? "" : String.format(", sampler %.2f%% of one core", 100.0 * cpuNanos / elapsed)));
+        return notes;
+    }
+}
