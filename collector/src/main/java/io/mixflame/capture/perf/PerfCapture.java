@@ -206,6 +206,15 @@ public final class PerfCapture implements AutoCloseable {
         }
     }
 
+    /**
+     * How long thread {@code tid} has run while sampled, read from its event's mapped page (no system call), or -1
+     * when it is not sampled.
+     */
+    public long timeRunning(int tid) {
+        ThreadEvent e = events.get(tid);
+        return e == null ? -1 : e.ring().timeRunning();
+    }
+
     /** Samples delivered so far. */
     public long samples() {
         return samples;

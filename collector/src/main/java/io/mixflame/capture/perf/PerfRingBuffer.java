@@ -52,6 +52,15 @@ final class PerfRingBuffer {
     }
 
     /**
+     * How long the event has been running: for a per-thread cpu-clock event, the thread's time on a CPU while
+     * sampled. The kernel keeps it in the metadata page ({@code time_running}, at offset 32), so reading it costs no
+     * system call; a value that has not changed means the thread has not run since.
+     */
+    long timeRunning() {
+        return meta.getLong(32);
+    }
+
+    /**
      * Hands every complete record to the visitor and frees their space.
      *
      * @return the number of records read

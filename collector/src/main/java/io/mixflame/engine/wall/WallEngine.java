@@ -69,6 +69,7 @@ public final class WallEngine implements SamplingEngine {
         int lastDepth;
         RawSample latestCpu;
         long latestCpuTime;
+        long lastTimeRunning = -1;
 
         ThreadEntry(SyscallLineReader reader) {
             this.reader = reader;
@@ -180,6 +181,17 @@ public final class WallEngine implements SamplingEngine {
         for (Map.Entry<Integer, ThreadEntry> e : threads.entrySet()) {
             int tid = e.getKey();
             ThreadEntry t = e.getValue();
+            if (t.lastFrames != null && t.lastLine != null && capture != null) {
+                // The perf event's mapped page says how long the thread has run: unchanged, it has not moved, and
+                // its last stack stands again without reading /proc (the cost of many idle threads).
+                long ran = capture.timeRunning(tid);
+                if (ran >= 0 && ran == t.lastTimeRunning) {
+                    reused++;
+                    target.add(t.lastFrames, t.lastDepth, 1, settings.intervalNanos());
+                    continue;
+                }
+                t.lastTimeRunning = ran;
+            }
             String line;
             try {
                 line = t.reader.read();
@@ -223,6 +235,7 @@ public final class WallEngine implements SamplingEngine {
                     continue;
                 }
                 walks++;
+                t.lastTimeRunning = capture == null ? -1 : capture.timeRunning(tid);
                 t.lastFrames = Arrays.copyOf(stacks.frames(), depth);
                 t.lastDepth = depth;
                 t.lastLine = line;
