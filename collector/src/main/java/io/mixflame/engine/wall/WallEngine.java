@@ -44,6 +44,8 @@ public final class WallEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WallEngine.class);
     private static final long THREAD_POLL_NANOS = 100_000_000L;
     private static final int BLOCKED_STACK_BYTES = 32 * 1024;
+    /** Ticks a reused stack's samples may wait before they reach the profile (half a second at 20 ms). */
+    private static final int FLUSH_TICKS = 25;
 
     private final long pid;
     private final PerfSyscalls syscalls;
@@ -60,6 +62,8 @@ public final class WallEngine implements SamplingEngine {
     private long reused;
     private long startNanos;
     private long cpuNanos;
+    private SamplingSettings settingsInUse;
+    private SampleSink targetInUse;
 
     /** What is known of one thread between ticks. */
     private static final class ThreadEntry {
@@ -70,6 +74,7 @@ public final class WallEngine implements SamplingEngine {
         RawSample latestCpu;
         long latestCpuTime;
         long lastTimeRunning = -1;
+        long pending;
 
         ThreadEntry(SyscallLineReader reader) {
             this.reader = reader;
@@ -128,6 +133,8 @@ public final class WallEngine implements SamplingEngine {
     }
 
     private void loop(SamplingSettings settings, SampleSink target) {
+        settingsInUse = settings;
+        targetInUse = target;
         long lastPoll = 0;
         try {
             while (running) {
@@ -150,6 +157,7 @@ public final class WallEngine implements SamplingEngine {
         } finally {
             cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             for (ThreadEntry t : threads.values()) {
+                flush(t, settings, target);
                 t.reader.close();
             }
             threads.clear();
@@ -187,11 +195,15 @@ public final class WallEngine implements SamplingEngine {
                 long ran = capture.timeRunning(tid);
                 if (ran >= 0 && ran == t.lastTimeRunning) {
                     reused++;
-                    target.add(t.lastFrames, t.lastDepth, 1, settings.intervalNanos());
+                    // Counted here and added in bulk: an idle thread then costs a memory read per tick.
+                    if (++t.pending >= FLUSH_TICKS) {
+                        flush(t, settings, target);
+                    }
                     continue;
                 }
                 t.lastTimeRunning = ran;
             }
+            flush(t, settings, target);
             String line;
             try {
                 line = t.reader.read();
@@ -246,6 +258,13 @@ public final class WallEngine implements SamplingEngine {
         }
     }
 
+    private static void flush(ThreadEntry t, SamplingSettings settings, SampleSink target) {
+        if (t.pending > 0 && t.lastFrames != null) {
+            target.add(t.lastFrames, t.lastDepth, t.pending, t.pending * settings.intervalNanos());
+        }
+        t.pending = 0;
+    }
+
     private void refreshThreads() {
         Set<Integer> alive = new HashSet<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
@@ -264,6 +283,7 @@ public final class WallEngine implements SamplingEngine {
         for (Iterator<Map.Entry<Integer, ThreadEntry>> it = threads.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadEntry> e = it.next();
             if (!alive.contains(e.getKey())) {
+                flush(e.getValue(), settingsInUse, targetInUse);
                 e.getValue().reader.close();
                 it.remove();
             }
