@@ -121,6 +121,11 @@ public final class PerfCapture implements AutoCloseable {
         } catch (IOException e) {
             return;
         }
+        refreshThreads(alive);
+    }
+
+    /** The same, with the process's threads already listed by the caller. */
+    public void refreshThreads(Set<Integer> alive) {
         for (Iterator<Map.Entry<Integer, ThreadEvent>> it = events.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadEvent> e = it.next();
             if (!alive.contains(e.getKey())) {

@@ -64,6 +64,7 @@ public final class WallEngine implements SamplingEngine {
     private long cpuNanos;
     private SamplingSettings settingsInUse;
     private SampleSink targetInUse;
+    private int samplerTid;
 
     /** What is known of one thread between ticks. */
     private static final class ThreadEntry {
@@ -133,6 +134,7 @@ public final class WallEngine implements SamplingEngine {
     }
 
     private void loop(SamplingSettings settings, SampleSink target) {
+        samplerTid = (int) selfTid();
         settingsInUse = settings;
         targetInUse = target;
         long lastPoll = 0;
@@ -144,9 +146,9 @@ public final class WallEngine implements SamplingEngine {
                     capture.drain(this::keepLatest);
                 }
                 if (now - lastPoll >= THREAD_POLL_NANOS) {
-                    refreshThreads();
-                    if (capture != null) {
-                        capture.refreshThreads();
+                    Set<Integer> alive = refreshThreads();
+                    if (capture != null && alive != null) {
+                        capture.refreshThreads(alive);
                     }
                     lastPoll = now;
                 }
@@ -265,7 +267,8 @@ public final class WallEngine implements SamplingEngine {
         t.pending = 0;
     }
 
-    private void refreshThreads() {
+    /** Reads the thread list once for both the /proc readers and the perf events; null when it cannot be read. */
+    private Set<Integer> refreshThreads() {
         Set<Integer> alive = new HashSet<>();
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
             tasks.forEach(p -> {
@@ -276,10 +279,10 @@ public final class WallEngine implements SamplingEngine {
                 }
             });
         } catch (IOException e) {
-            return;
+            return null;
         }
-        long self = selfTid();
-        alive.remove((int) self);
+        Set<Integer> all = new HashSet<>(alive);
+        alive.remove(samplerTid);
         for (Iterator<Map.Entry<Integer, ThreadEntry>> it = threads.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadEntry> e = it.next();
             if (!alive.contains(e.getKey())) {
@@ -297,6 +300,7 @@ public final class WallEngine implements SamplingEngine {
                 }
             }
         }
+        return all;
     }
 
     /** The sampler's own thread is left out: its stack would always be this code. */

@@ -14,10 +14,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The wall-clock engine's cost with many idle threads: this JVM parks N threads, then samples itself at the default
- * 20 ms for the given time; the sampler thread's CPU time over the run is the cost (the first second, when modules
- * are read and the code is cold, is left out by starting the count after a warm-up).
+ * 20 ms for the given time; the sampler thread's CPU time over the run is the cost. The count starts after a warm-up
+ * (modules read, the sampler's code JIT-compiled), since a continuous profiler runs for hours.
  *
- * <pre>java -cp mixflame-examples.jar io.mixflame.examples.bench.WallIdleBenchmark [threads] [seconds]</pre>
+ * <pre>java -cp mixflame-examples.jar io.mixflame.examples.bench.WallIdleBenchmark [threads] [seconds] [warm-up seconds]</pre>
  */
 public final class WallIdleBenchmark {
     private WallIdleBenchmark() {
@@ -26,6 +26,7 @@ public final class WallIdleBenchmark {
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 500;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        int warmUp = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         List<Thread> idle = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Thread t = new Thread(() -> LockSupport.park(), "idle-" + i);
@@ -39,7 +40,7 @@ public final class WallIdleBenchmark {
                 EnumSet.allOf(ThreadState.class));
         long interval = 20_000_000L;
         engine.start(new SamplingSettings(ProfilingEvent.WALL, interval, false), profile);
-        Thread.sleep(3_000);
+        Thread.sleep(warmUp * 1000L);
         Thread sampler = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().equals("mixflame-wall-sampler")).findFirst().orElseThrow();
         var mx = java.lang.management.ManagementFactory.getThreadMXBean();
