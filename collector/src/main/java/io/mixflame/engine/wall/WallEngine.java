@@ -43,6 +43,7 @@ import org.slf4j.LoggerFactory;
 public final class WallEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(WallEngine.class);
     private static final long THREAD_POLL_NANOS = 100_000_000L;
+    private static final long FULL_LISTING_NANOS = 1_000_000_000L;
     private static final int BLOCKED_STACK_BYTES = 32 * 1024;
     /** Ticks a reused stack's samples may wait before they reach the profile (half a second at 20 ms). */
     private static final int FLUSH_TICKS = 25;
@@ -65,6 +66,9 @@ public final class WallEngine implements SamplingEngine {
     private SamplingSettings settingsInUse;
     private SampleSink targetInUse;
     private int samplerTid;
+    private int listedThreads = -1;
+    private long lastListing;
+    private final java.nio.ByteBuffer statBuffer = java.nio.ByteBuffer.allocate(1024);
 
     /** What is known of one thread between ticks. */
     private static final class ThreadEntry {
@@ -145,7 +149,7 @@ public final class WallEngine implements SamplingEngine {
                 if (capture != null) {
                     capture.drain(this::keepLatest);
                 }
-                if (now - lastPoll >= THREAD_POLL_NANOS) {
+                if (now - lastPoll >= THREAD_POLL_NANOS && threadCountChangedOrStale(now)) {
                     Set<Integer> alive = refreshThreads();
                     if (capture != null && alive != null) {
                         capture.refreshThreads(alive);
@@ -267,6 +271,20 @@ public final class WallEngine implements SamplingEngine {
         t.pending = 0;
     }
 
+    /**
+     * Whether the thread list should be read again: the process's thread count (one small read of
+     * {@code /proc/PID/stat}) differs from the last listing, or the last listing is a second old (a thread that
+     * ended while another started leaves the count as it was). Listing 500 threads every 100 ms would cost more than
+     * sampling them.
+     */
+    private boolean threadCountChangedOrStale(long now) {
+        if (now - lastListing >= FULL_LISTING_NANOS) {
+            return true;
+        }
+        int count = ProcessThreadCount.read(pid, statBuffer);
+        return count < 0 || count != listedThreads;
+    }
+
     /** Reads the thread list once for both the /proc readers and the perf events; null when it cannot be read. */
     private Set<Integer> refreshThreads() {
         Set<Integer> alive = new HashSet<>();
@@ -282,6 +300,8 @@ public final class WallEngine implements SamplingEngine {
             return null;
         }
         Set<Integer> all = new HashSet<>(alive);
+        listedThreads = all.size();
+        lastListing = System.nanoTime();
         alive.remove(samplerTid);
         for (Iterator<Map.Entry<Integer, ThreadEntry>> it = threads.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadEntry> e = it.next();
