@@ -68,7 +68,6 @@ public final class WallEngine implements SamplingEngine {
     private int samplerTid;
     private int listedThreads = -1;
     private long lastListing;
-    private final java.nio.ByteBuffer statBuffer = java.nio.ByteBuffer.allocate(1024);
 
     /** What is known of one thread between ticks. */
     private static final class ThreadEntry {
@@ -272,8 +271,7 @@ public final class WallEngine implements SamplingEngine {
     }
 
     /**
-     * Whether the thread list should be read again: the process's thread count (one small read of
-     * {@code /proc/PID/stat}) differs from the last listing, or the last listing is a second old (a thread that
+     * Whether the thread list should be read again: the process's thread count (one stat call) differs from the last listing, or the last listing is a second old (a thread that
      * ended while another started leaves the count as it was). Listing 500 threads every 100 ms would cost more than
      * sampling them.
      */
@@ -281,7 +279,7 @@ public final class WallEngine implements SamplingEngine {
         if (now - lastListing >= FULL_LISTING_NANOS) {
             return true;
         }
-        int count = ProcessThreadCount.read(pid, statBuffer);
+        int count = ProcessThreadCount.read(pid);
         return count < 0 || count != listedThreads;
     }
 
