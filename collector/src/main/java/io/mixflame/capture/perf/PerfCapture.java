@@ -37,6 +37,10 @@ public final class PerfCapture implements AutoCloseable {
     private final Map<Integer, ThreadEvent> events = new HashMap<>();
     private final Set<Integer> refused = new HashSet<>();
     private final RawSample sample;
+    /** One visitor for every drain, so that polling many buffers allocates nothing. */
+    private final PerfRingBuffer.RecordVisitor visitor = (type, buffer, offset, length) ->
+            record(type, buffer, offset, length);
+    private Consumer<RawSample> consumer;
     private byte[] attr;
     private SampleRecordParser parser;
     private boolean kernel;
@@ -183,13 +187,15 @@ public final class PerfCapture implements AutoCloseable {
      */
     public int drain(Consumer<RawSample> consumer) {
         int before = (int) samples;
+        this.consumer = consumer;
         for (ThreadEvent e : events.values()) {
-            e.ring().drain((type, buffer, offset, length) -> record(type, buffer, offset, length, consumer));
+            e.ring().drain(visitor);
         }
+        this.consumer = null;
         return (int) samples - before;
     }
 
-    private void record(int type, ByteBuffer buffer, int offset, int length, Consumer<RawSample> consumer) {
+    private void record(int type, ByteBuffer buffer, int offset, int length) {
         switch (type) {
             case RECORD_SAMPLE -> {
                 if (parser.parse(buffer, offset, length, sample)) {

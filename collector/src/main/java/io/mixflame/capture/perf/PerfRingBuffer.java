@@ -68,6 +68,10 @@ final class PerfRingBuffer {
     int drain(RecordVisitor visitor) {
         long head = (long) LONGS.getAcquire(meta, DATA_HEAD);
         long tail = meta.getLong(DATA_TAIL);
+        if (head == tail) {
+            // Nothing new: no write to the kernel's page (a sampler polling hundreds of idle threads does this most).
+            return 0;
+        }
         int records = 0;
         long size = mask + 1;
         while (tail < head) {
