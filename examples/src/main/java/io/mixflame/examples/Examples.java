@@ -1,13 +1,29 @@
 package io.mixflame.examples;
 
+import io.mixflame.examples.churn.ChurnWorkload;
+import io.mixflame.examples.mixed.MixedWorkload;
+import io.mixflame.examples.service.LoadGenerator;
+import io.mixflame.examples.service.ServiceWorkload;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /** {@code java -jar mixflame-examples.jar WORKLOAD [options]}: workloads to profile, each with a known truth. */
 public final class Examples {
     private static final String USAGE = String.join("\n",
-            "usage: java -jar mixflame-examples.jar WORKLOAD [--seconds N]",
-            "  cpu    burns CPU in methods ending in alpha, beta and gamma in the ratio 50:30:20");
+            "usage: java -jar mixflame-examples.jar WORKLOAD [--seconds N] [options]",
+            "  cpu [--rounds N]   burns CPU in methods ending in alpha, beta and gamma in the ratio 50:30:20;",
+            "                     with --rounds, does N rounds of that work and prints how long they took",
+            "  mixed              native code between Java frames: zlib, libc qsort with a Java comparator",
+            "                     called back from C (JNA), libc memcmp in a loop",
+            "  service [--load] [--threads N] [--requests N]",
+            "                     HTTP service on 127.0.0.1 with /cpu, /sleep and /lock; prints its port and the",
+            "                     time its workers slept and waited for the lock; --load also runs the load generator",
+            "  service-load --port P [--threads N] [--requests N]",
+            "                     the load generator alone, against a service on 127.0.0.1:P",
+            "  churn              short-lived threads, classes loaded and unloaded, deoptimizations",
+            "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
+            "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms'.");
 
     private Examples() {
     }
@@ -17,13 +33,55 @@ public final class Examples {
             System.err.println(USAGE);
             System.exit(2);
         }
-        List<String> rest = Arrays.asList(args).subList(1, args.length);
-        switch (args[0]) {
-            case "cpu" -> CpuWorkload.main(WorkloadArgs.parse(rest));
-            default -> {
-                System.err.println("unknown workload '" + args[0] + "'\n" + USAGE);
-                System.exit(2);
-            }
+        Workload workload;
+        try {
+            workload = parse(args[0], Arrays.asList(args).subList(1, args.length));
+        } catch (IllegalArgumentException e) {
+            System.err.println(args[0] + ": " + e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
         }
+        workload.run();
+        ProcessFootprint.print();
+    }
+
+    /** One workload with its arguments parsed, ready to run. */
+    private interface Workload {
+        void run() throws Exception;
+    }
+
+    private static Workload parse(String name, List<String> rest) {
+        switch (name) {
+            case "cpu" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of(CpuWorkload.ROUNDS));
+                return () -> CpuWorkload.main(a);
+            }
+            case "mixed" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest);
+                return () -> MixedWorkload.run(a.seconds());
+            }
+            case "service" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--load"), Set.of("--threads", "--requests"));
+                return () -> ServiceWorkload.run(a.seconds(), a.has("--load"), loadSettings(a));
+            }
+            case "service-load" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of("--port", "--threads", "--requests"));
+                if (!a.given("--port")) {
+                    throw new IllegalArgumentException("service-load needs --port P");
+                }
+                int port = Math.toIntExact(a.number("--port", 0));
+                return () -> LoadGenerator.run(port, loadSettings(a)).print(System.out);
+            }
+            case "churn" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest);
+                return () -> ChurnWorkload.run(a.seconds());
+            }
+            default -> throw new IllegalArgumentException("unknown workload");
+        }
+    }
+
+    private static LoadGenerator.Settings loadSettings(WorkloadArgs a) {
+        return new LoadGenerator.Settings(Math.toIntExact(a.number("--threads", LoadGenerator.Settings.DEFAULT_THREADS)),
+                a.number("--requests", LoadGenerator.Settings.DEFAULT_MAX_REQUESTS), a.seconds());
     }
 }

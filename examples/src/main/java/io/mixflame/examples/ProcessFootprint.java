@@ -1,0 +1,45 @@
+package io.mixflame.examples;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The process's peak resident memory and CPU time so far, printed as the last line of every workload:
+ * {@code footprint: VmHWM 123456 kB, process CPU 2345 ms}. The harness reads it; measuring from inside works the
+ * same under every profiler, whereas the process is gone by the time its parent could look.
+ */
+final class ProcessFootprint {
+    /** What the footprint line starts with. */
+    static final String PREFIX = "footprint: ";
+
+    private ProcessFootprint() {
+    }
+
+    /** Prints the footprint line. */
+    static void print() {
+        System.out.println(PREFIX + "VmHWM " + peakResidentKilobytes() + " kB, process CPU " + processCpuMillis() + " ms");
+    }
+
+    /** {@code VmHWM} from {@code /proc/self/status}, or -1 where there is none. */
+    static long peakResidentKilobytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.substring("VmHWM:".length()).replace("kB", "").trim());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // Not Linux, or a format we do not know: say so with -1 rather than fail the workload.
+        }
+        return -1;
+    }
+
+    private static long processCpuMillis() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime() / 1_000_000;
+        }
+        return -1;
+    }
+}

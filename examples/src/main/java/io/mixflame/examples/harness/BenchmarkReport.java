@@ -1,0 +1,69 @@
+package io.mixflame.examples.harness;
+
+import static io.mixflame.examples.harness.ReportNumbers.orDash;
+
+import java.util.List;
+import java.util.Map;
+
+/** The markdown section the harness prints: how it was measured, then one table per question. */
+final class BenchmarkReport {
+    private BenchmarkReport() {
+    }
+
+    /**
+     * @param command      the command that made it
+     * @param machine      {@link MachineDescription#describe}
+     * @param options      the harness's options
+     * @param labels       each profiler's name in the tables
+     * @param profilerArgs one line per profiler saying how it was started
+     */
+    static String markdown(String command, String machine, HarnessOptions options, Map<Profiler, String> labels,
+                           String profilerArgs, OverheadStudy overhead, MixedStudy mixed, OverheadSection overheadTables,
+                           AccuracySection accuracy, MixflameCostSection cost, List<String> failures) {
+        StringBuilder b = new StringBuilder();
+        b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
+        b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
+                .append("each sampling CPU every 10 ms, run in turn (none, async-profiler, JFR, mixflame) ")
+                .append(options.repetitions()).append(options.repetitions() == 1 ? " time" : " times")
+                .append(" so that drifts of a shared machine touch all alike. Ratios are medians over the ")
+                .append("repetitions of a run's figure over that of the run without a profiler in the same ")
+                .append("repetition; costs are those ratios as a slowdown or a loss of throughput.\n\n");
+        b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
+        b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
+        b.append("### Overhead: `cpu --rounds ").append(overhead.rounds()).append("` (fixed work, about ")
+                .append(options.cpuSeconds()).append(" s on one thread)\n\n");
+        b.append("Work time is what the workload measured around its rounds; process wall is JVM start to exit, the ")
+                .append("profiler's start-up and the writing of its profile included; process CPU is the whole ")
+                .append("process's user + system time (from the harness's `cutime + cstime`); peak RSS is the ")
+                .append("workload's own `VmHWM` just before it exits. Spread of runs is (max − min) / median of the ")
+                .append("work time; a cost not well above the baseline's own spread (")
+                .append(orDash(overheadTables.cpuBaselineSpread(), ReportNumbers::percent))
+                .append(") may be noise.\n\n");
+        b.append(overheadTables.cpuTable()).append('\n');
+        b.append("### Overhead: `service --load --seconds ").append(overhead.serviceSeconds()).append(" --threads ")
+                .append(overhead.clients()).append("` (fixed time)\n\n");
+        b.append("Requests per second after the load generator's warm-up, with server and clients in one process ")
+                .append("on 127.0.0.1 (`/cpu`, `/sleep`, `/lock` in turn). Baseline spread: ")
+                .append(orDash(overheadTables.serviceBaselineSpread(), ReportNumbers::percent)).append(".\n\n");
+        b.append(overheadTables.serviceTable()).append('\n');
+        b.append("### Accuracy: `cpu` (alpha : beta : gamma = 50 : 30 : 20)\n\n");
+        b.append("Samples pooled over all `cpu` runs above. Expected busy-thread samples: the thread's CPU time ")
+                .append("(as the workload measured it) / 10 ms.\n\n");
+        b.append(accuracy.sharesTable()).append('\n');
+        b.append("### Native frames: `mixed --seconds ").append(mixed.seconds()).append("`\n\n");
+        b.append("Shares of the samples of the workload's thread (stacks with a `MixedWorkload` frame). Native code ")
+                .append("is a frame that is neither Java, kernel, a JVM stub nor a marker; the callback column counts ")
+                .append("stacks with libc's qsort between Java frames (Java comparator called from C). JFR records ")
+                .append("Java frames only and samples no thread that is in native code.\n\n");
+        b.append(accuracy.mixedTable()).append('\n');
+        b.append("### mixflame's own cost (its `# note:` lines)\n\n").append(cost.text()).append('\n');
+        b.append("### Against the targets\n\n")
+                .append(TargetsSection.table(overheadTables, accuracy, cost)).append('\n');
+        if (!failures.isEmpty()) {
+            b.append("### Failed runs\n\n");
+            failures.forEach(f -> b.append("- ").append(f).append('\n'));
+            b.append('\n');
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,110 @@
+package io.mixflame.examples.harness;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The benchmark harness: runs the example workloads under no profiler, async-profiler, JFR and mixflame, and
+ * prints a markdown section with overhead, accuracy and mixflame's own cost against its targets.
+ *
+ * <pre>java -cp examples/target/mixflame-examples.jar io.mixflame.examples.harness.Harness [--quick] [--out FILE]</pre>
+ *
+ * <p>Exits with 1 when a run failed (the report lists it), 2 on a bad argument.
+ */
+public final class Harness {
+    /** Seconds of the calibration run that decides the cpu workload's rounds. */
+    private static final int CALIBRATION_SECONDS = 2;
+
+    private Harness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        HarnessOptions options;
+        try {
+            options = HarnessOptions.parse(Arrays.asList(args));
+        } catch (IllegalArgumentException e) {
+            System.err.println("harness: " + e.getMessage() + "\n" + HarnessOptions.USAGE);
+            System.exit(2);
+            return;
+        }
+        Path root = ProfilerFiles.projectRoot();
+        Path work = options.work() != null ? Files.createDirectories(options.work())
+                : Files.createTempDirectory("mixflame-harness-");
+        System.err.println("harness: runs and profiles go to " + work);
+        ProfilerFiles files = ProfilerFiles.find(root, work);
+        WorkloadRunner runner = new WorkloadRunner(options.javaHome().resolve("bin/java"),
+                root.resolve("examples/target/mixflame-examples.jar"), files, options.mixflameOptions(), work);
+
+        long rounds = calibrateRounds(runner, options.cpuSeconds());
+        OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), rounds, options.cpuSeconds(),
+                options.serviceSeconds(), options.clients());
+        MixedStudy mixed = MixedStudy.run(runner, options.mixedSeconds());
+
+        Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed));
+        OverheadSection overheadTables = new OverheadSection(overhead, labels);
+        AccuracySection accuracy = new AccuracySection(runner, overhead, mixed, labels);
+        MixflameCostSection cost = new MixflameCostSection(runner, MixflameCostSection.runsOf(overhead, mixed));
+        String report = BenchmarkReport.markdown(command(args), MachineDescription.describe(options.javaHome()), options,
+                labels, profilerArgs(files, options), overhead, mixed, overheadTables, accuracy, cost,
+                runner.failures());
+        System.out.print(report);
+        if (options.out() != null) {
+            Files.writeString(options.out(), report, StandardCharsets.UTF_8);
+        }
+        System.exit(runner.failures().isEmpty() ? 0 : 1);
+    }
+
+    /** Rounds of the cpu workload that take about {@code seconds} here, from a short run without a profiler. */
+    private static long calibrateRounds(WorkloadRunner runner, int seconds) throws IOException, InterruptedException {
+        ChildRun run = runner.run(Profiler.NONE, List.of("cpu", "--seconds", Integer.toString(CALIBRATION_SECONDS)),
+                CALIBRATION_SECONDS);
+        double perSecond = WorkloadOutput.roundsPerSecond(run.stdout()).orElseThrow(() ->
+                new IllegalStateException("the calibration run printed no rounds: " + run.failure()));
+        return Math.max(1, Math.round(perSecond * seconds));
+    }
+
+    /** The profilers' names in the tables; mixflame's says which engine its profiles' headers name. */
+    private static Map<Profiler, String> labels(WorkloadRunner runner, ProfilerFiles files, List<ChildRun> mixflameRuns)
+            throws IOException {
+        Map<Profiler, String> labels = new EnumMap<>(Profiler.class);
+        for (Profiler p : Profiler.values()) {
+            labels.put(p, p.label());
+        }
+        labels.put(Profiler.ASYNC_PROFILER, "async-profiler " + files.asyncProfilerVersion());
+        TreeSet<String> engines = new TreeSet<>();
+        for (ChildRun r : mixflameRuns) {
+            CollapsedProfile profile = r.succeeded() ? runner.profile(r) : null;
+            if (profile != null && profile.engine() != null) {
+                engines.add(profile.engine());
+            }
+        }
+        labels.put(Profiler.MIXFLAME, "mixflame (engine=" + (engines.isEmpty() ? "?" : String.join("/", engines)) + ")");
+        return labels;
+    }
+
+    private static String profilerArgs(ProfilerFiles files, HarnessOptions options) {
+        String extra = options.mixflameOptions().isBlank() ? "" : "," + options.mixflameOptions();
+        return "- async-profiler " + files.asyncProfilerVersion() + " (from Maven Central's `tools.profiler:async-profiler`):"
+                + " `-agentpath:libasyncProfiler.so=start,event=cpu,interval=10ms,ann,collapsed,file=…`\n"
+                + "- JFR: `-XX:StartFlightRecording=settings=profile,filename=…` (Java execution samples every 10 ms;"
+                + " converted to collapsed stacks from `jdk.ExecutionSample`)\n"
+                + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,file=…" + extra + "`"
+                + " (the engine is the one its output header names)\n";
+    }
+
+    private static String command(String[] args) {
+        StringBuilder b = new StringBuilder("java -cp examples/target/mixflame-examples.jar ")
+                .append(Harness.class.getName());
+        for (String a : args) {
+            b.append(' ').append(a.matches("[\\w./=,:-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,91 @@
+package io.mixflame.examples.harness;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The harness's command line.
+ *
+ * @param quick           a short run: 1 s of CPU work, 3 s of service and mixed, one repetition unless told
+ * @param out             where to write the report's markdown too, or null for standard output only
+ * @param repetitions     how often the sequence none, async-profiler, JFR, mixflame is run
+ * @param mixflameOptions extra options for mixflame's agent, appended after a comma, such as {@code engine=jfr}
+ * @param javaHome        the JDK the workloads run on
+ * @param work            where runs keep their output and profiles, or null for a new temporary directory
+ */
+record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameOptions, Path javaHome, Path work) {
+    static final String USAGE = String.join("\n",
+            "usage: java -cp mixflame-examples.jar io.mixflame.examples.harness.Harness [--quick] [--out FILE]",
+            "         [--repetitions N] [--mixflame-options OPTS] [--java JAVA_HOME] [--work DIR]",
+            "  --quick               short runs (a smoke test), one repetition unless --repetitions is given",
+            "  --out FILE            also write the markdown report to FILE",
+            "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 7)",
+            "  --mixflame-options O  appended to mixflame's agent options, e.g. engine=jfr",
+            "  --java HOME           the JDK to run the workloads on (default: the one running the harness)",
+            "  --work DIR            keep every run's output and profile here (default: a new temporary directory)");
+
+    private static final int FULL_REPETITIONS = 7;
+
+    /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
+    static HarnessOptions parse(List<String> args) {
+        boolean quick = false;
+        Path out = null;
+        Integer repetitions = null;
+        String mixflame = "";
+        Path java = Path.of(System.getProperty("java.home"));
+        Path work = null;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--quick")) {
+                quick = true;
+                continue;
+            }
+            if (i + 1 >= args.size()) {
+                throw new IllegalArgumentException("unknown argument or missing value: '" + a + "'");
+            }
+            String v = args.get(++i);
+            switch (a) {
+                case "--out" -> out = Path.of(v);
+                case "--repetitions" -> repetitions = positive(a, v);
+                case "--mixflame-options" -> mixflame = v;
+                case "--java" -> java = Path.of(v);
+                case "--work" -> work = Path.of(v);
+                default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
+            }
+        }
+        return new HarnessOptions(quick, out, repetitions != null ? repetitions : quick ? 1 : FULL_REPETITIONS,
+                mixflame, java, work);
+    }
+
+    /** Seconds of CPU work per cpu run (the rounds are calibrated to it). */
+    int cpuSeconds() {
+        return quick ? 1 : 6;
+    }
+
+    /** Seconds per service run, the load generator's warm-up (a quarter, at most 2 s) included. */
+    int serviceSeconds() {
+        return quick ? 3 : 8;
+    }
+
+    /** Seconds per mixed run: a third for each phase. */
+    int mixedSeconds() {
+        return quick ? 3 : 6;
+    }
+
+    /** The load generator's client threads. */
+    int clients() {
+        return 8;
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(option + " needs a positive number, not '" + value + "'");
+    }
+}

@@ -1,0 +1,50 @@
+package io.mixflame.examples.harness;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** The profilers the harness compares, each sampling CPU every 10 ms where it can be told to. */
+enum Profiler {
+    /** No profiler: the baseline every ratio is taken against. */
+    NONE("none"),
+    /** async-profiler's native agent, {@code event=cpu,interval=10ms}, collapsed output with frame kinds. */
+    ASYNC_PROFILER("async-profiler"),
+    /** JFR with its {@code profile} settings, whose Java execution sampling period is 10 ms. */
+    JFR("JFR"),
+    /** mixflame's agent, {@code event=cpu,interval=10ms}, with whatever engine it picks or is told. */
+    MIXFLAME("mixflame");
+
+    private final String label;
+
+    Profiler(String label) {
+        this.label = label;
+    }
+
+    /** The name in the report's tables. */
+    String label() {
+        return label;
+    }
+
+    /** The file the profiler writes, in a run's directory. */
+    Path outputIn(Path runDir) {
+        return switch (this) {
+            case NONE -> null;
+            case JFR -> runDir.resolve("profile.jfr");
+            default -> runDir.resolve("profile.collapsed");
+        };
+    }
+
+    /** The JVM options that start the profiler and make it write {@link #outputIn} at exit. */
+    List<String> jvmOptions(ProfilerFiles files, Path runDir, String mixflameOptions) {
+        Path out = outputIn(runDir);
+        return switch (this) {
+            case NONE -> List.of();
+            // ann: async-profiler marks Java frames with the suffixes mixflame uses, so both read alike.
+            case ASYNC_PROFILER -> List.of("-agentpath:" + files.asyncProfilerLibrary()
+                    + "=start,event=cpu,interval=10ms,ann,collapsed,file=" + out);
+            case JFR -> List.of("-XX:StartFlightRecording=settings=profile,filename=" + out);
+            case MIXFLAME -> List.of("-javaagent:" + files.mixflameAgent() + "=start,event=cpu,interval=10ms,file=" + out
+                    + (mixflameOptions.isBlank() ? "" : "," + mixflameOptions));
+        };
+    }
+}

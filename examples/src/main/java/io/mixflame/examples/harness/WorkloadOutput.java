@@ -1,0 +1,49 @@
+package io.mixflame.examples.harness;
+
+import java.util.OptionalDouble;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The figures a workload prints, read back from its standard output. */
+final class WorkloadOutput {
+    private static final Pattern PEAK_RSS = Pattern.compile("footprint: VmHWM (-?\\d+) kB");
+    private static final Pattern CPU_ROUNDS = Pattern.compile("cpu: \\d+ rounds in (\\d+) ms");
+    private static final Pattern THREAD_CPU = Pattern.compile("(\\d+) ms of CPU time");
+    private static final Pattern REQUESTS_PER_SECOND = Pattern.compile("load: .* ([\\d.]+) requests/s, (\\d+) errors");
+    private static final Pattern ROUNDS_IN_SECONDS = Pattern.compile("cpu: (\\d+) rounds in (\\d+) s,");
+
+    private WorkloadOutput() {
+    }
+
+    /** The process's peak resident set ({@code VmHWM}), in kB. */
+    static OptionalDouble peakRssKb(String stdout) {
+        return number(PEAK_RSS, stdout, 1);
+    }
+
+    /** {@code cpu --rounds}: how long the fixed work took, in ms. */
+    static OptionalDouble cpuWorkMillis(String stdout) {
+        return number(CPU_ROUNDS, stdout, 1);
+    }
+
+    /** {@code cpu} and {@code mixed}: the CPU time of the workload's one busy thread, in ms. */
+    static OptionalDouble busyThreadCpuMillis(String stdout) {
+        return number(THREAD_CPU, stdout, 1);
+    }
+
+    /** {@code service --load}: requests per second after the warm-up. */
+    static OptionalDouble requestsPerSecond(String stdout) {
+        return number(REQUESTS_PER_SECOND, stdout, 1);
+    }
+
+    /** {@code cpu --seconds N}: rounds per second. */
+    static OptionalDouble roundsPerSecond(String stdout) {
+        Matcher m = ROUNDS_IN_SECONDS.matcher(stdout);
+        return m.find() ? OptionalDouble.of(Double.parseDouble(m.group(1)) / Double.parseDouble(m.group(2)))
+                : OptionalDouble.empty();
+    }
+
+    private static OptionalDouble number(Pattern p, String text, int group) {
+        Matcher m = p.matcher(text);
+        return m.find() ? OptionalDouble.of(Double.parseDouble(m.group(group))) : OptionalDouble.empty();
+    }
+}
