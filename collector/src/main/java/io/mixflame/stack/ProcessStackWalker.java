@@ -157,7 +157,7 @@ public final class ProcessStackWalker implements AutoCloseable {
             UnwindContext context = new UnwindContext(stack, modules);
             Optional<BlockedThreadState> state;
             try {
-                state = blocked.capture(tid, modules.mappings(), context, stack);
+                state = blocked.capture(tid, modules::stackMappingContaining, context, stack);
             } catch (IOException e) {
                 return failure(tid, "thread " + tid + " of process " + pid + " does not exist", options, List.of());
             }

@@ -3,6 +3,7 @@ package io.mixflame.symbolize;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.MemoryMaps;
 import io.mixflame.process.ProcessMemory;
+import io.mixflame.process.StackMapping;
 import io.mixflame.symbolize.elf.ElfFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -78,6 +79,27 @@ public final class ProcessModules {
             throw new IllegalStateException("vDSO of " + pid + " is not readable");
         }
         return ElfFile.parse(ByteBuffer.wrap(bytes));
+    }
+
+    /**
+     * The readable, writable mapping holding a thread's stack pointer; the maps are read again (at the refresh rate)
+     * when none does, since a thread started after the last read has its stack in a mapping not seen yet.
+     */
+    public Optional<MemoryMapping> stackMappingContaining(long sp) {
+        Optional<MemoryMapping> hit = StackMapping.containing(mappings, sp);
+        if (hit.isPresent()) {
+            return hit;
+        }
+        synchronized (this) {
+            if (System.nanoTime() - lastRefresh >= REFRESH_NANOS) {
+                try {
+                    refresh();
+                } catch (IOException e) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return StackMapping.containing(mappings, sp);
     }
 
     /** The module holding an address, reading the maps again if none does and the last read is not recent. */

@@ -57,7 +57,7 @@ public final class NativeWalk implements AutoCloseable {
             StackMemory stack = new StackMemory(memory);
             UnwindContext context = new UnwindContext(stack, modules);
             BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 64 * 1024);
-            Optional<BlockedThreadState> state = capture.capture(tid, modules.mappings(), context, stack);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
             if (state.isEmpty()) {
                 Thread.sleep(50);
                 continue;
@@ -80,7 +80,7 @@ public final class NativeWalk implements AutoCloseable {
             StackMemory stack = new StackMemory(memory);
             UnwindContext context = new UnwindContext(stack, modules);
             BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 32 * 1024);
-            Optional<BlockedThreadState> state = capture.capture(tid, modules.mappings(), context, stack);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
             if (state.isEmpty()) {
                 Thread.sleep(50);
                 continue;

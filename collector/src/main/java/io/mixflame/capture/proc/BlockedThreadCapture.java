@@ -3,14 +3,13 @@ package io.mixflame.capture.proc;
 import io.mixflame.process.BlockedThreadState;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ProcessMemory;
-import io.mixflame.process.StackMapping;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackBounds;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
 import java.io.IOException;
-import java.util.List;
 import java.util.Optional;
+import java.util.function.LongFunction;
 
 /**
  * Captures a thread that is blocked in the kernel without stopping it: its syscall line gives sp and pc, and the
@@ -38,17 +37,17 @@ public final class BlockedThreadCapture {
     /**
      * Sets up {@code context} and {@code stackMemory} for a walk of thread {@code tid}.
      *
-     * @param maps the process's mappings, to bound the stack
+     * @param stackRegion the mapping holding a stack pointer, to bound the stack
      * @return the state the thread was captured in, empty when it is running (not blocked) or its stack is unknown
      */
-    public Optional<BlockedThreadState> capture(long tid, List<MemoryMapping> maps, UnwindContext context,
-                                                StackMemory stackMemory) throws IOException {
+    public Optional<BlockedThreadState> capture(long tid, LongFunction<Optional<MemoryMapping>> stackRegion,
+                                                UnwindContext context, StackMemory stackMemory) throws IOException {
         Optional<BlockedThreadState> state = BlockedThreadState.read(pid, tid);
         if (state.isEmpty()) {
             return Optional.empty();
         }
         BlockedThreadState s = state.get();
-        Optional<MemoryMapping> region = StackMapping.containing(maps, s.sp());
+        Optional<MemoryMapping> region = stackRegion.apply(s.sp());
         if (region.isEmpty()) {
             return Optional.empty();
         }

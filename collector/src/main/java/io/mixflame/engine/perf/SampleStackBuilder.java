@@ -98,7 +98,7 @@ public final class SampleStackBuilder {
      */
     public int buildBlocked(int tid, BlockedThreadCapture capture, boolean threadRoot, Frame leaf) throws IOException {
         named.clear();
-        Optional<BlockedThreadState> state = capture.capture(tid, modules.mappings(), context, stack);
+        Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
         if (state.isEmpty()) {
             return -1;
         }

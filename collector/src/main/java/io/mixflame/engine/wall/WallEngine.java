@@ -47,6 +47,13 @@ public final class WallEngine implements SamplingEngine {
     private static final int BLOCKED_STACK_BYTES = 32 * 1024;
     /** Ticks a reused stack's samples may wait before they reach the profile (half a second at 20 ms). */
     private static final int FLUSH_TICKS = 25;
+    /**
+     * The perf period is this fraction of the wall interval: a thread that runs in short bursts (a request handler)
+     * then has a sample from its current burst far more often than with one sample per 20 ms of its CPU time.
+     */
+    private static final int CPU_SAMPLES_PER_TICK = 4;
+    /** The shortest perf period used for that, whatever the interval. */
+    private static final long MIN_CPU_PERIOD_NANOS = 1_000_000L;
 
     private final long pid;
     private final PerfSyscalls syscalls;
@@ -77,6 +84,8 @@ public final class WallEngine implements SamplingEngine {
         int lastDepth;
         RawSample latestCpu;
         long latestCpuTime;
+        /** When it was last seen blocked: a cpu sample from before that is from an earlier run of the thread. */
+        long blockedSeenAt;
         long lastTimeRunning = -1;
         long pending;
 
@@ -119,7 +128,8 @@ public final class WallEngine implements SamplingEngine {
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
-        capture = new PerfCapture(new PerfCaptureSettings(pid, settings.intervalNanos(),
+        capture = new PerfCapture(new PerfCaptureSettings(pid,
+                Math.max(MIN_CPU_PERIOD_NANOS, settings.intervalNanos() / CPU_SAMPLES_PER_TICK),
                 PerfCaptureSettings.DEFAULT_STACK_BYTES, PerfCaptureSettings.DEFAULT_DATA_PAGES,
                 PerfCaptureSettings.DEFAULT_MAX_THREADS, false), syscalls);
         try {
@@ -141,6 +151,7 @@ public final class WallEngine implements SamplingEngine {
         settingsInUse = settings;
         targetInUse = target;
         long lastPoll = 0;
+        TickWeight weights = new TickWeight(settings.intervalNanos(), System.nanoTime());
         try {
             while (running) {
                 LockSupport.parkNanos(settings.intervalNanos());
@@ -155,7 +166,7 @@ public final class WallEngine implements SamplingEngine {
                     }
                     lastPoll = now;
                 }
-                tick(settings, target, now);
+                tick(settings, target, now, weights.next(now));
             }
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());
@@ -189,19 +200,24 @@ public final class WallEngine implements SamplingEngine {
         t.latestCpuTime = System.nanoTime();
     }
 
-    private void tick(SamplingSettings settings, SampleSink target, long now) {
+    /** Samples every thread once; each sample stands for {@code intervals} intervals of its time. */
+    private void tick(SamplingSettings settings, SampleSink target, long now, int intervals) {
+        long weight = intervals * settings.intervalNanos();
         ticks++;
         for (Map.Entry<Integer, ThreadEntry> e : threads.entrySet()) {
             int tid = e.getKey();
             ThreadEntry t = e.getValue();
+            boolean ranMeanwhile = false;
             if (t.lastFrames != null && t.lastLine != null && capture != null) {
                 // The perf event's mapped page says how long the thread has run: unchanged, it has not moved, and
                 // its last stack stands again without reading /proc (the cost of many idle threads).
                 long ran = capture.timeRunning(tid);
-                if (ran >= 0 && ran == t.lastTimeRunning) {
+                ranMeanwhile = ran != t.lastTimeRunning;
+                if (ran >= 0 && !ranMeanwhile) {
                     reused++;
                     // Counted here and added in bulk: an idle thread then costs a memory read per tick.
-                    if (++t.pending >= FLUSH_TICKS) {
+                    t.pending += intervals;
+                    if (t.pending >= FLUSH_TICKS) {
                         flush(t, settings, target);
                     }
                     continue;
@@ -221,7 +237,8 @@ public final class WallEngine implements SamplingEngine {
                 }
                 int depth;
                 Frame[] frames;
-                if (t.latestCpu != null && now - t.latestCpuTime < 4 * settings.intervalNanos()) {
+                if (t.latestCpu != null && t.latestCpuTime > t.blockedSeenAt
+                        && now - t.latestCpuTime < 2 * settings.intervalNanos()) {
                     depth = stacks.build(t.latestCpu, settings.threadRoots());
                     frames = stacks.frames();
                     frames = Arrays.copyOf(frames, Math.max(frames.length, depth + 1));
@@ -233,16 +250,19 @@ public final class WallEngine implements SamplingEngine {
                     depth = frames.length;
                 }
                 t.lastLine = null;
-                target.add(frames, depth, 1, settings.intervalNanos());
+                target.add(frames, depth, intervals, weight);
                 continue;
             }
             ThreadState state = ThreadState.ofSyscall(SyscallLineReader.syscall(line));
             if (!states.contains(state)) {
                 continue;
             }
-            if (line.equals(t.lastLine) && t.lastFrames != null) {
+            t.blockedSeenAt = now;
+            // The same line after the thread ran is the same call site reached again, perhaps from other callers
+            // (two handlers that both sleep): only without the perf page's evidence does the line alone decide.
+            if (!ranMeanwhile && line.equals(t.lastLine) && t.lastFrames != null) {
                 reused++;
-                target.add(t.lastFrames, t.lastDepth, 1, settings.intervalNanos());
+                target.add(t.lastFrames, t.lastDepth, intervals, weight);
                 continue;
             }
             try {
@@ -256,7 +276,7 @@ public final class WallEngine implements SamplingEngine {
                 t.lastFrames = Arrays.copyOf(stacks.frames(), depth);
                 t.lastDepth = depth;
                 t.lastLine = line;
-                target.add(t.lastFrames, depth, 1, settings.intervalNanos());
+                target.add(t.lastFrames, depth, intervals, weight);
             } catch (IOException ex) {
                 t.lastLine = null;
             }

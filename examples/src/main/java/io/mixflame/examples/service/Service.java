@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * An HTTP service on the JDK's {@link HttpServer}, bound to 127.0.0.1 only, whose worker threads (named
@@ -31,13 +32,16 @@ final class Service implements AutoCloseable {
     private final Map<Endpoint, EndpointTimes> times = new EnumMap<>(Endpoint.class);
     private final HttpServer server;
     private final ExecutorService workers;
+    /** The workers' lifetimes added up: the whole of the time a wall-clock profile of them can cover. */
+    private final LongAdder workerLifetimeNanos;
     /** Keeps the JIT from discarding the CPU endpoint's work. */
     private volatile long sink;
     private boolean closed;
 
-    private Service(HttpServer server, ExecutorService workers) {
+    private Service(HttpServer server, ExecutorService workers, LongAdder workerLifetimeNanos) {
         this.server = server;
         this.workers = workers;
+        this.workerLifetimeNanos = workerLifetimeNanos;
     }
 
     /** Starts the service on a free port of 127.0.0.1. */
@@ -47,12 +51,20 @@ final class Service implements AutoCloseable {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         AtomicInteger n = new AtomicInteger();
+        LongAdder lifetimes = new LongAdder();
         ExecutorService workers = Executors.newFixedThreadPool(WORKERS, r -> {
-            Thread t = new Thread(r, "service-worker-" + n.incrementAndGet());
+            Thread t = new Thread(() -> {
+                long start = System.nanoTime();
+                try {
+                    r.run();
+                } finally {
+                    lifetimes.add(System.nanoTime() - start);
+                }
+            }, "service-worker-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        Service service = new Service(server, workers);
+        Service service = new Service(server, workers, lifetimes);
         for (Endpoint e : Endpoint.values()) {
             service.times.put(e, new EndpointTimes());
             server.createContext(e.path(), exchange -> service.handle(e, exchange));
@@ -67,9 +79,10 @@ final class Service implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** Prints, per endpoint, what its workers measured. */
+    /** Prints, per endpoint, what its workers measured; after {@link #close()}, their lifetimes are complete. */
     void printTimes(PrintStream out) {
-        out.println("service: " + WORKERS + " worker threads; time they measured per endpoint:");
+        out.println("service: " + WORKERS + " worker threads, " + workerLifetimeNanos.sum() / 1_000_000
+                + " ms of worker lifetime; time they measured per endpoint:");
         for (Endpoint e : Endpoint.values()) {
             out.println("service: " + times.get(e).describe(e));
         }
