@@ -81,7 +81,7 @@ public class NativeWalkBenchmark {
         stack = new StackMemory(memory);
         context = new UnwindContext(stack, modules);
         Optional<BlockedThreadState> state = new BlockedThreadCapture(pid, memory, 64 * 1024)
-                .capture(tid, modules.mappings(), context, stack);
+                .capture(tid, modules::stackMappingContaining, context, stack);
         if (state.isEmpty()) {
             throw new IllegalStateException("bench-waiter is not blocked");
         }
