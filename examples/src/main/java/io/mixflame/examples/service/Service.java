@@ -9,7 +9,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -34,14 +36,18 @@ final class Service implements AutoCloseable {
     private final ExecutorService workers;
     /** The workers' lifetimes added up: the whole of the time a wall-clock profile of them can cover. */
     private final LongAdder workerLifetimeNanos;
+    /** The worker threads: their lifetimes are complete only once they have ended, after the pool's termination. */
+    private final List<Thread> workerThreads;
     /** Keeps the JIT from discarding the CPU endpoint's work. */
     private volatile long sink;
     private boolean closed;
 
-    private Service(HttpServer server, ExecutorService workers, LongAdder workerLifetimeNanos) {
+    private Service(HttpServer server, ExecutorService workers, LongAdder workerLifetimeNanos,
+                    List<Thread> workerThreads) {
         this.server = server;
         this.workers = workers;
         this.workerLifetimeNanos = workerLifetimeNanos;
+        this.workerThreads = workerThreads;
     }
 
     /** Starts the service on a free port of 127.0.0.1. */
@@ -52,6 +58,7 @@ final class Service implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         AtomicInteger n = new AtomicInteger();
         LongAdder lifetimes = new LongAdder();
+        List<Thread> threads = new CopyOnWriteArrayList<>();
         ExecutorService workers = Executors.newFixedThreadPool(WORKERS, r -> {
             Thread t = new Thread(() -> {
                 long start = System.nanoTime();
@@ -61,10 +68,11 @@ final class Service implements AutoCloseable {
                     lifetimes.add(System.nanoTime() - start);
                 }
             }, "service-worker-" + n.incrementAndGet());
+            threads.add(t);
             t.setDaemon(true);
             return t;
         });
-        Service service = new Service(server, workers, lifetimes);
+        Service service = new Service(server, workers, lifetimes, threads);
         for (Endpoint e : Endpoint.values()) {
             service.times.put(e, new EndpointTimes());
             server.createContext(e.path(), exchange -> service.handle(e, exchange));
@@ -98,6 +106,9 @@ final class Service implements AutoCloseable {
         server.stop(0);
         workers.shutdown();
         workers.awaitTermination(10, TimeUnit.SECONDS);
+        for (Thread t : workerThreads) {
+            t.join(TimeUnit.SECONDS.toMillis(10));
+        }
     }
 
     private void handle(Endpoint endpoint, HttpExchange exchange) throws IOException {
