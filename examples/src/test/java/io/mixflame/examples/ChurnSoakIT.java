@@ -1,0 +1,100 @@
+package io.mixflame.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.ChildJvm;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The soak: the {@code churn} workload (threads born and dying at a high rate, classes unloaded, deoptimizations)
+ * profiled at {@code interval=1ms} for minutes. Between a look after the warm-up and a look near the end, the
+ * profiled JVM's heap after a full GC, its open file descriptors and its long-lived threads stay flat; it answers a
+ * diagnostic command at the end (no hang), exits normally and the profile is written.
+ */
+class ChurnSoakIT {
+    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 150);
+    private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** The profile may still grow up to its bound on distinct stacks; anything beyond that is a leak. */
+    private static final long HEAP_GROWTH_LIMIT_KB = 48 * 1024;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void churnAtOneMillisecondLeavesHeapFilesAndThreadsFlat(Path jdk) throws Exception {
+        Path out = dir.resolve("churn.collapsed");
+        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,interval=1ms,file=" + out,
+                "-jar", BuiltJars.examples().toString(), "churn", "--seconds", Integer.toString(SECONDS)))) {
+            long pid = app.pid();
+            TimeUnit.SECONDS.sleep(SECONDS / 5);
+            Footprint before = Footprint.of(jdk, pid);
+            TimeUnit.SECONDS.sleep(SECONDS * 3 / 5);
+            Footprint after = Footprint.of(jdk, pid);
+            String answer = jcmd(jdk, pid, "VM.uptime");
+            assertThat(app.awaitExit(Duration.ofSeconds(SECONDS + 120))).as(app.stderr()).isZero();
+
+            String seen = "before " + before + ", after " + after;
+            assertThat(answer).as("the JVM answers a diagnostic command near the end").contains(" s");
+            assertThat(after.heapUsedKb - before.heapUsedKb).as("heap growth after GC (kB); %s", seen)
+                    .isLessThan(HEAP_GROWTH_LIMIT_KB);
+            assertThat(after.fds - before.fds).as("open file descriptors; %s", seen).isLessThanOrEqualTo(2);
+            assertThat(after.threads - before.threads).as("long-lived threads; %s", seen).isLessThanOrEqualTo(1);
+            assertThat(app.stdout()).contains("churn: ").contains("classes unloaded");
+        }
+        assertThat(CollapsedShares.read(out).totalSamples()).as("samples in the profile").isGreaterThan(SECONDS * 100L);
+    }
+
+    /** What the test watches of the profiled JVM at one moment. */
+    private record Footprint(long heapUsedKb, long fds, long threads) {
+        static Footprint of(Path jdk, long pid) throws Exception {
+            jcmd(jdk, pid, "GC.run");
+            Matcher used = HEAP_USED.matcher(jcmd(jdk, pid, "GC.heap_info"));
+            assertThat(used.find()).as("heap usage of %d", pid).isTrue();
+            long fds;
+            try (Stream<Path> s = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+                fds = s.count();
+            }
+            return new Footprint(Long.parseLong(used.group(1)), fds, longLivedThreads(pid));
+        }
+
+        /** Threads other than the workload's short-lived ones, whose number at any moment is up to chance. */
+        private static long longLivedThreads(long pid) throws IOException {
+            List<String> names = new ArrayList<>();
+            try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+                for (Path t : (Iterable<Path>) tasks::iterator) {
+                    try {
+                        names.add(Files.readString(t.resolve("comm"), StandardCharsets.UTF_8).trim());
+                    } catch (IOException ended) {
+                        // a short-lived thread that ended meanwhile
+                    }
+                }
+            }
+            return names.stream().filter(n -> !n.equals("short-lived")).count();
+        }
+    }
+
+    private static String jcmd(Path jdk, long pid, String command) throws Exception {
+        Process p = new ProcessBuilder(jdk.resolve("bin/jcmd").toString(), Long.toString(pid), command)
+                .redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("jcmd %s %s answered", pid, command).isTrue();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).as("jcmd %s: %s", command, text).isZero();
+        return text;
+    }
+}
