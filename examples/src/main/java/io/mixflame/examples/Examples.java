@@ -1,6 +1,7 @@
 package io.mixflame.examples;
 
 import io.mixflame.examples.churn.ChurnWorkload;
+import io.mixflame.examples.idle.IdleWorkload;
 import io.mixflame.examples.mixed.MixedWorkload;
 import io.mixflame.examples.service.LoadGenerator;
 import io.mixflame.examples.service.ServiceWorkload;
@@ -22,6 +23,8 @@ public final class Examples {
             "  service-load --port P [--threads N] [--requests N]",
             "                     the load generator alone, against a service on 127.0.0.1:P",
             "  churn              short-lived threads, classes loaded and unloaded, deoptimizations",
+            "  idle [--threads N] [--warmup W]",
+            "                     N parked threads (500); after W s (10) prints the process's CPU time over --seconds",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
             "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms'.");
 
@@ -75,6 +78,12 @@ public final class Examples {
             case "churn" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
                 return () -> ChurnWorkload.run(a.seconds());
+            }
+            case "idle" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of("--threads", "--warmup"));
+                int threads = Math.toIntExact(a.number("--threads", 500));
+                int warmUp = Math.toIntExact(a.number("--warmup", 10));
+                return () -> IdleWorkload.run(threads, warmUp, a.seconds());
             }
             default -> throw new IllegalArgumentException("unknown workload");
         }

@@ -18,8 +18,9 @@ final class BenchmarkReport {
      * @param profilerArgs one line per profiler saying how it was started
      */
     static String markdown(String command, String machine, HarnessOptions options, Map<Profiler, String> labels,
-                           String profilerArgs, OverheadStudy overhead, MixedStudy mixed, OverheadSection overheadTables,
-                           AccuracySection accuracy, MixflameCostSection cost, List<String> failures) {
+                           String profilerArgs, OverheadStudy overhead, MixedStudy mixed, WallStudy wall,
+                           OverheadSection overheadTables, AccuracySection accuracy, WallSection wallTable,
+                           MixflameCostSection cost, List<String> failures) {
         StringBuilder b = new StringBuilder();
         b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
         b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
@@ -56,9 +57,16 @@ final class BenchmarkReport {
                 .append("stacks with libc's qsort between Java frames (Java comparator called from C). JFR records ")
                 .append("Java frames only and samples no thread that is in native code.\n\n");
         b.append(accuracy.mixedTable()).append('\n');
+        b.append("### Wall clock: `idle --threads ").append(wall.threads()).append("` (issue 8)\n\n");
+        b.append(wall.threads()).append(" parked threads sampled every 20 ms; each run waits ").append(wall.warmUpSeconds())
+                .append(" s (start-up, the profiler's code compiled), then the workload measures its process's CPU time")
+                .append(" over ").append(wall.seconds()).append(" s. With nothing else running, the extra over the run ")
+                .append("without a profiler in the same repetition is the profiler's cost. Expected samples: every idle ")
+                .append("thread every 20 ms through warm-up and window. JFR has no wall-clock sampling of idle threads.\n\n");
+        b.append(wallTable.table()).append('\n');
         b.append("### mixflame's own cost (its `# note:` lines)\n\n").append(cost.text()).append('\n');
         b.append("### Against the targets\n\n")
-                .append(TargetsSection.table(overheadTables, accuracy, cost)).append('\n');
+                .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost)).append('\n');
         if (!failures.isEmpty()) {
             b.append("### Failed runs\n\n");
             failures.forEach(f -> b.append("- ").append(f).append('\n'));

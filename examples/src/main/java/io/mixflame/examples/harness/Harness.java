@@ -29,6 +29,10 @@ public final class Harness {
         HarnessOptions options;
         try {
             options = HarnessOptions.parse(Arrays.asList(args));
+            if (options.benchmarks() != null) {
+                // Checked before ten minutes of runs, not after.
+                MarkedSection.replace(readable(options.benchmarks()), "");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("harness: " + e.getMessage() + "\n" + HarnessOptions.USAGE);
             System.exit(2);
@@ -46,19 +50,39 @@ public final class Harness {
         OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), rounds, options.cpuSeconds(),
                 options.serviceSeconds(), options.clients());
         MixedStudy mixed = MixedStudy.run(runner, options.mixedSeconds());
+        WallStudy wall = WallStudy.run(runner, options.wallRepetitions(), options.idleThreads(),
+                options.wallWarmUpSeconds(), options.wallSeconds());
 
-        Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed));
+        Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed, null));
         OverheadSection overheadTables = new OverheadSection(overhead, labels);
         AccuracySection accuracy = new AccuracySection(runner, overhead, mixed, labels);
-        MixflameCostSection cost = new MixflameCostSection(runner, MixflameCostSection.runsOf(overhead, mixed));
+        WallSection wallTable = new WallSection(wall, labels, runner);
+        MixflameCostSection cost = new MixflameCostSection(runner, MixflameCostSection.runsOf(overhead, mixed, wall));
         String report = BenchmarkReport.markdown(command(args), MachineDescription.describe(options.javaHome()), options,
-                labels, profilerArgs(files, options), overhead, mixed, overheadTables, accuracy, cost,
+                labels, profilerArgs(files, options), overhead, mixed, wall, overheadTables, accuracy, wallTable, cost,
                 runner.failures());
         System.out.print(report);
         if (options.out() != null) {
             Files.writeString(options.out(), report, StandardCharsets.UTF_8);
         }
+        if (options.benchmarks() != null) {
+            if (runner.failures().isEmpty()) {
+                MarkedSection.write(options.benchmarks(), report);
+                System.err.println("harness: replaced the harness section of " + options.benchmarks());
+            } else {
+                System.err.println("harness: " + options.benchmarks() + " left as it was: " + runner.failures().size()
+                        + " run(s) failed");
+            }
+        }
         System.exit(runner.failures().isEmpty() ? 0 : 1);
+    }
+
+    private static String readable(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage());
+        }
     }
 
     /** Rounds of the cpu workload that take about {@code seconds} here, from a short run without a profiler. */
@@ -96,7 +120,8 @@ public final class Harness {
                 + "- JFR: `-XX:StartFlightRecording=settings=profile,filename=…` (Java execution samples every 10 ms;"
                 + " converted to collapsed stacks from `jdk.ExecutionSample`)\n"
                 + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,file=…" + extra + "`"
-                + " (the engine is the one its output header names)\n";
+                + " (the engine is the one its output header names)\n"
+                + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead\n";
     }
 
     private static String command(String[] args) {

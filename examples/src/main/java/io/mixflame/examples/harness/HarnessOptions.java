@@ -12,19 +12,30 @@ import java.util.List;
  * @param mixflameOptions extra options for mixflame's agent, appended after a comma, such as {@code engine=jfr}
  * @param javaHome        the JDK the workloads run on
  * @param work            where runs keep their output and profiles, or null for a new temporary directory
+ * @param benchmarks      a markdown file whose marked section the report replaces, or null
  */
-record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameOptions, Path javaHome, Path work) {
+record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameOptions, Path javaHome, Path work,
+                      Path benchmarks) {
     static final String USAGE = String.join("\n",
             "usage: java -cp mixflame-examples.jar io.mixflame.examples.harness.Harness [--quick] [--out FILE]",
-            "         [--repetitions N] [--mixflame-options OPTS] [--java JAVA_HOME] [--work DIR]",
+            "         [--repetitions N] [--mixflame-options OPTS] [--java JAVA_HOME] [--work DIR] [--benchmarks FILE]",
             "  --quick               short runs (a smoke test), one repetition unless --repetitions is given",
             "  --out FILE            also write the markdown report to FILE",
-            "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 7)",
+            "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 5; the",
+            "                        wall-clock study runs 2 times, or 1 with --quick)",
             "  --mixflame-options O  appended to mixflame's agent options, e.g. engine=jfr",
             "  --java HOME           the JDK to run the workloads on (default: the one running the harness)",
-            "  --work DIR            keep every run's output and profile here (default: a new temporary directory)");
+            "  --work DIR            keep every run's output and profile here (default: a new temporary directory)",
+            "  --benchmarks FILE     replace the part of FILE between <!-- harness:begin --> and <!-- harness:end -->",
+            "                        (appended when absent) with the report; not written when a run failed");
 
-    private static final int FULL_REPETITIONS = 7;
+    /**
+     * A full run takes about 10 minutes here: per repetition the four profilers run {@code cpu} (6 s of work) and
+     * {@code service} (8 s), each with about 1.5 s of JVM and profiler start-up, some 70 s; five of those, the mixed
+     * runs (30 s) and the wall-clock study (two repetitions of three 31 s runs, about 3 minutes).
+     */
+    private static final int FULL_REPETITIONS = 5;
+    private static final int WALL_REPETITIONS = 2;
 
     /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
     static HarnessOptions parse(List<String> args) {
@@ -34,6 +45,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
         String mixflame = "";
         Path java = Path.of(System.getProperty("java.home"));
         Path work = null;
+        Path benchmarks = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--quick")) {
@@ -50,11 +62,12 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 case "--mixflame-options" -> mixflame = v;
                 case "--java" -> java = Path.of(v);
                 case "--work" -> work = Path.of(v);
+                case "--benchmarks" -> benchmarks = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
         return new HarnessOptions(quick, out, repetitions != null ? repetitions : quick ? 1 : FULL_REPETITIONS,
-                mixflame, java, work);
+                mixflame, java, work, benchmarks);
     }
 
     /** Seconds of CPU work per cpu run (the rounds are calibrated to it). */
@@ -70,6 +83,26 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     /** Seconds per mixed run: a third for each phase. */
     int mixedSeconds() {
         return quick ? 3 : 6;
+    }
+
+    /** Repetitions of the wall-clock study. */
+    int wallRepetitions() {
+        return quick ? 1 : WALL_REPETITIONS;
+    }
+
+    /** The wall-clock study's parked threads. */
+    int idleThreads() {
+        return 500;
+    }
+
+    /** Seconds of each wall-clock run before its measured window. */
+    int wallWarmUpSeconds() {
+        return quick ? 2 : 10;
+    }
+
+    /** Seconds of each wall-clock run's measured window. */
+    int wallSeconds() {
+        return quick ? 3 : 20;
     }
 
     /** The load generator's client threads. */

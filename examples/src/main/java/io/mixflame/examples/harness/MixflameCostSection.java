@@ -55,13 +55,16 @@ final class MixflameCostSection {
         return t.toString();
     }
 
-    /** The mixflame runs of every study. */
-    static List<ChildRun> runsOf(OverheadStudy overhead, MixedStudy mixed) {
+    /** The mixflame runs of every study; {@code wall} may be null. */
+    static List<ChildRun> runsOf(OverheadStudy overhead, MixedStudy mixed, WallStudy wall) {
         List<ChildRun> runs = new ArrayList<>(overhead.cpu().get(Profiler.MIXFLAME));
         runs.addAll(overhead.service().get(Profiler.MIXFLAME));
         ChildRun m = mixed.runs().get(Profiler.MIXFLAME);
         if (m != null) {
             runs.add(m);
+        }
+        if (wall != null) {
+            runs.addAll(wall.runs().getOrDefault(Profiler.MIXFLAME, List.of()));
         }
         return runs;
     }

@@ -3,7 +3,7 @@ package io.mixflame.examples.harness;
 import java.nio.file.Path;
 import java.util.List;
 
-/** The profilers the harness compares, each sampling CPU every 10 ms where it can be told to. */
+/** The profilers the harness compares, each told to sample as a study's {@link Sampling} says where it can be. */
 enum Profiler {
     /** No profiler: the baseline every ratio is taken against. */
     NONE("none"),
@@ -34,17 +34,25 @@ enum Profiler {
         };
     }
 
+    /** Whether it can sample that way: JFR samples no idle thread, so it has no wall-clock mode. */
+    boolean supports(Sampling sampling) {
+        return this != JFR || sampling == Sampling.CPU;
+    }
+
     /** The JVM options that start the profiler and make it write {@link #outputIn} at exit. */
-    List<String> jvmOptions(ProfilerFiles files, Path runDir, String mixflameOptions) {
+    List<String> jvmOptions(ProfilerFiles files, Path runDir, String mixflameOptions, Sampling sampling) {
+        if (!supports(sampling)) {
+            throw new IllegalArgumentException(label + " cannot sample " + sampling);
+        }
         Path out = outputIn(runDir);
         return switch (this) {
             case NONE -> List.of();
             // ann: async-profiler marks Java frames with the suffixes mixflame uses, so both read alike.
             case ASYNC_PROFILER -> List.of("-agentpath:" + files.asyncProfilerLibrary()
-                    + "=start,event=cpu,interval=10ms,ann,collapsed,file=" + out);
+                    + "=start," + sampling.agentOptions() + ",ann,collapsed,file=" + out);
             case JFR -> List.of("-XX:StartFlightRecording=settings=profile,filename=" + out);
-            case MIXFLAME -> List.of("-javaagent:" + files.mixflameAgent() + "=start,event=cpu,interval=10ms,file=" + out
-                    + (mixflameOptions.isBlank() ? "" : "," + mixflameOptions));
+            case MIXFLAME -> List.of("-javaagent:" + files.mixflameAgent() + "=start," + sampling.agentOptions()
+                    + ",file=" + out + (mixflameOptions.isBlank() ? "" : "," + mixflameOptions));
         };
     }
 }

@@ -11,11 +11,12 @@ final class TargetsSection {
     private static final double MAX_DEVIATION_POINTS = 2;
     private static final double MAX_P50_MICROS = 5;
     private static final double MAX_P99_MICROS = 20;
+    private static final double MAX_WALL_CORE_SHARE = 0.02;
 
     private TargetsSection() {
     }
 
-    static String table(OverheadSection overhead, AccuracySection accuracy, MixflameCostSection cost) {
+    static String table(OverheadSection overhead, AccuracySection accuracy, WallSection wall, MixflameCostSection cost) {
         MarkdownTable t = new MarkdownTable("target", "mixflame", "async-profiler", "verdict");
         costRow(t, "`cpu`: cost at 10 ms ≤ async-profiler's and ≤ 1%", overhead.cpuCosts(Profiler.MIXFLAME),
                 overhead.cpuCosts(Profiler.ASYNC_PROFILER));
@@ -25,6 +26,10 @@ final class TargetsSection {
         t.row("`cpu`: shares within 2 pp of 50/30/20", orDash(dev, ReportNumbers::points),
                 orDash(accuracy.maxDeviationPoints(Profiler.ASYNC_PROFILER), ReportNumbers::points),
                 verdict(dev, MAX_DEVIATION_POINTS, d -> ReportNumbers.points(d - MAX_DEVIATION_POINTS)));
+        OptionalDouble wallCost = wall.extraCoreShare(Profiler.MIXFLAME);
+        t.row("`idle`: wall clock, 500 idle threads at 20 ms ≤ 2% of one core", orDash(wallCost, WallSection::percentOfCore),
+                orDash(wall.extraCoreShare(Profiler.ASYNC_PROFILER), WallSection::percentOfCore),
+                verdict(wallCost, MAX_WALL_CORE_SHARE, c -> String.format(Locale.ROOT, "%.2f pp", 100 * (c - MAX_WALL_CORE_SHARE))));
         microsRow(t, "sampler ≤ 5 µs per sample (p50)", cost.perSampleP50Micros(), MAX_P50_MICROS);
         microsRow(t, "sampler ≤ 20 µs per sample (p99)", cost.perSampleP99Micros(), MAX_P99_MICROS);
         return t.toString();

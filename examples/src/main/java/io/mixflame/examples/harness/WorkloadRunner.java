@@ -34,10 +34,16 @@ final class WorkloadRunner {
      * minutes is killed and counts as failed.
      */
     ChildRun run(Profiler profiler, List<String> workload, int expectedSeconds) throws IOException, InterruptedException {
+        return run(profiler, Sampling.CPU, workload, expectedSeconds);
+    }
+
+    /** As {@link #run(Profiler, List, int)}, sampling as told. */
+    ChildRun run(Profiler profiler, Sampling sampling, List<String> workload, int expectedSeconds)
+            throws IOException, InterruptedException {
         runs++;
         Path dir = work.resolve(String.format(Locale.ROOT, "%03d-%s-%s", runs, workload.get(0),
                 profiler.name().toLowerCase(Locale.ROOT)));
-        ChildRun run = ChildRun.run(java, examplesJar, profiler, profiler.jvmOptions(files, dir, mixflameOptions),
+        ChildRun run = ChildRun.run(java, examplesJar, profiler, profiler.jvmOptions(files, dir, mixflameOptions, sampling),
                 workload, dir, Duration.ofSeconds(expectedSeconds * 3L + 120));
         if (run.succeeded() && profiler == Profiler.JFR) {
             JfrToCollapsed.convert(run.profileFile(), collapsedIn(dir));

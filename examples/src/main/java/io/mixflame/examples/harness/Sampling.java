@@ -1,0 +1,20 @@
+package io.mixflame.examples.harness;
+
+/** What the profilers are told to sample, the same for each of them. */
+enum Sampling {
+    /** CPU time, a sample every 10 ms of a thread's CPU time. */
+    CPU("event=cpu,interval=10ms"),
+    /** Wall-clock time, every thread every 20 ms (mixflame's default wall interval); JFR has no such mode. */
+    WALL("event=wall,interval=20ms");
+
+    private final String agentOptions;
+
+    Sampling(String agentOptions) {
+        this.agentOptions = agentOptions;
+    }
+
+    /** The options, in the syntax async-profiler's and mixflame's agents share. */
+    String agentOptions() {
+        return agentOptions;
+    }
+}
