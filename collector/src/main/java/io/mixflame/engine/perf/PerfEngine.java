@@ -10,6 +10,7 @@ import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.process.ProcessThreadCount;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -34,6 +35,12 @@ public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
     private static final int POOL = 128;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
+    /**
+     * Between polls the thread list is read again only when the thread count changed (one stat call) or this long
+     * has passed: a thread that ended while another started leaves the count as it was. Listing /proc/PID/task at
+     * every poll was a third of the sampler thread's time.
+     */
+    private static final long FULL_LISTING_NANOS = 1_000_000_000L;
 
     private final long pid;
     private final PerfSyscalls syscalls;
@@ -113,6 +120,8 @@ public final class PerfEngine implements SamplingEngine {
     private void sample(long intervalNanos) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long lastPoll = System.nanoTime();
+        long lastListing = lastPoll;
+        int listedCount = -1;
         try {
             while (running) {
                 LockSupport.parkNanos(intervalNanos);
@@ -123,7 +132,12 @@ public final class PerfEngine implements SamplingEngine {
                     perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
                 }
                 if (t1 - lastPoll >= THREAD_POLL_NANOS) {
-                    capture.refreshThreads();
+                    int count = ProcessThreadCount.read(pid);
+                    if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
+                        capture.refreshThreads();
+                        listedCount = count;
+                        lastListing = t1;
+                    }
                     lastPoll = t1;
                 }
             }

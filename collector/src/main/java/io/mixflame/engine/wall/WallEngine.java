@@ -13,6 +13,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.perf.SampleStackBuilder;
 import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.process.ProcessThreadCount;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;

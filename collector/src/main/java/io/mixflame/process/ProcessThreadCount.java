@@ -1,4 +1,4 @@
-package io.mixflame.engine.wall;
+package io.mixflame.process;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,12 +9,12 @@ import java.nio.file.Path;
  * a cheap test for threads started or ended. ({@code /proc/PID/stat} has the count too, but reading it sums the CPU
  * time of every thread.)
  */
-final class ProcessThreadCount {
+public final class ProcessThreadCount {
     private ProcessThreadCount() {
     }
 
     /** The count, or -1 when it cannot be read. */
-    static int read(long pid) {
+    public static int read(long pid) {
         try {
             Object links = Files.getAttribute(Path.of("/proc", Long.toString(pid), "task"), "unix:nlink");
             return links instanceof Integer n ? n - 2 : -1;
