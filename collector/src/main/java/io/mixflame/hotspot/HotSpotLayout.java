@@ -85,7 +85,13 @@ final class HotSpotLayout {
     final long poolSourceFileIndex;
     final long symbolLength;
     final long symbolBody;
+    /** -1 when not described: a symbol's reference count (low 16 bits) is then not checked. */
+    final long symbolRefcount;
     final long klassName;
+    /** -1 when not described: a method is then not checked against its class's method array. */
+    final long instanceKlassMethods;
+    final long methodArrayLength;
+    final long methodArrayData;
 
     // threads
     final long threadListVariable;
@@ -189,6 +195,16 @@ final class HotSpotLayout {
         symbolLength = l.offset("Symbol", "_length");
         symbolBody = l.offset("Symbol", "_body[0]", "_body");
         klassName = l.offset("Klass", "_name");
+        symbolRefcount = vm.field("Symbol", "_hash_and_refcount").map(VmStructs.Field::offset).orElse(-1L);
+        long methods = vm.field("InstanceKlass", "_methods").map(VmStructs.Field::offset).orElse(-1L);
+        long methodData = vm.field("Array<Method*>", "_data").map(VmStructs.Field::offset).orElse(-1L);
+        instanceKlassMethods = methodData < 0 ? -1 : methods;
+        methodArrayData = methodData;
+        // Every Array<T> starts with the same int length; not every instantiation is described.
+        methodArrayLength = vm.field("Array<Method*>", "_length")
+                .or(() -> vm.field("Array<Klass*>", "_length"))
+                .or(() -> vm.field("Array<int>", "_length"))
+                .map(VmStructs.Field::offset).orElse(0L);
 
         threadListVariable = l.staticAddress("ThreadsSMRSupport", "_java_thread_list");
         threadListLength = l.offset("ThreadsList", "_length");

@@ -112,6 +112,14 @@ public final class HotSpotVm {
         return methods.read(methodPtr);
     }
 
+    /**
+     * Whether this JVM describes what tells a live method from one whose class was unloaded (symbol reference counts,
+     * each class's method array); without it, names are only checked for being well-formed text.
+     */
+    public boolean checksMethodLiveness() {
+        return layout.symbolRefcount >= 0 && layout.instanceKlassMethods >= 0;
+    }
+
     /** The bytecode index an interpreter frame's bcp stands for, or -1 (native method, bad bcp). */
     public int bci(long methodPtr, long bcp) {
         return methods.bci(methodPtr, bcp);

@@ -12,6 +12,18 @@ package io.mixflame.hotspot;
 public record JavaMethod(String holder, String name, String signature, String sourceFile, int[] lineNumbers) {
 
     /**
+     * What a frame's method is when its class was unloaded before the frame could be named: its metadata is freed,
+     * and nothing read from it can be trusted. Compared by identity.
+     */
+    public static final JavaMethod UNLOADED = new JavaMethod("[unloaded class]", "[unloaded method]", "", null,
+            new int[0]);
+
+    /** Whether this is {@link #UNLOADED}. */
+    public boolean isUnloaded() {
+        return this == UNLOADED;
+    }
+
+    /**
      * The class's binary name as {@code Class.getName()} gives it: dots for slashes, and for a hidden class (a lambda,
      * a lambda form) the slash before its address suffix, which HotSpot keeps as {@code +}.
      */

@@ -11,12 +11,21 @@ import java.util.Map;
  * holder class for the class name, and the compressed line-number table after the bytecodes. Cached by address;
  * an entry is checked again (its ConstMethod pointer re-read) after {@value #REVALIDATE_NANOS} ns, because classes
  * unload and their metadata is reused.
+ *
+ * <p>A sample is walked a moment after it was taken, and its class may have been unloaded meanwhile: the method's
+ * metadata and the symbols of its names are then freed, and possibly already reused. So a name is only taken when
+ * the method still looks alive: its symbols well-formed and still referenced, the method still in its class's method
+ * array, and the pointers that led to the names the same after the names were read as before. A method that fails
+ * these checks is {@link JavaMethod#UNLOADED}, never a name made of whatever the memory holds now.
  */
 final class JavaMethodReader {
     private static final int CACHE_LIMIT = 65_536;
     private static final int MAX_NAME = 65_535;
     private static final int MAX_LINE_TABLE = 64 * 1024;
     private static final long REVALIDATE_NANOS = 1_000_000_000L;
+    /** A class file holds at most 65 535 methods. */
+    private static final int MAX_METHODS = 65_535;
+    private static final int METHODS_PER_READ = 512;
 
     private record Cached(JavaMethod method, long constMethod, int codeSize, long checkedAt) {
     }
@@ -35,32 +44,43 @@ final class JavaMethodReader {
         this.reader = reader;
     }
 
-    /** The method at {@code methodPtr}, or null when it does not look like a method. */
+    /**
+     * The method at {@code methodPtr}; {@link JavaMethod#UNLOADED} when it was a method whose class has been unloaded
+     * (or whose metadata is no longer consistent); null when it does not look like a method at all.
+     */
     JavaMethod read(long methodPtr) {
         if (methodPtr == 0 || (methodPtr & 7) != 0) {
             return null;
         }
         long now = System.nanoTime();
         Cached c = cache.get(methodPtr);
+        long constMethod;
         try {
-            if (c != null) {
-                if (now - c.checkedAt() < REVALIDATE_NANOS) {
-                    return c.method();
-                }
-                if (reader.u64(methodPtr + layout.methodConstMethod) == c.constMethod()) {
-                    cache.put(methodPtr, new Cached(c.method(), c.constMethod(), c.codeSize(), now));
-                    return c.method();
-                }
+            if (c != null && now - c.checkedAt() < REVALIDATE_NANOS) {
+                return c.method();
             }
-            long constMethod = reader.u64(methodPtr + layout.methodConstMethod);
-            JavaMethod m = readFresh(constMethod);
-            if (m != null) {
-                int codeSize = reader.u16(constMethod + layout.constMethodCodeSize);
-                cache.put(methodPtr, new Cached(m, constMethod, codeSize, now));
+            constMethod = reader.u64(methodPtr + layout.methodConstMethod);
+        } catch (MemoryReadException e) {
+            return c == null ? null : JavaMethod.UNLOADED;
+        }
+        if (c != null && constMethod == c.constMethod()) {
+            cache.put(methodPtr, new Cached(c.method(), c.constMethod(), c.codeSize(), now));
+            return c.method();
+        }
+        cache.remove(methodPtr);
+        if (constMethod == 0 || (constMethod & 7) != 0) {
+            return c == null ? null : JavaMethod.UNLOADED;
+        }
+        try {
+            JavaMethod m = readFresh(methodPtr, constMethod);
+            if (m == null) {
+                return JavaMethod.UNLOADED;
             }
+            int codeSize = reader.u16(constMethod + layout.constMethodCodeSize);
+            cache.put(methodPtr, new Cached(m, constMethod, codeSize, now));
             return m;
         } catch (MemoryReadException | RuntimeException e) {
-            return null;
+            return JavaMethod.UNLOADED;
         }
     }
 
@@ -85,22 +105,27 @@ final class JavaMethodReader {
         }
     }
 
-    private JavaMethod readFresh(long constMethod) throws MemoryReadException {
+    /** The method, or null when its metadata is not that of a live method. */
+    private JavaMethod readFresh(long methodPtr, long constMethod) throws MemoryReadException {
         HotSpotLayout l = layout;
-        if (constMethod == 0 || (constMethod & 7) != 0) {
-            return null;
-        }
         long pool = reader.u64(constMethod + l.constMethodConstants);
         int nameIndex = reader.u16(constMethod + l.constMethodNameIndex);
         int signatureIndex = reader.u16(constMethod + l.constMethodSignatureIndex);
-        int poolLength = reader.s32(pool + l.poolLength);
-        if (pool == 0 || nameIndex <= 0 || signatureIndex <= 0 || nameIndex >= poolLength || signatureIndex >= poolLength) {
+        if (pool == 0 || (pool & 7) != 0) {
             return null;
         }
+        int poolLength = reader.s32(pool + l.poolLength);
+        if (nameIndex <= 0 || signatureIndex <= 0 || nameIndex >= poolLength || signatureIndex >= poolLength) {
+            return null;
+        }
+        long holder = reader.u64(pool + l.poolHolder);
+        if (holder == 0 || (holder & 7) != 0 || !inMethodsOf(holder, methodPtr)) {
+            return null;
+        }
+        long holderSymbol = reader.u64(holder + l.klassName);
         String name = symbol(reader.u64(pool + l.poolSize + 8L * nameIndex));
         String signature = symbol(reader.u64(pool + l.poolSize + 8L * signatureIndex));
-        long holder = reader.u64(pool + l.poolHolder);
-        String holderName = holder == 0 ? "[unknown class]" : symbol(reader.u64(holder + l.klassName));
+        String holderName = symbol(holderSymbol);
         String source = null;
         if (l.poolSourceFileIndex >= 0) {
             int index = reader.u16(pool + l.poolSourceFileIndex);
@@ -108,15 +133,62 @@ final class JavaMethodReader {
                 source = symbol(reader.u64(pool + l.poolSize + 8L * index));
             }
         }
-        return new JavaMethod(holderName, name, signature, source, lineTable(constMethod));
+        int[] lines = lineTable(constMethod);
+        // Read again after the names: a class unloaded while they were read leaves these pointers changed.
+        if (reader.u64(methodPtr + l.methodConstMethod) != constMethod
+                || reader.u64(constMethod + l.constMethodConstants) != pool
+                || reader.u64(pool + l.poolHolder) != holder
+                || reader.u64(holder + l.klassName) != holderSymbol
+                || !referenced(holderSymbol)) {
+            return null;
+        }
+        return new JavaMethod(holderName, name, signature, source, lines);
+    }
+
+    /**
+     * Whether the class's method array still holds the method: the link back from class to method that a freed or
+     * reused Method does not have.
+     */
+    private boolean inMethodsOf(long klass, long methodPtr) throws MemoryReadException {
+        HotSpotLayout l = layout;
+        if (l.instanceKlassMethods < 0) {
+            return true;
+        }
+        long array = reader.u64(klass + l.instanceKlassMethods);
+        if (array == 0 || (array & 7) != 0) {
+            return false;
+        }
+        int length = reader.s32(array + l.methodArrayLength);
+        if (length <= 0 || length > MAX_METHODS) {
+            return false;
+        }
+        for (int from = 0; from < length; from += METHODS_PER_READ) {
+            int count = Math.min(METHODS_PER_READ, length - from);
+            java.nio.ByteBuffer block = reader.block(array + l.methodArrayData + 8L * from, 8 * count)
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < count; i++) {
+                if (block.getLong(8 * i) == methodPtr) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether a symbol is still referenced: a freed one has a count of 0 (when the JVM describes the count). */
+    private boolean referenced(long symbol) throws MemoryReadException {
+        if (layout.symbolRefcount < 0) {
+            return true;
+        }
+        return (reader.s32(symbol + layout.symbolRefcount) & 0xffff) != 0;
     }
 
     private String symbol(long symbol) throws MemoryReadException {
-        if (symbol == 0) {
-            throw new MemoryReadException(0);
+        if (symbol == 0 || (symbol & 7) != 0 || !referenced(symbol)) {
+            throw new MemoryReadException(symbol);
         }
         int length = reader.u16(symbol + layout.symbolLength);
-        if (length > MAX_NAME) {
+        if (length == 0 || length > MAX_NAME) {
             throw new MemoryReadException(symbol);
         }
         return reader.utf8(symbol + layout.symbolBody, length);

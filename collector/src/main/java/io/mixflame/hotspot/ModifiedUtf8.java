@@ -1,29 +1,44 @@
 package io.mixflame.hotspot;
 
-/** Decodes the JVM's modified UTF-8 (class and method names): like UTF-8, with NUL as two bytes and surrogates in pairs. */
+/**
+ * Decodes the JVM's modified UTF-8 (class and method names): like UTF-8, with NUL as two bytes and supplementary
+ * characters as surrogate pairs of three bytes each. Strict, because the bytes may be of a symbol that was freed
+ * and reused while it was read: anything that is not well-formed, and any control character (which no compiler puts
+ * in a name, and garbage is full of), makes the whole text invalid rather than replaced.
+ */
 final class ModifiedUtf8 {
     private ModifiedUtf8() {
     }
 
+    /** The text of {@code bytes}, or null when they are not a well-formed name. */
     static String decode(byte[] bytes) {
         StringBuilder sb = new StringBuilder(bytes.length);
         int i = 0;
         while (i < bytes.length) {
             int b = bytes[i] & 0xff;
+            char c;
             if (b < 0x80) {
-                sb.append((char) b);
+                c = (char) b;
                 i++;
-            } else if ((b & 0xe0) == 0xc0 && i + 1 < bytes.length) {
-                sb.append((char) (((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f)));
+            } else if ((b & 0xe0) == 0xc0 && i + 1 < bytes.length && continuation(bytes[i + 1])) {
+                c = (char) (((b & 0x1f) << 6) | (bytes[i + 1] & 0x3f));
                 i += 2;
-            } else if ((b & 0xf0) == 0xe0 && i + 2 < bytes.length) {
-                sb.append((char) (((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f)));
+            } else if ((b & 0xf0) == 0xe0 && i + 2 < bytes.length && continuation(bytes[i + 1])
+                    && continuation(bytes[i + 2])) {
+                c = (char) (((b & 0x0f) << 12) | ((bytes[i + 1] & 0x3f) << 6) | (bytes[i + 2] & 0x3f));
                 i += 3;
             } else {
-                sb.append('\ufffd');
-                i++;
+                return null;
             }
+            if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0)) {
+                return null;
+            }
+            sb.append(c);
         }
         return sb.toString();
+    }
+
+    private static boolean continuation(byte b) {
+        return (b & 0xc0) == 0x80;
     }
 }

@@ -81,12 +81,20 @@ public final class VmReader {
         throw new MemoryReadException(address);
     }
 
-    /** {@code length} bytes as a string of modified UTF-8 (HotSpot's Symbol encoding). */
+    /**
+     * {@code length} bytes as a string of modified UTF-8 (HotSpot's Symbol encoding).
+     *
+     * @throws MemoryReadException when the bytes cannot be read or are not a well-formed name (see {@link ModifiedUtf8})
+     */
     public String utf8(long address, int length) throws MemoryReadException {
         byte[] bytes = new byte[length];
         if (!memory.readFully(address, bytes, 0, length)) {
             throw new MemoryReadException(address);
         }
-        return ModifiedUtf8.decode(bytes);
+        String text = ModifiedUtf8.decode(bytes);
+        if (text == null) {
+            throw new MemoryReadException(address);
+        }
+        return text;
     }
 }

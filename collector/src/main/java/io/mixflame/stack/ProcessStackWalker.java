@@ -224,7 +224,7 @@ public final class ProcessStackWalker implements AutoCloseable {
                     long methodPtr = scopes.isEmpty() ? blob.method() : scopes.get(0).method();
                     int bci = scopes.isEmpty() ? -1 : scopes.get(0).bci();
                     JavaMethod m = vm.method(methodPtr);
-                    if (m != null) {
+                    if (m != null && !m.isUnloaded()) {
                         return new ResolvedAddress(address, null, null, blob.codeBegin(), address - blob.codeBegin(),
                                 JavaMethod.binaryName(m.holder()), m.name(), bci < 0 ? 0 : m.lineOf(bci));
                     }

@@ -74,5 +74,11 @@ public final class MixedFrameNamer {
             out.add(new NamedFrame(FrameType.MARKER, at, sp, "[unknown Java frame]", null, 0, 0, null, null, null,
                     null, -1, 0));
         }
+
+        @Override
+        public void unloaded(long at) {
+            out.add(new NamedFrame(FrameType.MARKER, at, sp, "[unloaded method]", null, 0, 0, null, null, null,
+                    null, -1, 0));
+        }
     }
 }

@@ -36,6 +36,7 @@ class JavaThreadListTest {
             ProcessModules modules = new ProcessModules(app.pid(), memory, ModuleCache.shared());
             modules.refresh();
             HotSpotVm vm = HotSpotVm.attach(modules, new VmReader(memory)).orElseThrow();
+            assertThat(vm.checksMethodLiveness()).as("symbol counts and method arrays described").isTrue();
             List<JavaThreadInfo> threads = vm.javaThreads();
             assertThat(threads).extracting(JavaThreadInfo::name).contains("main", "Reference Handler", NamedThreadApp.NAME);
             JavaThreadInfo named = threads.stream().filter(t -> NamedThreadApp.NAME.equals(t.name())).findFirst().orElseThrow();

@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The soak: the {@code churn} workload (threads born and dying at a high rate, classes unloaded, deoptimizations)
  * profiled at {@code interval=1ms} for minutes. Between a look after the warm-up and a look near the end, the
  * profiled JVM's heap after a full GC, its open file descriptors and its long-lived threads stay flat; it answers a
- * diagnostic command at the end (no hang), exits normally and the profile is written.
+ * diagnostic command at the end (no hang), exits normally and the profile is written, and no frame name in it is
+ * made of freed memory.
  */
 class ChurnSoakIT {
     private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 150);
@@ -41,6 +42,8 @@ class ChurnSoakIT {
     void churnAtOneMillisecondLeavesHeapFilesAndThreadsFlat(Path jdk) throws Exception {
         Path out = dir.resolve("churn.collapsed");
         try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
+                // A small code cache: compiled code of unloaded classes is flushed and its space reused sooner.
+                "-XX:ReservedCodeCacheSize=16m",
                 "-javaagent:" + BuiltJars.agent() + "=start,interval=1ms,file=" + out,
                 "-jar", BuiltJars.examples().toString(), "churn", "--seconds", Integer.toString(SECONDS)))) {
             long pid = app.pid();
@@ -64,6 +67,12 @@ class ChurnSoakIT {
             assertThat(app.stdout()).contains("churn: ").contains("classes unloaded");
         }
         assertThat(CollapsedShares.read(out).totalSamples()).as("samples in the profile").isGreaterThan(SECONDS * 100L);
+        // Classes (lambda forms, hidden classes, the payload classes) unload all the time here, some between a
+        // sample and its walk: their frames are named or marked unloaded, never made of freed memory.
+        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        assertThat(lines).as("frames of hidden classes were sampled").anyMatch(l -> l.contains("LambdaForm$"));
+        assertThat(lines).as("frame names that are not printable text")
+                .noneMatch(l -> l.chars().anyMatch(c -> c < 0x20 || c == 0x7f || c == 0xfffd));
     }
 
     /** What the test watches of the profiled JVM at one moment. */

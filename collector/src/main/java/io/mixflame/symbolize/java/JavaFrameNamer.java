@@ -27,6 +27,9 @@ public final class JavaFrameNamer {
         void stub(String name);
 
         void unnamed(long pc);
+
+        /** A Java frame whose method's class was unloaded before it could be named. */
+        void unloaded(long pc);
     }
 
     private final HotSpotVm vm;
@@ -42,6 +45,10 @@ public final class JavaFrameNamer {
                 JavaMethod m = vm.method(stack.detailA(i));
                 if (m == null) {
                     sink.unnamed(stack.pc(i));
+                    return;
+                }
+                if (m.isUnloaded()) {
+                    sink.unloaded(stack.pc(i));
                     return;
                 }
                 int bci = vm.bci(stack.detailA(i), stack.detailB(i));
@@ -70,6 +77,8 @@ public final class JavaFrameNamer {
             JavaMethod m = vm.method(blob.method());
             if (m == null) {
                 sink.unnamed(stack.pc(i));
+            } else if (m.isUnloaded()) {
+                sink.unloaded(stack.pc(i));
             } else {
                 sink.javaFrame(new JavaFrame(m, -1, 0, outer));
             }
@@ -80,6 +89,10 @@ public final class JavaFrameNamer {
             JavaMethod m = vm.method(scope.method());
             if (m == null) {
                 sink.unnamed(stack.pc(i));
+                continue;
+            }
+            if (m.isUnloaded()) {
+                sink.unloaded(stack.pc(i));
                 continue;
             }
             Type type = s == scopes.size() - 1 ? outer : Type.INLINED;

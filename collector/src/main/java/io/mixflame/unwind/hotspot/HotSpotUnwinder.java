@@ -94,7 +94,9 @@ public final class HotSpotUnwinder implements Unwinder {
             return false;
         }
         try {
-            return vm.method(context.memory().readLong(fp + 8L * METHOD_SLOT)) != null;
+            // Only a method that names itself: the frame search below must not take a dead one's slot for a frame.
+            io.mixflame.hotspot.JavaMethod m = vm.method(context.memory().readLong(fp + 8L * METHOD_SLOT));
+            return m != null && !m.isUnloaded();
         } catch (MemoryReadException e) {
             return false;
         }
