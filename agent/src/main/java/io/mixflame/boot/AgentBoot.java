@@ -15,17 +15,17 @@ public final class AgentBoot {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String options, Instrumentation instrumentation) {
-        dispatch(options);
+        dispatch(options, instrumentation);
     }
 
     /** Called by the JVM when a tool attaches this jar to a running process. */
     public static void agentmain(String options, Instrumentation instrumentation) {
-        dispatch(options);
+        dispatch(options, instrumentation);
     }
 
-    private static void dispatch(String options) {
+    private static void dispatch(String options, Instrumentation instrumentation) {
         try {
-            ClassLoader loader = IsolatedLoader.get(ClassLoader.getPlatformClassLoader());
+            ClassLoader loader = IsolatedLoader.getForAgent(ClassLoader.getPlatformClassLoader(), instrumentation);
             Class<?> entry = Class.forName(ENTRY, true, loader);
             entry.getMethod("handle", String.class).invoke(null, options);
         } catch (Throwable t) {

@@ -1,10 +1,15 @@
 package io.mixflame.boot;
 
 import java.io.File;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarFile;
 
 /**
  * The class loader that holds the profiler and its dependencies, apart from the application's.
@@ -13,22 +18,68 @@ import java.net.URLClassLoader;
  * loader reads them from there through a {@code jar:} URL: JNA, SLF4J and Byte Buddy of the profiler's own
  * versions load here even when the application carries others. JNA cannot be relocated to another package (its
  * JNI library binds to its class names), which is why the profiler is isolated rather than shaded.
+ *
+ * <p>In an agent, JNA is a named module of a layer of its own below this loader ({@link JnaModuleLayer}), granted
+ * native access, so that loading its library prints nothing on the application's stderr on JDK 22 and later.
  */
 final class IsolatedLoader {
     static final String PREFIX = "MIXFLAME-INF/classes/";
+    private static final String GRANT = "io.mixflame.agent.NativeAccessGrant";
 
     private static URLClassLoader loader;
 
     private IsolatedLoader() {
     }
 
-    /** The one loader of this JVM, created on first use. */
+    /** The one loader of this JVM, created on first use, for the command-line tool (its own process). */
     static synchronized ClassLoader get(ClassLoader parent) throws MalformedURLException, URISyntaxException {
         if (loader == null) {
-            URL inner = new URL("jar:" + ownJar().toURI() + "!/" + PREFIX);
-            loader = new URLClassLoader("mixflame", new URL[] {inner}, parent);
+            loader = new URLClassLoader("mixflame", new URL[] {inner()}, parent);
         }
         return loader;
+    }
+
+    /**
+     * The one loader of this JVM for the agent: JNA in a module layer between {@code parent} and the profiler's
+     * loader, with native access where the JDK has it to give. When the layer cannot be made, the loader is made as
+     * for the tool and JNA's warnings are the only difference.
+     */
+    static synchronized ClassLoader getForAgent(ClassLoader parent, Instrumentation instrumentation)
+            throws MalformedURLException, URISyntaxException {
+        if (loader != null) {
+            return loader;
+        }
+        JnaModuleLayer jna;
+        try {
+            jna = JnaModuleLayer.define(new JarFile(ownJar()), parent);
+        } catch (IOException | RuntimeException e) {
+            return get(parent);
+        }
+        loader = new URLClassLoader("mixflame", new URL[] {inner()}, jna.loader());
+        grantNativeAccess(jna.module(), instrumentation);
+        return loader;
+    }
+
+    /**
+     * Opens java.lang to the profiler's loader alone (not to the application) and has code there grant native
+     * access to the JNA module. Nothing to do before JDK 22, where the grant does not exist and nothing warns.
+     */
+    private static void grantNativeAccess(Module jna, Instrumentation instrumentation) {
+        if (Runtime.version().feature() < 22 || instrumentation == null) {
+            return;
+        }
+        try {
+            Module base = Object.class.getModule();
+            instrumentation.redefineModule(base, Set.of(), Map.of(),
+                    Map.of("java.lang", Set.of(loader.getUnnamedModule())), Set.of(), Map.of());
+            Class.forName(GRANT, true, loader).getMethod("grant", Module.class).invoke(null, jna);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // JNA then loads as it would without the layer, with the JDK's warning.
+        }
+    }
+
+    private static URL inner() throws MalformedURLException, URISyntaxException {
+        return new URL("jar:" + ownJar().toURI() + "!/" + PREFIX);
     }
 
     /** The jar these boot classes were loaded from. */

@@ -38,6 +38,10 @@ class PremainIT {
             assertThat(text).startsWith("# mixflame engine=" + engine + " event=cpu interval=10ms")
                     .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.main_\\[.\\];.*SpinApp\\.spinInner_\\[.\\] \\d+$");
             assertThat(app.stderr()).contains("[mixflame] INFO written at exit");
+            // The application's stderr carries nothing but the profiler's own lines: no JDK warnings about JNA
+            // loading its library (JDK 22 and later warn unless native access is granted).
+            assertThat(app.stderr().lines().filter(l -> !l.isBlank()))
+                    .allMatch(l -> l.startsWith("[mixflame] "), "only [mixflame] lines");
             try (Stream<Path> files = Files.list(dir)) {
                 assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains(".tmp"));
             }
