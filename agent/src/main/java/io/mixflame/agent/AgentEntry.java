@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentEntry {
     private static final Logger LOG = LoggerFactory.getLogger(AgentEntry.class);
+    private static final int MAX_SHOWN = 200;
 
     private AgentEntry() {
     }
@@ -32,7 +33,7 @@ public final class AgentEntry {
         try {
             options = AgentOptions.parse(optionText);
         } catch (IllegalArgumentException e) {
-            LOG.error("bad options '{}': {}; profiler not started", optionText, e.getMessage());
+            LOG.error("bad options '{}': {}; profiler not started", shown(optionText), e.getMessage());
             replyToBadOptions(optionText, e.getMessage());
             return;
         }
@@ -40,6 +41,14 @@ public final class AgentEntry {
             LogLevel.set(options.logLevel());
         }
         run(options);
+    }
+
+    /** The option text as a log line may echo it: a megabyte of options must not become a megabyte of log. */
+    static String shown(String optionText) {
+        if (optionText == null || optionText.length() <= MAX_SHOWN) {
+            return optionText;
+        }
+        return optionText.substring(0, MAX_SHOWN) + "… (" + (optionText.length() - MAX_SHOWN) + " more characters)";
     }
 
     private static void run(AgentOptions options) {

@@ -43,6 +43,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     static final long DEFAULT_CPU_INTERVAL = 10_000_000L;
     static final long DEFAULT_WALL_INTERVAL = 20_000_000L;
     private static final long MIN_INTERVAL = 100_000L;
+    /** Sparser than this says next to nothing in a run of minutes; a bound also keeps a typo from meaning "never". */
+    private static final long MAX_INTERVAL = 10_000_000_000L;
     private static final long MIN_LOOP = 1_000_000_000L;
     private static final int MAX_TEXT = 4096;
     private static final long SECOND = 1_000_000_000L;
@@ -95,8 +97,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                     action = AgentAction.valueOf(key.toUpperCase(java.util.Locale.ROOT));
                 }
                 case "event" -> event = ProfilingEvent.parse(required(key, value));
-                case "interval" -> interval = duration(key, value, MIN_INTERVAL, 1L);
-                case "duration" -> duration = duration(key, value, 1, SECOND);
+                case "interval" -> interval = duration(key, value, MIN_INTERVAL, MAX_INTERVAL, 1L);
+                case "duration" -> duration = duration(key, value, 1, Long.MAX_VALUE, SECOND);
                 case "file" -> file = required(key, value);
                 case "threads" -> {
                     flag(key, value);
@@ -104,7 +106,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "include" -> include = regex(key, value);
                 case "exclude" -> exclude = regex(key, value);
-                case "loop" -> loop = duration(key, value, MIN_LOOP, SECOND);
+                case "loop" -> loop = duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
                 case "keep" -> keep = positiveInt(key, value);
                 case "engine" -> engine = EngineChoice.parse(required(key, value));
                 case "log" -> {
@@ -143,7 +145,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     }
 
     /** A bare number is in {@code bareUnit}: nanoseconds for the interval, seconds for periods, as in async-profiler. */
-    private static long duration(String key, String value, long min, long bareUnit) {
+    private static long duration(String key, String value, long min, long max, long bareUnit) {
         long nanos;
         try {
             nanos = Durations.parseNanos(required(key, value), bareUnit);
@@ -152,6 +154,9 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         }
         if (nanos < min) {
             throw new IllegalArgumentException(key + "=" + value + " is below the minimum of " + Durations.format(min));
+        }
+        if (nanos > max) {
+            throw new IllegalArgumentException(key + "=" + value + " is above the maximum of " + Durations.format(max));
         }
         return nanos;
     }

@@ -1,5 +1,6 @@
 package io.mixflame.agent;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -11,6 +12,7 @@ import java.time.format.DateTimeFormatter;
  */
 final class OutputPath {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+    private static final int MAX_SUFFIX = 999;
     private static final String[] EXTENSIONS = {".pb.gz", ".collapsed", ".html", ".pprof", ".txt"};
 
     private OutputPath() {
@@ -23,6 +25,24 @@ final class OutputPath {
             t = insertBeforeExtension(t, "-%t");
         }
         return Path.of(t.replace("%p", Long.toString(pid)).replace("%t", STAMP.format(time)));
+    }
+
+    /**
+     * {@code path} when no file is there, else the first of {@code name-1.ext}, {@code name-2.ext}, … that is free
+     * (after {@value #MAX_SUFFIX} tries, {@code path} itself).
+     */
+    static Path unused(Path path) {
+        if (!Files.exists(path)) {
+            return path;
+        }
+        String name = path.getFileName().toString();
+        for (int n = 1; n <= MAX_SUFFIX; n++) {
+            Path candidate = path.resolveSibling(insertBeforeExtension(name, "-" + n));
+            if (!Files.exists(candidate)) {
+                return candidate;
+            }
+        }
+        return path;
     }
 
     private static String insertBeforeExtension(String name, String insert) {

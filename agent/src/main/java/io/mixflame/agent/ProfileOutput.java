@@ -14,33 +14,89 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes a session's profiles where its options say, each atomically, and keeps at most {@code keep} of the
- * files a loop writes (only files it wrote itself are ever deleted).
+ * files a loop writes (only files it wrote itself are ever deleted). A profile whose file cannot be written goes
+ * to the temporary directory instead, so that a typo in {@code file=} does not cost the whole run; a loop never
+ * replaces a file, not even one it wrote a second earlier.
  */
 final class ProfileOutput {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileOutput.class);
 
     private final AgentOptions options;
+    private final Path fallbackDir;
     private final Deque<Path> written = new ArrayDeque<>();
 
-    ProfileOutput(AgentOptions options) {
+    /**
+     * @param options     the session's options
+     * @param fallbackDir where profiles go when their own file cannot be written
+     */
+    ProfileOutput(AgentOptions options, Path fallbackDir) {
         this.options = options;
+        this.fallbackDir = fallbackDir;
     }
 
-    /** Writes to the session's file; returns the path written. */
-    Path write(Profile profile) throws IOException {
-        Path path = OutputPath.expand(options.file(), ProcessHandle.current().pid(), LocalDateTime.now(),
-                options.loopNanos() > 0);
-        writeTo(profile, path);
-        if (options.loopNanos() > 0) {
-            retain(path);
+    /** Where the session's file would go now, if that is not a directory that exists: else null. */
+    String problemWithTarget() {
+        Path path = target().toAbsolutePath();
+        Path dir = path.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            return "directory " + dir + " does not exist";
         }
-        return path;
+        if (!Files.isWritable(dir)) {
+            return "directory " + dir + " is not writable";
+        }
+        return null;
+    }
+
+    /** The file a profile that cannot go to its own file goes to instead. */
+    Path fallbackFor(Path target) {
+        return OutputPath.unused(fallbackDir.resolve(target.getFileName()));
+    }
+
+    /** Writes to the session's file, or else to the fallback; returns what was written where. */
+    Written write(Profile profile) throws IOException {
+        Path path = target();
+        boolean looping = options.loopNanos() > 0;
+        if (looping) {
+            path = OutputPath.unused(path);
+        }
+        Written result;
+        try {
+            writeTo(profile, path);
+            result = new Written(path, null);
+        } catch (IOException | RuntimeException e) {
+            Path fallback = fallbackFor(path);
+            try {
+                writeTo(profile, fallback);
+            } catch (IOException | RuntimeException again) {
+                e.addSuppressed(again);
+                throw e;
+            }
+            result = new Written(fallback, path + " could not be written: " + e.getMessage());
+        }
+        if (looping) {
+            retain(result.path());
+        }
+        return result;
+    }
+
+    /**
+     * A profile on disk.
+     *
+     * @param path    where it is
+     * @param problem why it is not where {@code file=} said, or null
+     */
+    record Written(Path path, String problem) {
     }
 
     /** Writes to a file named by a {@code dump} command. */
     void writeTo(Profile profile, Path path) throws IOException {
         ReportOptions report = new ReportOptions(options.title(), options.include(), options.exclude(), false);
         ProfileFiles.write(profile, path, report);
+    }
+
+    private Path target() {
+        return OutputPath.expand(options.file(), ProcessHandle.current().pid(), LocalDateTime.now(),
+                options.loopNanos() > 0);
     }
 
     private synchronized void retain(Path path) {

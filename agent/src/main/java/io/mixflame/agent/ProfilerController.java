@@ -60,7 +60,7 @@ public final class ProfilerController {
             LOG.error("profiling did not start: {}", e.getMessage());
             return CommandResult.error("profiling did not start: " + e.getMessage());
         }
-        output = new ProfileOutput(options);
+        output = new ProfileOutput(options, Path.of(System.getProperty("java.io.tmpdir")));
         installShutdownHook();
         if (options.http() != null) {
             try {
@@ -80,6 +80,14 @@ public final class ProfilerController {
         String message = "profiling " + options.event().optionName() + " every "
                 + Durations.format(options.intervalNanos()) + " with the " + session.engineName() + " engine";
         LOG.info(message);
+        String problem = output.problemWithTarget();
+        if (problem != null) {
+            // Said now, not after an hour of profiling; the run goes on and the profile is not lost.
+            String warning = "file=" + options.file() + ": " + problem + "; unless it appears, profiles go to "
+                    + System.getProperty("java.io.tmpdir");
+            LOG.warn(warning);
+            message = message + "; but " + warning;
+        }
         return CommandResult.ok(message);
     }
 
@@ -115,14 +123,22 @@ public final class ProfilerController {
     private CommandResult write(Profile profile, Path explicitTarget, String verb) {
         try {
             Path path;
+            String problem = null;
             if (explicitTarget != null) {
                 output.writeTo(profile, explicitTarget);
                 path = explicitTarget;
             } else {
-                path = output.write(profile);
+                ProfileOutput.Written written = output.write(profile);
+                path = written.path();
+                problem = written.problem();
             }
-            String message = verb + ": " + profile.totalSamples() + " samples written to " + path.toAbsolutePath();
-            LOG.info(message);
+            String message = verb + ": " + profile.totalSamples() + " samples written to " + path.toAbsolutePath()
+                    + (problem == null ? "" : " (" + problem + ")");
+            if (problem == null) {
+                LOG.info(message);
+            } else {
+                LOG.warn(message);
+            }
             for (String note : profile.info().notes()) {
                 LOG.info("profiler cost: {}", note);
             }

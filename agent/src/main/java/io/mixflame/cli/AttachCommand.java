@@ -26,7 +26,7 @@ final class AttachCommand {
             return 2;
         }
         String pid = args.get(0);
-        if (!pid.matches("[0-9]+")) {
+        if (!pid.matches("[0-9]{1,18}")) {
             err.println("mixflame attach: '" + pid + "' is not a process id");
             return 2;
         }
@@ -37,6 +37,11 @@ final class AttachCommand {
         } catch (IllegalArgumentException e) {
             err.println("mixflame attach: " + e.getMessage());
             return 2;
+        }
+        String refusal = AttachTarget.refusal(Long.parseLong(pid));
+        if (refusal != null) {
+            err.println("mixflame attach: " + refusal);
+            return 1;
         }
         Path reply = null;
         try {

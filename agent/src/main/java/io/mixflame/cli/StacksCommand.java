@@ -21,6 +21,14 @@ final class StacksCommand {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, out, err, pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+    }
+
+    /**
+     * As {@link #run(List, PrintStream, PrintStream)}, asking {@code alive} whether the process still runs once its
+     * stacks are read.
+     */
+    static int run(List<String> args, PrintStream out, PrintStream err, java.util.function.LongPredicate alive) {
         if (args.isEmpty()) {
             err.println(USAGE);
             return 2;
@@ -31,7 +39,7 @@ final class StacksCommand {
         boolean nativeOnly = false;
         int maxFrames = 2048;
         try {
-            pid = Long.parseLong(args.get(0));
+            pid = number(args.get(0), "a process id");
             for (int i = 1; i < args.size(); i++) {
                 switch (args.get(i)) {
                     case "--format" -> {
@@ -43,19 +51,14 @@ final class StacksCommand {
                     }
                     case "--java-only" -> javaOnly = true;
                     case "--native-only" -> nativeOnly = true;
-                    case "--max-frames" -> maxFrames = Integer.parseInt(value(args, ++i, "--max-frames"));
+                    case "--max-frames" -> maxFrames = (int) Math.min(Integer.MAX_VALUE,
+                            number(value(args, ++i, "--max-frames"), "a number of frames"));
                     default -> throw new IllegalArgumentException("unknown option '" + args.get(i) + "'");
                 }
             }
             if (javaOnly && nativeOnly) {
                 throw new IllegalArgumentException("--java-only and --native-only exclude each other");
             }
-            if (maxFrames <= 0) {
-                throw new IllegalArgumentException("--max-frames must be positive");
-            }
-        } catch (NumberFormatException e) {
-            err.println("mixflame stacks: not a number: " + e.getMessage());
-            return 2;
         } catch (IllegalArgumentException e) {
             err.println("mixflame stacks: " + e.getMessage());
             return 2;
@@ -66,6 +69,21 @@ final class StacksCommand {
         }
         boolean onlyJava = javaOnly;
         boolean onlyNative = nativeOnly;
+        // Held back until the walk is over: a process that exits meanwhile leaves stacks that are not its last.
+        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+        PrintStream held = new PrintStream(buffer, false, java.nio.charset.StandardCharsets.UTF_8);
+        int status = walk(pid, held, err, json, maxFrames, onlyJava, onlyNative);
+        held.flush();
+        if (status == 0 && !alive.test(pid)) {
+            err.println("mixflame stacks: process " + pid + " exited while its stacks were read");
+            return 1;
+        }
+        out.write(buffer.toByteArray(), 0, buffer.size());
+        return status;
+    }
+
+    private static int walk(long pid, PrintStream out, PrintStream err, boolean json, int maxFrames,
+                            boolean onlyJava, boolean onlyNative) {
         try (ProcessStackWalker walker = ProcessStackWalker.attach(pid)) {
             List<ThreadSummary> threads = walker.threads();
             CaptureOptions options = CaptureOptions.DEFAULT;
@@ -94,6 +112,19 @@ final class StacksCommand {
             err.println("mixflame stacks: cannot read process " + pid + ": " + e.getMessage());
             return 1;
         }
+    }
+
+    /** A positive whole number, or a one-line reason naming the text. */
+    private static long number(String text, String what) {
+        try {
+            long n = Long.parseLong(text);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the same answer as for zero or less
+        }
+        throw new IllegalArgumentException("'" + text + "' is not " + what + " (a positive whole number)");
     }
 
     private static String value(List<String> args, int i, String option) {

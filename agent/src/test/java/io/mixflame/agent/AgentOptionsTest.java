@@ -92,4 +92,19 @@ class AgentOptionsTest {
                 .hasMessageContaining(message)
                 .hasNoCause();
     }
+
+    @Test
+    void intervalHasAnUpperBound() {
+        assertThat(AgentOptions.parse("interval=10s").intervalNanos()).isEqualTo(10_000_000_000L);
+        assertThatThrownBy(() -> AgentOptions.parse("interval=9223372036854775807"))
+                .hasMessage("interval=9223372036854775807 is above the maximum of 10s");
+        assertThatThrownBy(() -> AgentOptions.parse("interval=11s")).hasMessage("interval=11s is above the maximum of 10s");
+    }
+
+    @Test
+    void echoedOptionsAreCut() {
+        assertThat(AgentEntry.shown("start")).isEqualTo("start");
+        String shown = AgentEntry.shown("x".repeat(100_000));
+        assertThat(shown).hasSize(200 + "… (99800 more characters)".length()).endsWith("… (99800 more characters)");
+    }
 }

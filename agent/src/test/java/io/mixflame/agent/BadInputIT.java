@@ -39,14 +39,34 @@ class BadInputIT {
     }
 
     @Test
-    void unwritableFileAtExitIsOneLineAndNoPartialFile() throws Exception {
+    void missingDirectoryIsSaidAtStartAndTheProfileGoesToTheTemporaryDirectory() throws Exception {
         Path missingDir = dir.resolve("no-such-dir");
-        try (ChildJvm app = spinWithAgent("start,file=" + missingDir.resolve("out.html"), 3)) {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        try (ChildJvm app = ChildJvm.start(JDK, dir, List.of("-Djava.io.tmpdir=" + tmp,
+                "-javaagent:" + BuiltJars.agent() + "=start,file=" + missingDir.resolve("out.collapsed"),
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "3"))) {
+            // Said before the run, not only at its end.
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            assertThat(app.stderr()).contains("[mixflame] WARN file=" + missingDir.resolve("out.collapsed")
+                    + ": directory " + missingDir + " does not exist; unless it appears, profiles go to " + tmp);
             assertThat(app.awaitExit(Duration.ofSeconds(60))).isZero();
             assertThat(app.stdout()).contains("done");
-            assertThat(app.stderr()).contains("[mixflame] ERROR written at exit, but the profile could not be written")
-                    .doesNotContain("\tat ");
+            assertThat(app.stderr()).contains("[mixflame] WARN written at exit: ")
+                    .contains("samples written to " + tmp.resolve("out.collapsed") + " (")
+                    .doesNotContain("\tat ").doesNotContain("ERROR");
             assertThat(missingDir).doesNotExist();
+            assertThat(Files.readString(tmp.resolve("out.collapsed"))).startsWith("# mixflame engine=");
+        }
+    }
+
+    @Test
+    void aHugeBadOptionStringIsCutInTheLog() throws Exception {
+        String huge = "start,interval=" + "9".repeat(100_000);
+        try (ChildJvm app = spinWithAgent(huge, 1)) {
+            assertThat(app.awaitExit(Duration.ofSeconds(60))).isZero();
+            String line = app.stderr().lines().filter(l -> l.contains("[mixflame]")).findFirst().orElseThrow();
+            assertThat(line).startsWith("[mixflame] ERROR bad options").contains("more characters");
+            assertThat(line.length()).isLessThan(1000);
         }
     }
 
@@ -64,9 +84,11 @@ class BadInputIT {
             CommandRun unwritable = CommandRun.tool(JDK, dir.resolve("start"),
                     List.of("attach", pid, "start,file=" + dir.resolve("missing/out.collapsed")));
             assertThat(unwritable.status()).isZero();
+            assertThat(unwritable.stdout()).contains("does not exist; unless it appears, profiles go to");
             CommandRun stop = CommandRun.tool(JDK, dir.resolve("stop"), List.of("attach", pid, "stop"));
-            assertThat(stop.status()).isEqualTo(1);
-            assertThat(stop.stderr()).contains("could not be written").doesNotContain("\tat ");
+            assertThat(stop.status()).isZero();
+            assertThat(stop.stdout()).contains("could not be written").doesNotContain("\tat ");
+            assertThat(dir.resolve("missing")).doesNotExist();
 
             CommandRun stopAgain = CommandRun.tool(JDK, dir.resolve("stop2"), List.of("attach", pid, "stop"));
             assertThat(stopAgain.status()).isEqualTo(1);
@@ -79,7 +101,35 @@ class BadInputIT {
     void attachToAMissingProcessSaysSo() throws Exception {
         CommandRun run = CommandRun.tool(JDK, dir.resolve("missing"), List.of("attach", "999999999"));
         assertThat(run.status()).isEqualTo(1);
-        assertThat(run.stderr()).startsWith("mixflame attach: could not attach to 999999999").doesNotContain("\tat ");
+        assertThat(run.stderr().strip()).isEqualTo("mixflame attach: no process 999999999");
+    }
+
+    @Test
+    void attachToAProcessThatIsNotAJvmSendsItNothing() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "60").start();
+        try {
+            CommandRun run = CommandRun.tool(JDK, dir.resolve("notjvm"),
+                    List.of("attach", Long.toString(sleeper.pid()), "status"));
+            assertThat(run.status()).isEqualTo(1);
+            assertThat(run.stderr().strip()).isEqualTo("mixflame attach: process " + sleeper.pid()
+                    + " is not a HotSpot JVM (no libjvm.so mapped); nothing was sent to it");
+            Thread.sleep(500);
+            assertThat(sleeper.isAlive()).as("a SIGQUIT would have killed it").isTrue();
+        } finally {
+            sleeper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void stacksOfAProcessThatIsGoneOrNotANumberIsOneLine() throws Exception {
+        CommandRun notNumber = CommandRun.tool(JDK, dir.resolve("nan"), List.of("stacks", "12x"));
+        assertThat(notNumber.status()).isEqualTo(2);
+        assertThat(notNumber.stderr().strip())
+                .isEqualTo("mixflame stacks: '12x' is not a process id (a positive whole number)");
+        CommandRun frames = CommandRun.tool(JDK, dir.resolve("frames"),
+                List.of("stacks", "1", "--max-frames", "99999999999999999999"));
+        assertThat(frames.stderr().strip()).isEqualTo(
+                "mixflame stacks: '99999999999999999999' is not a number of frames (a positive whole number)");
     }
 
     @Test

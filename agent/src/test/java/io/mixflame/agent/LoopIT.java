@@ -36,4 +36,36 @@ class LoopIT {
             assertThat(Files.readString(p, StandardCharsets.UTF_8)).startsWith("# mixflame engine=perf");
         }
     }
+
+    /** Periods end on the second: the last period and the one written at exit can fall in the same one. */
+    @Test
+    void noPeriodIsLostWhenTwoEndInTheSameSecond() throws Exception {
+        try (ChildJvm app = ChildJvm.start(TestJdks.all().get(0), dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,loop=1s,keep=100,file=" + dir.resolve("l.collapsed"),
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "3"))) {
+            assertThat(app.awaitExit(Duration.ofSeconds(60))).as(app.stderr()).isZero();
+            List<String> writes = app.stderr().lines()
+                    .filter(l -> l.contains("period ended") || l.contains("written at exit")).toList();
+            long said = writes.stream().mapToLong(LoopIT::samplesSaid).sum();
+            List<Path> files;
+            try (Stream<Path> listed = Files.list(dir)) {
+                files = listed.filter(p -> p.getFileName().toString().startsWith("l-")).toList();
+            }
+            assertThat(files).as(writes.toString()).hasSize(writes.size());
+            long onDisk = 0;
+            for (Path p : files) {
+                onDisk += Files.readAllLines(p, StandardCharsets.UTF_8).stream()
+                        .filter(l -> !l.startsWith("#") && !l.isBlank())
+                        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+            }
+            assertThat(said).isGreaterThan(100);
+            assertThat(onDisk).isEqualTo(said);
+        }
+    }
+
+    /** The sample count of a {@code period ended: N samples written to …} line. */
+    private static long samplesSaid(String line) {
+        String after = line.substring(line.indexOf(": ") + 2);
+        return Long.parseLong(after.substring(0, after.indexOf(' ')));
+    }
 }

@@ -26,4 +26,15 @@ class OutputPathTest {
     void singleProfileKeepsItsName() {
         assertThat(OutputPath.expand("out.html", 1, TIME, false)).isEqualTo(Path.of("out.html"));
     }
+
+    @Test
+    void unusedNeverNamesAFileThatExists(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path first = dir.resolve("out-20261122-090507.collapsed");
+        assertThat(OutputPath.unused(first)).isEqualTo(first);
+        java.nio.file.Files.writeString(first, "x");
+        Path second = OutputPath.unused(first);
+        assertThat(second).isEqualTo(dir.resolve("out-20261122-090507-1.collapsed"));
+        java.nio.file.Files.writeString(second, "x");
+        assertThat(OutputPath.unused(first)).isEqualTo(dir.resolve("out-20261122-090507-2.collapsed"));
+    }
 }

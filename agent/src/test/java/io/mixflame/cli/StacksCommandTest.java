@@ -1,0 +1,47 @@
+package io.mixflame.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@code stacks} on a live process, and on one that is gone by the time its stacks have been read. */
+class StacksCommandTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(long pid, java.util.function.LongPredicate alive) {
+        return StacksCommand.run(List.of(Long.toString(pid), "--max-frames", "4"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                alive);
+    }
+
+    @Test
+    void aProcessThatExitedDuringTheWalkIsAFailureWithNoStacksPrinted() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            int status = run(sleeper.pid(), pid -> false);
+            assertThat(status).isEqualTo(1);
+            assertThat(err.toString(StandardCharsets.UTF_8).strip())
+                    .isEqualTo("mixflame stacks: process " + sleeper.pid() + " exited while its stacks were read");
+            assertThat(out.size()).isZero();
+        } finally {
+            sleeper.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aProcessThatStillRunsGetsItsStacks() throws Exception {
+        Process sleeper = new ProcessBuilder("sleep", "30").start();
+        try {
+            int status = run(sleeper.pid(), pid -> true);
+            assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).startsWith("Stacks of process " + sleeper.pid() + ", 1 threads");
+        } finally {
+            sleeper.destroyForcibly();
+        }
+    }
+}
