@@ -26,6 +26,7 @@ final class JavaMethodReader {
     /** A class file holds at most 65 535 methods. */
     private static final int MAX_METHODS = 65_535;
     private static final int METHODS_PER_READ = 512;
+    private static final String METHOD_HANDLE = "java/lang/invoke/MethodHandle";
 
     private record Cached(JavaMethod method, long constMethod, int codeSize, long checkedAt) {
     }
@@ -119,13 +120,18 @@ final class JavaMethodReader {
             return null;
         }
         long holder = reader.u64(pool + l.poolHolder);
-        if (holder == 0 || (holder & 7) != 0 || !inMethodsOf(holder, methodPtr)) {
+        if (holder == 0 || (holder & 7) != 0) {
             return null;
         }
         long holderSymbol = reader.u64(holder + l.klassName);
+        String holderName = symbol(holderSymbol);
+        // MethodHandle's linkTo*/invokeBasic are made by the JVM and kept apart from the class's methods; the class
+        // is the boot loader's and never unloads.
+        if (!holderName.equals(METHOD_HANDLE) && !inMethodsOf(holder, methodPtr)) {
+            return null;
+        }
         String name = symbol(reader.u64(pool + l.poolSize + 8L * nameIndex));
         String signature = symbol(reader.u64(pool + l.poolSize + 8L * signatureIndex));
-        String holderName = symbol(holderSymbol);
         String source = null;
         if (l.poolSourceFileIndex >= 0) {
             int index = reader.u16(pool + l.poolSourceFileIndex);
