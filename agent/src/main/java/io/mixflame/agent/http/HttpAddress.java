@@ -1,7 +1,5 @@
 package io.mixflame.agent.http;
 
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /**
@@ -53,19 +51,16 @@ public record HttpAddress(String host, int port) {
     }
 
     /**
-     * A URL a client can use to reach the server bound at {@code bound}: the wildcard address stands for every
-     * address of the host, so the URL names the loopback address (of IPv6 when the user asked for {@code ::}); an
-     * IPv6 address is put in brackets.
+     * A URL a client can use to reach the server bound at {@code bound}: the host as the user wrote it, except
+     * that the wildcard address, which stands for every address of the host, becomes the loopback address (of
+     * IPv6 when the user asked for {@code ::}). An IPv6 address goes in brackets, its zone as {@code %25}.
      */
     public String url(InetSocketAddress bound) {
         String hostPart;
         if (isWildcard()) {
             hostPart = host.indexOf(':') >= 0 ? "[::1]" : "127.0.0.1";
         } else {
-            InetAddress address = bound.getAddress();
-            String literal = address.getHostAddress();
-            // A zone (fe80::1%eth0) is written %25 in a URL (RFC 6874).
-            hostPart = address instanceof Inet6Address ? "[" + literal.replace("%", "%25") + "]" : literal;
+            hostPart = host.indexOf(':') >= 0 ? "[" + host.replace("%", "%25") + "]" : host;
         }
         return "http://" + hostPart + ":" + bound.getPort() + "/";
     }

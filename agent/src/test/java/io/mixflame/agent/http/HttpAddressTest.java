@@ -38,10 +38,12 @@ class HttpAddressTest {
     }
 
     @Test
-    void specificAddressesAreUsedAsBoundIpv6InBrackets() throws Exception {
+    void otherHostsAreShownAsWrittenIpv6InBrackets() throws Exception {
         HttpAddress loopback = HttpAddress.parse("127.0.0.1:0");
         assertThat(loopback.isWildcard()).isFalse();
         assertThat(loopback.url(bound("127.0.0.1", 80))).isEqualTo("http://127.0.0.1:80/");
-        assertThat(HttpAddress.parse("[::1]:0").url(bound("::1", 80))).isEqualTo("http://[0:0:0:0:0:0:0:1]:80/");
+        assertThat(HttpAddress.parse("[::1]:0").url(bound("::1", 80))).isEqualTo("http://[::1]:80/");
+        assertThat(HttpAddress.parse("[fe80::1%2]:0").url(bound("::1", 80))).isEqualTo("http://[fe80::1%252]:80/");
+        assertThat(HttpAddress.parse("localhost:0").url(bound("127.0.0.1", 80))).isEqualTo("http://localhost:80/");
     }
 }
