@@ -2,13 +2,12 @@ package io.mixflame.agent.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.testsupport.RawSockets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,23 +62,6 @@ class HttpConnectionLoopTest {
         return new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
     }
 
-    /** Whether the server closes the socket within the time, reading (and ignoring) what it sends first. */
-    private static boolean closedByServer(Socket s, int millis) throws IOException {
-        s.setSoTimeout(millis);
-        try {
-            InputStream in = s.getInputStream();
-            byte[] buf = new byte[64 * 1024];
-            while (in.read(buf) >= 0) {
-                // Drain.
-            }
-            return true;
-        } catch (SocketTimeoutException e) {
-            return false;
-        } catch (SocketException e) {
-            return true;
-        }
-    }
-
     @Test
     void answersAndClosesTheConnection() throws Exception {
         start(HttpConnectionLoopTest::echo);
@@ -124,8 +106,10 @@ class HttpConnectionLoopTest {
         }
         Thread.sleep(200); // Accepted in this order.
         assertThat(exchange("GET /fifth HTTP/1.1\r\n\r\n")).startsWith("HTTP/1.1 200 ");
-        assertThat(closedByServer(idle.get(0), 2_000)).as("the oldest idle connection").isTrue();
-        assertThat(closedByServer(idle.get(3), 300)).as("the newest idle connection").isFalse();
+        assertThat(RawSockets.closedByPeerWithin(idle.get(0), Duration.ofSeconds(2)))
+                .as("the oldest idle connection").isTrue();
+        assertThat(RawSockets.closedByPeerWithin(idle.get(3), Duration.ofMillis(300)))
+                .as("the newest idle connection").isFalse();
     }
 
     @Test
@@ -143,7 +127,7 @@ class HttpConnectionLoopTest {
         }
         Thread.sleep(300);
         Socket third = connect();
-        assertThat(closedByServer(third, 2_000)).isTrue();
+        assertThat(RawSockets.closedByPeerWithin(third, Duration.ofSeconds(2))).isTrue();
         release.countDown();
         for (Socket s : busy) {
             assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1))
@@ -157,21 +141,29 @@ class HttpConnectionLoopTest {
         start(4, Duration.ofSeconds(10), Duration.ofMillis(800),
                 request -> request.target().equals("/big") ? HttpResponse.of(200, "application/octet-stream", big)
                         : echo(request));
-        Socket reader = connect();
-        reader.setReceiveBufferSize(4096);
-        reader.getOutputStream().write("GET /big HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-        // Both workers are free to answer others while the big response waits on the client.
+        // As many clients that never read as there are workers: a worker that wrote the response itself would
+        // be stuck in each, and no one else would be answered.
+        List<Socket> readers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Socket reader = connect();
+            reader.setReceiveBufferSize(4096);
+            reader.getOutputStream().write("GET /big HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            readers.add(reader);
+        }
+        Thread.sleep(200);
         for (int i = 0; i < 3; i++) {
             assertThat(exchange("GET /small HTTP/1.1\r\n\r\n")).startsWith("HTTP/1.1 200 ");
         }
         Thread.sleep(1_500);
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        try {
-            reader.getInputStream().transferTo(got);
-        } catch (SocketException e) {
-            // Reset: dropped.
+        for (Socket reader : readers) {
+            ByteArrayOutputStream got = new ByteArrayOutputStream();
+            try {
+                reader.getInputStream().transferTo(got);
+            } catch (SocketException e) {
+                // Reset: dropped.
+            }
+            assertThat(got.size()).as("bytes received before the server gave up").isLessThan(big.length);
         }
-        assertThat(got.size()).as("bytes received before the server gave up").isLessThan(big.length);
     }
 
     @Test
@@ -192,7 +184,7 @@ class HttpConnectionLoopTest {
             Thread.sleep(20);
         }
         assertThat(httpThreads()).isEmpty();
-        assertThat(closedByServer(s, 2_000)).isTrue();
+        assertThat(RawSockets.closedByPeerWithin(s, Duration.ofSeconds(2))).isTrue();
     }
 
     private static List<Thread> httpThreads() {
