@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -185,7 +184,8 @@ final class HttpConnectionLoop implements AutoCloseable {
                 takeAnswers();
                 expire();
             }
-        } catch (IOException | ClosedSelectorException e) {
+        } catch (IOException | RuntimeException e) {
+            // Not expected (each connection's failures are caught where they happen): stop serving, say why once.
             LOG.warn("the HTTP server stopped: {}", e.toString());
         } finally {
             for (Connection c : connections) {
