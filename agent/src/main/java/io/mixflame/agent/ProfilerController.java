@@ -66,8 +66,7 @@ public final class ProfilerController {
             try {
                 http = io.mixflame.agent.http.ProfileHttpServer.start(options.http(), session);
             } catch (java.io.IOException e) {
-                LOG.error("profiles cannot be served on {}:{}: {}", options.http().host(), options.http().port(),
-                        e.getMessage());
+                LOG.error("profiles cannot be served on {}: {}", options.http(), e.getMessage());
             }
         }
         ProfilingSession started = session;

@@ -76,7 +76,7 @@ class HttpIT {
         }
     }
 
-    private static int port(ChildJvm app) throws Exception {
+    static int port(ChildJvm app) throws Exception {
         Pattern p = Pattern.compile("serving profiles on http://127\\.0\\.0\\.1:(\\d+)/");
         for (int i = 0; i < 100; i++) {
             Matcher m = p.matcher(app.stderr());

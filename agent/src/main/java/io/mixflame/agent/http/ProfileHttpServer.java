@@ -1,18 +1,15 @@
 package io.mixflame.agent.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.mixflame.profile.Profile;
 import io.mixflame.report.OutputFormat;
 import io.mixflame.report.ProfileFiles;
 import io.mixflame.report.ReportOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,86 +18,82 @@ import org.slf4j.LoggerFactory;
  * Serves profiles over HTTP for continuous profiling: {@code GET /debug/pprof/profile?seconds=N} (pprof, the
  * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls), {@code GET /flame?seconds=N}
  * (an HTML flame graph) and {@code GET /status} (JSON). At most {@value #CONCURRENT} profile requests at a time
- * (more get 429), {@code seconds} between 1 and {@value #MAX_SECONDS} (else 400), on four daemon threads: two
- * for profiles and two left to answer status requests and refusals at once.
+ * (more get 429), {@code seconds} between 1 and {@value #MAX_SECONDS} (else 400), other methods 405, other paths
+ * 404. The connections are handled by an {@link HttpConnectionLoop} with the bounds of {@link #LIMITS}: all of its
+ * threads are daemons, so the server never keeps the application's JVM alive.
  */
 public final class ProfileHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileHttpServer.class);
     static final int CONCURRENT = 2;
     static final int MAX_SECONDS = 300;
     private static final long DEFAULT_SECONDS = 30;
+    /**
+     * 32 connections, an 8 KiB request head within 5 s, a response taken within 30 s, 2 s of discarding input
+     * after it, and four workers: two for profile windows, two to answer status requests and refusals at once.
+     */
+    static final HttpConnectionLoop.Limits LIMITS = new HttpConnectionLoop.Limits(32, 8 * 1024,
+            Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(2), CONCURRENT + 2);
 
-    private final HttpServer server;
-    private final ExecutorService threads;
     private final Semaphore slots = new Semaphore(CONCURRENT);
     private final ProfileWindowSource source;
+    private HttpConnectionLoop loop;
 
-    private ProfileHttpServer(HttpServer server, ExecutorService threads, ProfileWindowSource source) {
-        this.server = server;
-        this.threads = threads;
+    private ProfileHttpServer(ProfileWindowSource source) {
         this.source = source;
     }
 
-    /** Starts serving; the log names the address. */
+    /**
+     * Starts serving; the log names a URL to reach it.
+     *
+     * @throws IOException when the address cannot be resolved or bound
+     */
     public static ProfileHttpServer start(HttpAddress address, ProfileWindowSource source) throws IOException {
-        HttpServer server = HttpServer.create(address.socketAddress(), 8);
-        ExecutorService threads = Executors.newFixedThreadPool(CONCURRENT + 2, r -> {
-            Thread t = new Thread(r, "mixflame-http");
-            t.setDaemon(true);
-            return t;
-        });
-        ProfileHttpServer s = new ProfileHttpServer(server, threads, source);
-        server.createContext("/", s::handle);
-        server.setExecutor(threads);
-        server.start();
-        LOG.info("serving profiles on http://{}:{}/ (/debug/pprof/profile, /flame, /status)",
-                server.getAddress().getHostString(), server.getAddress().getPort());
+        ProfileHttpServer s = new ProfileHttpServer(source);
+        s.loop = HttpConnectionLoop.start(address.socketAddress(), LIMITS, s::handle);
+        InetSocketAddress bound = s.loop.localAddress();
+        LOG.info("serving profiles on {} (/debug/pprof/profile, /flame, /status){}", address.url(bound),
+                address.isWildcard() ? ", listening on every address of this host (" + address.host() + ")" : "");
         return s;
     }
 
     /** The port served. */
     public int port() {
-        return server.getAddress().getPort();
+        return loop.localAddress().getPort();
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!"GET".equals(exchange.getRequestMethod())) {
-                send(exchange, 405, "text/plain", "only GET\n");
-                return;
-            }
-            String path = exchange.getRequestURI().getPath();
-            switch (path) {
-                case "/status" -> send(exchange, 200, "application/json", status());
-                case "/debug/pprof/profile" -> profile(exchange, OutputFormat.PPROF, "application/octet-stream");
-                case "/flame" -> profile(exchange, OutputFormat.HTML, "text/html; charset=utf-8");
-                default -> send(exchange, 404, "text/plain", "no such endpoint: " + path + "\n");
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("HTTP request failed: {}", e.toString());
+    private HttpResponse handle(HttpRequestHead request) throws InterruptedException {
+        if (!"GET".equals(request.method())) {
+            return HttpResponse.text(405, "only GET\n").withHeader("Allow", "GET");
         }
+        if (request.announcesBody()) {
+            return HttpResponse.text(400, "a GET request has no body\n");
+        }
+        String path = request.uri().getPath();
+        return switch (path) {
+            case "/status" -> HttpResponse.of(200, "application/json", status().getBytes(StandardCharsets.UTF_8));
+            case "/debug/pprof/profile" -> profile(request.uri(), OutputFormat.PPROF, "application/octet-stream");
+            case "/flame" -> profile(request.uri(), OutputFormat.HTML, "text/html; charset=utf-8");
+            default -> HttpResponse.text(404, "no such endpoint: " + path + "\n");
+        };
     }
 
-    private void profile(HttpExchange exchange, OutputFormat format, String type) throws IOException {
+    private HttpResponse profile(URI uri, OutputFormat format, String type) throws InterruptedException {
         long seconds;
         try {
-            seconds = seconds(exchange.getRequestURI());
+            seconds = seconds(uri);
         } catch (IllegalArgumentException e) {
-            send(exchange, 400, "text/plain", e.getMessage() + "\n");
-            return;
+            return HttpResponse.text(400, e.getMessage() + "\n");
         }
         if (!slots.tryAcquire()) {
-            send(exchange, 429, "text/plain", "already serving " + CONCURRENT + " profiles; try again later\n");
-            return;
+            return HttpResponse.text(429, "already serving " + CONCURRENT + " profiles; try again later\n");
         }
         try {
             Profile profile = source.window(seconds);
             ByteArrayOutputStream body = new ByteArrayOutputStream();
             ProfileFiles.write(profile, body, format, ReportOptions.DEFAULT);
-            send(exchange, 200, type, body.toByteArray());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            send(exchange, 503, "text/plain", "profiling stopped\n");
+            return HttpResponse.of(200, type, body.toByteArray());
+        } catch (IOException e) {
+            return HttpResponse.text(500, "the profile could not be written: " + e.getMessage() + "\n");
         } finally {
             slots.release();
         }
@@ -144,22 +137,9 @@ public final class ProfileHttpServer implements AutoCloseable {
         return sb.append("]}\n").toString();
     }
 
-    private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
-        send(exchange, status, type, body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", type);
-        exchange.sendResponseHeaders(status, body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
-    }
-
-    /** Stops serving; requests in flight are answered first, for at most a second. */
+    /** Stops serving at once: connections are dropped and profile windows in progress abandoned. */
     @Override
     public void close() {
-        server.stop(1);
-        threads.shutdownNow();
+        loop.close();
     }
 }
