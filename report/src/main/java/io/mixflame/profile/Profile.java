@@ -38,8 +38,8 @@ public final class Profile {
         long samples = 0;
         long weight = 0;
         for (Stack s : this.stacks) {
-            samples += s.samples();
-            weight += s.weightNanos();
+            samples = Counts.add(samples, s.samples());
+            weight = Counts.add(weight, s.weightNanos());
         }
         this.totalSamples = samples;
         this.totalWeightNanos = weight;
@@ -80,12 +80,12 @@ public final class Profile {
         return result;
     }
 
-    /** Sum of the samples of every stack. */
+    /** Sum of the samples of every stack, at most {@link Long#MAX_VALUE}. */
     public long totalSamples() {
         return totalSamples;
     }
 
-    /** Sum of the weights of every stack, in nanoseconds. */
+    /** Sum of the weights of every stack, in nanoseconds, at most {@link Long#MAX_VALUE}. */
     public long totalWeightNanos() {
         return totalWeightNanos;
     }

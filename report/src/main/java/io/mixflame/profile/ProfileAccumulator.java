@@ -12,6 +12,9 @@ import java.util.function.Consumer;
  * table, and the number of distinct stacks and frames is capped. Once a cap is reached, samples whose stack
  * is not already known are counted under a single {@link Frame#OVERFLOW} stack and the owner is told once.
  *
+ * <p>Every sum (per stack, totals, weights) stops at {@link Long#MAX_VALUE} rather than wrapping
+ * ({@link Counts#add}).
+ *
  * <p>Thread-safe: engines add from their own thread while another thread takes snapshots. A sample whose
  * stack is already known allocates nothing.
  */
@@ -66,7 +69,7 @@ public final class ProfileAccumulator implements SampleSink {
 
     @Override
     public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos) {
-        totalSamples += samples;
+        totalSamples = Counts.add(totalSamples, samples);
         int[] ids = probe.ids.length >= depth ? probe.ids : new int[Math.max(depth, probe.ids.length * 2)];
         probe.ids = ids;
         for (int i = 0; i < depth; i++) {
@@ -88,8 +91,8 @@ public final class ProfileAccumulator implements SampleSink {
             entry = new long[2];
             counts.put(new StackKey(Arrays.copyOf(ids, depth), depth, probe.hash), entry);
         }
-        entry[0] += samples;
-        entry[1] += weightNanos;
+        entry[0] = Counts.add(entry[0], samples);
+        entry[1] = Counts.add(entry[1], weightNanos);
     }
 
     /** Adds every stack of another profile (reading a file, merging profiles). */
@@ -154,7 +157,7 @@ public final class ProfileAccumulator implements SampleSink {
     }
 
     private void addOverflow(long samples, long weightNanos, String what) {
-        overflowSamples += samples;
+        overflowSamples = Counts.add(overflowSamples, samples);
         if (!overflowReported) {
             overflowReported = true;
             onFirstOverflow.accept("profile reached its bound of " + (what.endsWith("frames") ? maxFrames : maxStacks)
@@ -169,8 +172,8 @@ public final class ProfileAccumulator implements SampleSink {
         }
         StackKey key = new StackKey(new int[] {id}, 1, StackKey.hash(new int[] {id}, 1));
         long[] entry = counts.computeIfAbsent(key, k -> new long[2]);
-        entry[0] += samples;
-        entry[1] += weightNanos;
+        entry[0] = Counts.add(entry[0], samples);
+        entry[1] = Counts.add(entry[1], weightNanos);
     }
 
     /** A stack of frame ids usable as a hash key; the probe instance is reused to look up without allocating. */

@@ -1,5 +1,6 @@
 package io.mixflame.report;
 
+import io.mixflame.profile.Counts;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.Profile;
@@ -42,6 +43,7 @@ public final class CollapsedReader {
         List<Frame> frames = new ArrayList<>();
         List<ParsedStack> stacks = new ArrayList<>();
         int lineNumber = 0;
+        long totalSamples = 0;
         for (String raw; (raw = br.readLine()) != null; ) {
             lineNumber++;
             String line = raw.stripTrailing();
@@ -56,9 +58,14 @@ public final class CollapsedReader {
                 }
                 continue;
             }
+            int stacksBefore = stacks.size();
             String problem = parseStack(line, frames, stacks);
             if (problem != null) {
                 warnings.accept("line " + lineNumber + ": " + problem);
+                continue;
+            }
+            if (stacks.size() > stacksBefore) {
+                totalSamples = addToTotal(totalSamples, stacks.get(stacks.size() - 1).samples(), lineNumber);
             }
         }
 
@@ -66,10 +73,23 @@ public final class CollapsedReader {
         // computed once the whole file is read.
         long interval = header == null ? 0 : header.intervalNanos();
         for (ParsedStack stack : stacks) {
-            acc.add(stack.frames(), stack.samples(), stack.samples() * interval);
+            acc.add(stack.frames(), stack.samples(), Counts.multiply(stack.samples(), interval));
         }
         ProfileInfo base = header != null ? header : new ProfileInfo("collapsed", "unknown", 0, 0, 0, List.of());
         return acc.snapshot(new ProfileInfo(base.engine(), base.event(), base.intervalNanos(), 0, 0, notes));
+    }
+
+    /**
+     * The total with one more stack's samples. A file whose counts add up past what a long holds says
+     * nothing usable: every share computed from a capped total would be wrong, so it is refused.
+     */
+    private static long addToTotal(long total, long samples, int lineNumber) throws IOException {
+        try {
+            return Math.addExact(total, samples);
+        } catch (ArithmeticException e) {
+            throw new IOException("line " + lineNumber + ": the sample counts add up to more than "
+                    + Long.MAX_VALUE + ", more than a profile can hold");
+        }
     }
 
     private record ParsedStack(Frame[] frames, long samples) {

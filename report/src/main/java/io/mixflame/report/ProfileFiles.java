@@ -91,7 +91,11 @@ public final class ProfileFiles {
         if (isHtml(path, text)) {
             return readHtml(path, text, warnings);
         }
-        return new CollapsedReader().read(new StringReader(text), warnings);
+        try {
+            return new CollapsedReader().read(new StringReader(text), warnings);
+        } catch (IOException e) {
+            throw new IOException(path + ": " + e.getMessage(), e);
+        }
     }
 
     private static boolean isHtml(Path path, String text) {

@@ -3,6 +3,7 @@ package io.mixflame.report;
 import static io.mixflame.report.TestProfiles.frame;
 import static io.mixflame.report.TestProfiles.jit;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.mixflame.profile.Frame;
@@ -139,5 +140,21 @@ class CollapsedReaderTest {
     })
     void frameKindsComeFromSuffixOrName(String token, String name, FrameType type) {
         assertThat(CollapsedFrames.parse(token)).isEqualTo(new Frame(name, type));
+    }
+
+    @Test
+    void countsAddingUpPastLongMaxValueAreAnErrorNamingTheLine() {
+        assertThatThrownBy(() -> read("a;b 9223372036854775807\n# a comment\na;c 2\n"))
+                .isInstanceOf(IOException.class)
+                .hasMessageStartingWith("line 3: ")
+                .hasMessageContaining("9223372036854775807");
+    }
+
+    @Test
+    void countsUpToLongMaxValueInAllAreRead() throws IOException {
+        Profile read = read("a;b 9223372036854775806\na;c 1\n");
+
+        assertThat(read.totalSamples()).isEqualTo(Long.MAX_VALUE);
+        assertThat(warnings).isEmpty();
     }
 }
