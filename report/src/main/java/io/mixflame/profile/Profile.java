@@ -1,5 +1,6 @@
 package io.mixflame.profile;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -88,6 +89,18 @@ public final class Profile {
     /** Sum of the weights of every stack, in nanoseconds, at most {@link Long#MAX_VALUE}. */
     public long totalWeightNanos() {
         return totalWeightNanos;
+    }
+
+    /**
+     * The same stacks, each weighing its samples times {@code nanosPerSample} (at most {@link Long#MAX_VALUE}):
+     * for profiles read from a format that counts samples only.
+     */
+    public Profile withSampleWeight(long nanosPerSample) {
+        List<Stack> weighed = new ArrayList<>(stacks.size());
+        for (Stack s : stacks) {
+            weighed.add(new Stack(s.frameIds(), s.samples(), Counts.multiply(s.samples(), nanosPerSample)));
+        }
+        return new Profile(frames, weighed, info);
     }
 
     /** The same stacks described by other info. */

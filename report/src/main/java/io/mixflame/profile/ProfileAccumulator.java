@@ -36,6 +36,8 @@ public final class ProfileAccumulator implements SampleSink {
     private boolean overflowReported;
     private long overflowSamples;
     private long totalSamples;
+    private long frameNameChars;
+    private long stackFrames;
 
     /** An accumulator with the default caps that does not report overflow. */
     public ProfileAccumulator() {
@@ -89,6 +91,7 @@ public final class ProfileAccumulator implements SampleSink {
                 return;
             }
             entry = new long[2];
+            stackFrames += depth;
             counts.put(new StackKey(Arrays.copyOf(ids, depth), depth, probe.hash), entry);
         }
         entry[0] = Counts.add(entry[0], samples);
@@ -105,6 +108,21 @@ public final class ProfileAccumulator implements SampleSink {
     /** Number of distinct stacks so far. */
     public synchronized int distinctStacks() {
         return counts.size();
+    }
+
+    /** Number of distinct frames so far. */
+    public synchronized int distinctFrames() {
+        return frames.size();
+    }
+
+    /** Characters of the names of the distinct frames so far: what the frame table holds. */
+    public synchronized long frameNameChars() {
+        return frameNameChars;
+    }
+
+    /** Frames of the distinct stacks so far, summed: how many frame ids the stacks hold. */
+    public synchronized long stackFrames() {
+        return stackFrames;
     }
 
     /** Samples added since the last reset, overflow included. */
@@ -138,6 +156,8 @@ public final class ProfileAccumulator implements SampleSink {
         counts.clear();
         overflowSamples = 0;
         totalSamples = 0;
+        frameNameChars = 0;
+        stackFrames = 0;
         overflowReported = false;
         return p;
     }
@@ -151,6 +171,7 @@ public final class ProfileAccumulator implements SampleSink {
             return -1;
         }
         int newId = frames.size();
+        frameNameChars += frame.name().length();
         frames.add(frame);
         frameIds.put(frame, newId);
         return newId;
@@ -167,6 +188,7 @@ public final class ProfileAccumulator implements SampleSink {
         Integer id = frameIds.get(Frame.OVERFLOW);
         if (id == null) {
             id = frames.size();
+            frameNameChars += Frame.OVERFLOW.name().length();
             frames.add(Frame.OVERFLOW);
             frameIds.put(Frame.OVERFLOW, id);
         }
