@@ -7,7 +7,9 @@ import java.io.Reader;
 /**
  * The text of an HTML flame graph page, for FlameGraph.parseHtml, read within {@link ReadBounds}: a line
  * longer than the bound, a page of more lines than the bound, a node deeper than the stack bound or names
- * longer in all than the text bound fail the read with one line. Lines must be UTF-8. The page's {@code <h1>} line is kept for the caller.
+ * longer in all than the text bound fail the read with one line. Lines must be UTF-8. The cpool lines (the
+ * frame names) are handed on with the escapes of {@link ScriptSafeHtmlStream} undone, which parseHtml does
+ * not know. The page's {@code <h1>} line is kept for the caller.
  */
 final class FlameGraphPageReader extends Reader {
 
@@ -88,6 +90,7 @@ final class FlameGraphPageReader extends Reader {
             }
             case CPOOL -> {
                 if (line.startsWith("'")) {
+                    line = ScriptSafeHtmlStream.unescape(line);
                     cpoolChars += line.length();
                     if (cpoolChars > bounds.maxTextChars()) {
                         throw ReadBounds.exceeded(lineNumber, bounds.maxTextChars(),

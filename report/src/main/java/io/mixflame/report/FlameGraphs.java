@@ -110,12 +110,17 @@ final class FlameGraphs {
         }
     }
 
-    /** Writes the graph as HTML without closing {@code out}, failing if any write failed. */
+    /**
+     * Writes the graph as HTML without closing {@code out}, failing if any write failed. The frame names go
+     * through {@link ScriptSafeHtmlStream}: they come from the profiled application and must not be able to
+     * run script in the page.
+     */
     static void dumpHtml(FlameGraph graph, OutputStream out) throws IOException {
         // PrintStream records write errors instead of throwing them; they must not pass unnoticed.
-        PrintStream ps = new PrintStream(new NonClosingOutputStream(out), false, StandardCharsets.UTF_8);
+        PrintStream ps = new PrintStream(new ScriptSafeHtmlStream(new NonClosingOutputStream(out)), false,
+                StandardCharsets.UTF_8);
         graph.dump(ps);
-        ps.flush();
+        ps.close();
         if (ps.checkError()) {
             throw new IOException("could not write the flame graph");
         }

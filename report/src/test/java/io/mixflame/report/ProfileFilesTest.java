@@ -209,4 +209,18 @@ class ProfileFilesTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("not a flame graph");
     }
+
+    @Test
+    void hostileNamesAreWrittenSafelyAndReadBackExactly() throws IOException {
+        Profile hostile = HostileNames.profile();
+        Path path = dir.resolve("hostile.html");
+
+        ProfileFiles.write(hostile, path, ReportOptions.DEFAULT);
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        HostileNames.assertScriptSafe(Files.readString(path));
+        assertThat(warnings).isEmpty();
+        assertThat(HostileNames.names(read)).isEqualTo(HostileNames.names(hostile));
+        assertThat(TestProfiles.collapsedStacks(read)).isEqualTo(TestProfiles.collapsedStacks(hostile));
+    }
 }
