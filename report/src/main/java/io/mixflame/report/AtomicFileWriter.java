@@ -1,10 +1,12 @@
 package io.mixflame.report;
 
 import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -13,6 +15,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -33,7 +36,8 @@ public final class AtomicFileWriter {
      * {@code body} need not close it (closing it only flushes). Parent directories are not created.
      *
      * @throws NoSuchFileException when the target's directory does not exist
-     * @throws IOException         when writing, syncing or renaming fails, or as thrown by {@code body}
+     * @throws IOException         when creating, writing, syncing or renaming fails, with a one-line message
+     *                             {@code TARGET: what failed: why}; or as thrown by {@code body}
      */
     public static void write(Path target, IOConsumer<OutputStream> body) throws IOException {
         Path absolute = target.toAbsolutePath();
@@ -59,15 +63,27 @@ public final class AtomicFileWriter {
                     channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 } catch (FileAlreadyExistsException e) {
                     temp = null; // taken by another writer; draw another name
+                } catch (IOException e) {
+                    temp = null;
+                    throw failure(target, "cannot create a file in " + dir, e);
                 }
             }
             try (FileChannel ch = channel;
-                 OutputStream out = new BufferedOutputStream(Channels.newOutputStream(ch), 64 * 1024)) {
+                 OutputStream out = new BufferedOutputStream(
+                         new FailureNamingStream(Channels.newOutputStream(ch), target), 64 * 1024)) {
                 body.accept(new NonClosingOutputStream(out));
                 out.flush();
-                ch.force(true);
+                try {
+                    ch.force(true);
+                } catch (IOException e) {
+                    throw failure(target, "cannot sync it to disk", e);
+                }
             }
-            move(temp, absolute);
+            try {
+                move(temp, absolute);
+            } catch (IOException e) {
+                throw failure(target, "cannot rename the finished file to it", e);
+            }
         } catch (Throwable t) {
             if (temp != null) {
                 try {
@@ -79,6 +95,67 @@ public final class AtomicFileWriter {
             throw t;
         }
         syncDirectory(dir);
+    }
+
+    /**
+     * One line saying which file could not be written and why: the JDK's file exceptions name the temporary
+     * file, which the user never asked for, and often carry no reason.
+     */
+    private static IOException failure(Path target, String what, IOException e) {
+        IOException described = new FileSystemException(target.toString(), null, what + ": " + reason(e));
+        described.initCause(e);
+        return described;
+    }
+
+    private static String reason(IOException e) {
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason().toLowerCase(Locale.ROOT);
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileSystemException) {
+            return "refused by the file system";
+        }
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName()
+                : message.replace('\n', ' ').toLowerCase(Locale.ROOT);
+    }
+
+    /** Names the target in the failures of writing the temporary file; {@code body} sees those only. */
+    private static final class FailureNamingStream extends FilterOutputStream {
+        private final Path target;
+
+        FailureNamingStream(OutputStream out, Path target) {
+            super(out);
+            this.target = target;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw failure(target, "cannot write it", e);
+            }
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw failure(target, "cannot write it", e);
+            }
+        }
     }
 
     private static void move(Path temp, Path target) throws IOException {
