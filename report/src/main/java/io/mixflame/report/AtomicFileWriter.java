@@ -16,7 +16,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Writes a file so that nobody ever reads half of it: the content goes to a temporary file next to the
@@ -27,8 +30,38 @@ public final class AtomicFileWriter {
 
     // Keeps ".name.tmp-XXXXXXXX" within the usual 255-byte limit on file names.
     private static final int MAX_NAME_IN_TEMP = 200;
+    // Writes in progress at once are few (one per command); past this many, a temporary file is still deleted
+    // on failure, only not by the exit hook.
+    private static final int MAX_UNFINISHED = 64;
+
+    private static final Set<Path> UNFINISHED = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean DELETE_ON_EXIT = new AtomicBoolean();
 
     private AtomicFileWriter() {
+    }
+
+    /**
+     * From now on, temporary files of writes still in progress when the JVM exits (Ctrl-C, SIGTERM,
+     * System.exit) are deleted by a shutdown hook, so no hidden {@code .name.tmp-*} file is left behind.
+     * Meant for command-line tools; not for code that itself writes from a shutdown hook (the agent's profile
+     * at exit), since hooks run in no set order and this one would delete that file while it is written.
+     * Calling it again does nothing.
+     */
+    public static void deleteUnfinishedOnExit() {
+        if (DELETE_ON_EXIT.compareAndSet(false, true)) {
+            Runtime.getRuntime().addShutdownHook(
+                    new Thread(AtomicFileWriter::deleteUnfinished, "mixflame-delete-unfinished-writes"));
+        }
+    }
+
+    private static void deleteUnfinished() {
+        for (Path temp : UNFINISHED) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException | RuntimeException e) {
+                // Exiting: nobody is left to tell, and the other files are still worth deleting.
+            }
+        }
     }
 
     /**
@@ -54,6 +87,7 @@ public final class AtomicFileWriter {
         }
 
         Path temp = null;
+        boolean registered = false;
         try {
             FileChannel channel = null;
             while (channel == null) {
@@ -61,6 +95,7 @@ public final class AtomicFileWriter {
                 try {
                     // Not Files.createTempFile: its owner-only permissions would end up on the target.
                     channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    registered = DELETE_ON_EXIT.get() && UNFINISHED.size() < MAX_UNFINISHED && UNFINISHED.add(temp);
                 } catch (FileAlreadyExistsException e) {
                     temp = null; // taken by another writer; draw another name
                 } catch (IOException e) {
@@ -93,6 +128,10 @@ public final class AtomicFileWriter {
                 }
             }
             throw t;
+        } finally {
+            if (registered) {
+                UNFINISHED.remove(temp);
+            }
         }
         syncDirectory(dir);
     }
