@@ -40,15 +40,6 @@ class CollapsedReaderTest {
         return out.toByteArray();
     }
 
-    /** DEFAULT's bounds with one changed: index as in ReadBounds' components. */
-    private static ReadBounds bounds(int which, long value) {
-        ReadBounds d = ReadBounds.DEFAULT;
-        return new ReadBounds(which == 0 ? (int) value : d.maxLineBytes(), which == 1 ? (int) value : d.maxStackDepth(),
-                which == 2 ? (int) value : d.maxStacks(), which == 3 ? (int) value : d.maxFrames(),
-                which == 4 ? value : d.maxTextChars(), which == 5 ? value : d.maxStackFrames(),
-                which == 6 ? (int) value : d.maxPageLines());
-    }
-
     @Test
     void roundTripKeepsStacksCountsKindsAndInfo() throws IOException {
         Frame thread = Frame.thread("worker-1", 42);
@@ -210,50 +201,50 @@ class CollapsedReaderTest {
 
     @Test
     void aLineLongerThanTheBoundFailsTheReadNamingLineAndBound() {
-        assertThatThrownBy(() -> read(bytes("a;b 1\n", "x".repeat(100), " 1\n"), bounds(0, 64)))
+        assertThatThrownBy(() -> read(bytes("a;b 1\n", "x".repeat(100), " 1\n"), TestBounds.lineBytes(64)))
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 2: over the bound of 64 bytes in one line");
     }
 
     @Test
     void aLineOfExactlyTheBoundIsRead() throws IOException {
-        Profile read = read(bytes("x".repeat(62), " 1"), bounds(0, 64));
+        Profile read = read(bytes("x".repeat(62), " 1"), TestBounds.lineBytes(64));
 
         assertThat(read.totalSamples()).isEqualTo(1);
     }
 
     @Test
     void aStackDeeperThanTheBoundFailsTheRead() throws IOException {
-        assertThat(read(bytes("a;b;c 1\n"), bounds(1, 3)).totalSamples()).isEqualTo(1);
-        assertThatThrownBy(() -> read(bytes("a;b;c 1\na;b;c;d 1\n"), bounds(1, 3)))
+        assertThat(read(bytes("a;b;c 1\n"), TestBounds.stackDepth(3)).totalSamples()).isEqualTo(1);
+        assertThatThrownBy(() -> read(bytes("a;b;c 1\na;b;c;d 1\n"), TestBounds.stackDepth(3)))
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 2: over the bound of 3 frames in one stack");
     }
 
     @Test
     void moreDistinctStacksThanTheBoundFailTheReadInsteadOfFoldingIntoOverflow() {
-        assertThatThrownBy(() -> read(bytes("a;b 1\na;c 1\na;b 5\na;d 1\n"), bounds(2, 2)))
+        assertThatThrownBy(() -> read(bytes("a;b 1\na;c 1\na;b 5\na;d 1\n"), TestBounds.stacks(2)))
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 4: over the bound of 2 distinct stacks in one read");
     }
 
     @Test
     void moreDistinctFramesThanTheBoundFailTheRead() {
-        assertThatThrownBy(() -> read(bytes("a;b 1\nb;a 1\nc 1\n"), bounds(3, 2)))
+        assertThatThrownBy(() -> read(bytes("a;b 1\nb;a 1\nc 1\n"), TestBounds.frames(2)))
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 3: over the bound of 2 distinct frames in one read");
     }
 
     @Test
     void moreTextThanTheBoundFailsTheRead() {
-        assertThatThrownBy(() -> read(bytes("# note: 12345 0\naa;bb 1\naa;cc 1\n"), bounds(4, 10)))
+        assertThatThrownBy(() -> read(bytes("# note: 12345 0\naa;bb 1\naa;cc 1\n"), TestBounds.textChars(10)))
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 3: over the bound of 10 characters of frame names and notes in one read");
     }
 
     @Test
     void moreFramesInAllStacksThanTheBoundFailTheRead() {
-        assertThatThrownBy(() -> read(bytes("a;b 1\na;b 1\na 1\nb;a 1\n"), bounds(5, 4)))
+        assertThatThrownBy(() -> read(bytes("a;b 1\na;b 1\na 1\nb;a 1\n"), TestBounds.stackFrames(4)))
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 4: over the bound of 4 frames in all distinct stacks of one read");
     }

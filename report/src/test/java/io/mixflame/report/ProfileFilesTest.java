@@ -148,11 +148,7 @@ class ProfileFilesTest {
     @Test
     void anHtmlPageWithALineLongerThanTheBoundIsRefused() throws IOException {
         Path path = Files.writeString(dir.resolve("p.html"), "<!DOCTYPE html>\n<h1>" + "x".repeat(200) + "</h1>\n");
-        ReadBounds d = ReadBounds.DEFAULT;
-        ReadBounds small = new ReadBounds(100, d.maxStackDepth(), d.maxStacks(), d.maxFrames(), d.maxTextChars(),
-                d.maxStackFrames(), d.maxPageLines());
-
-        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, small))
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, TestBounds.lineBytes(100)))
                 .isInstanceOf(IOException.class)
                 .hasMessage(path + ": line 2: over the bound of 100 bytes in one line");
     }
@@ -161,11 +157,7 @@ class ProfileFilesTest {
     void anHtmlPageOfMoreLinesThanTheBoundIsRefused() throws IOException {
         Path path = dir.resolve("p.html");
         ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
-        ReadBounds d = ReadBounds.DEFAULT;
-        ReadBounds small = new ReadBounds(d.maxLineBytes(), d.maxStackDepth(), d.maxStacks(), d.maxFrames(),
-                d.maxTextChars(), d.maxStackFrames(), 50);
-
-        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, small))
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, TestBounds.pageLines(50)))
                 .isInstanceOf(IOException.class)
                 .hasMessage(path + ": line 51: over the bound of 50 lines in one flame graph page");
     }
@@ -174,11 +166,7 @@ class ProfileFilesTest {
     void anHtmlPageDeeperThanTheBoundIsRefused() throws IOException {
         Path path = dir.resolve("p.html");
         ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
-        ReadBounds d = ReadBounds.DEFAULT;
-        ReadBounds shallow = new ReadBounds(d.maxLineBytes(), 2, d.maxStacks(), d.maxFrames(), d.maxTextChars(),
-                d.maxStackFrames(), d.maxPageLines());
-
-        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, shallow))
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, TestBounds.stackDepth(2)))
                 .isInstanceOf(IOException.class)
                 .hasMessageStartingWith(path + ": line ")
                 .hasMessageEndingWith(": over the bound of 2 frames in one stack");
