@@ -1,5 +1,6 @@
 package io.mixflame.profile;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -38,8 +39,8 @@ public final class Profile {
         long samples = 0;
         long weight = 0;
         for (Stack s : this.stacks) {
-            samples += s.samples();
-            weight += s.weightNanos();
+            samples = Counts.add(samples, s.samples());
+            weight = Counts.add(weight, s.weightNanos());
         }
         this.totalSamples = samples;
         this.totalWeightNanos = weight;
@@ -80,14 +81,26 @@ public final class Profile {
         return result;
     }
 
-    /** Sum of the samples of every stack. */
+    /** Sum of the samples of every stack, at most {@link Long#MAX_VALUE}. */
     public long totalSamples() {
         return totalSamples;
     }
 
-    /** Sum of the weights of every stack, in nanoseconds. */
+    /** Sum of the weights of every stack, in nanoseconds, at most {@link Long#MAX_VALUE}. */
     public long totalWeightNanos() {
         return totalWeightNanos;
+    }
+
+    /**
+     * The same stacks, each weighing its samples times {@code nanosPerSample} (at most {@link Long#MAX_VALUE}):
+     * for profiles read from a format that counts samples only.
+     */
+    public Profile withSampleWeight(long nanosPerSample) {
+        List<Stack> weighed = new ArrayList<>(stacks.size());
+        for (Stack s : stacks) {
+            weighed.add(new Stack(s.frameIds(), s.samples(), Counts.multiply(s.samples(), nanosPerSample)));
+        }
+        return new Profile(frames, weighed, info);
     }
 
     /** The same stacks described by other info. */

@@ -12,6 +12,9 @@ import java.util.function.Consumer;
  * table, and the number of distinct stacks and frames is capped. Once a cap is reached, samples whose stack
  * is not already known are counted under a single {@link Frame#OVERFLOW} stack and the owner is told once.
  *
+ * <p>Every sum (per stack, totals, weights) stops at {@link Long#MAX_VALUE} rather than wrapping
+ * ({@link Counts#add}).
+ *
  * <p>Thread-safe: engines add from their own thread while another thread takes snapshots. A sample whose
  * stack is already known allocates nothing.
  */
@@ -33,6 +36,8 @@ public final class ProfileAccumulator implements SampleSink {
     private boolean overflowReported;
     private long overflowSamples;
     private long totalSamples;
+    private long frameNameChars;
+    private long stackFrames;
 
     /** An accumulator with the default caps that does not report overflow. */
     public ProfileAccumulator() {
@@ -66,7 +71,7 @@ public final class ProfileAccumulator implements SampleSink {
 
     @Override
     public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos) {
-        totalSamples += samples;
+        totalSamples = Counts.add(totalSamples, samples);
         int[] ids = probe.ids.length >= depth ? probe.ids : new int[Math.max(depth, probe.ids.length * 2)];
         probe.ids = ids;
         for (int i = 0; i < depth; i++) {
@@ -86,10 +91,11 @@ public final class ProfileAccumulator implements SampleSink {
                 return;
             }
             entry = new long[2];
+            stackFrames += depth;
             counts.put(new StackKey(Arrays.copyOf(ids, depth), depth, probe.hash), entry);
         }
-        entry[0] += samples;
-        entry[1] += weightNanos;
+        entry[0] = Counts.add(entry[0], samples);
+        entry[1] = Counts.add(entry[1], weightNanos);
     }
 
     /** Adds every stack of another profile (reading a file, merging profiles). */
@@ -102,6 +108,21 @@ public final class ProfileAccumulator implements SampleSink {
     /** Number of distinct stacks so far. */
     public synchronized int distinctStacks() {
         return counts.size();
+    }
+
+    /** Number of distinct frames so far. */
+    public synchronized int distinctFrames() {
+        return frames.size();
+    }
+
+    /** Characters of the names of the distinct frames so far: what the frame table holds. */
+    public synchronized long frameNameChars() {
+        return frameNameChars;
+    }
+
+    /** Frames of the distinct stacks so far, summed: how many frame ids the stacks hold. */
+    public synchronized long stackFrames() {
+        return stackFrames;
     }
 
     /** Samples added since the last reset, overflow included. */
@@ -135,6 +156,8 @@ public final class ProfileAccumulator implements SampleSink {
         counts.clear();
         overflowSamples = 0;
         totalSamples = 0;
+        frameNameChars = 0;
+        stackFrames = 0;
         overflowReported = false;
         return p;
     }
@@ -148,13 +171,14 @@ public final class ProfileAccumulator implements SampleSink {
             return -1;
         }
         int newId = frames.size();
+        frameNameChars += frame.name().length();
         frames.add(frame);
         frameIds.put(frame, newId);
         return newId;
     }
 
     private void addOverflow(long samples, long weightNanos, String what) {
-        overflowSamples += samples;
+        overflowSamples = Counts.add(overflowSamples, samples);
         if (!overflowReported) {
             overflowReported = true;
             onFirstOverflow.accept("profile reached its bound of " + (what.endsWith("frames") ? maxFrames : maxStacks)
@@ -164,13 +188,14 @@ public final class ProfileAccumulator implements SampleSink {
         Integer id = frameIds.get(Frame.OVERFLOW);
         if (id == null) {
             id = frames.size();
+            frameNameChars += Frame.OVERFLOW.name().length();
             frames.add(Frame.OVERFLOW);
             frameIds.put(Frame.OVERFLOW, id);
         }
         StackKey key = new StackKey(new int[] {id}, 1, StackKey.hash(new int[] {id}, 1));
         long[] entry = counts.computeIfAbsent(key, k -> new long[2]);
-        entry[0] += samples;
-        entry[1] += weightNanos;
+        entry[0] = Counts.add(entry[0], samples);
+        entry[1] = Counts.add(entry[1], weightNanos);
     }
 
     /** A stack of frame ids usable as a hash key; the probe instance is reused to look up without allocating. */

@@ -29,14 +29,40 @@ public final class CollapsedFrames {
     }
 
     /**
-     * A name that keeps one stack on one line: {@code ;} (the frame separator) becomes {@code :}, newline and
-     * carriage return become spaces.
+     * A name that keeps one stack on one line and carries no non-printable character: {@code ;} (the frame
+     * separator) becomes {@code :}, every control character (below U+0020, and U+007F) becomes a space, so
+     * newline and carriage return do too.
      */
     public static String sanitize(String name) {
-        if (name.indexOf(';') < 0 && name.indexOf('\n') < 0 && name.indexOf('\r') < 0) {
+        int first = firstToReplace(name);
+        if (first < 0) {
             return name;
         }
-        return name.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
+        char[] chars = name.toCharArray();
+        for (int i = first; i < chars.length; i++) {
+            char c = chars[i];
+            if (c == ';') {
+                chars[i] = ':';
+            } else if (isControl(c)) {
+                chars[i] = ' ';
+            }
+        }
+        return new String(chars);
+    }
+
+    // One pass without allocating: nearly every name needs nothing replaced.
+    private static int firstToReplace(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == ';' || isControl(c)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean isControl(char c) {
+        return c < 0x20 || c == 0x7f;
     }
 
     /** The frame as it appears in a collapsed line: sanitized name and type suffix. */

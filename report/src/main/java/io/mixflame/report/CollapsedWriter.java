@@ -1,5 +1,6 @@
 package io.mixflame.report;
 
+import io.mixflame.profile.Counts;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
@@ -38,7 +39,7 @@ public final class CollapsedWriter implements ProfileWriter {
                 }
                 sb.append(CollapsedFrames.format(frames[i]));
             }
-            lines.merge(sb.toString(), stack.samples(), Long::sum);
+            lines.merge(sb.toString(), stack.samples(), Counts::add);
         }
 
         Writer w = new BufferedWriter(new OutputStreamWriter(new NonClosingOutputStream(out), StandardCharsets.UTF_8));

@@ -32,14 +32,17 @@ public final class DiffFlameGraph {
         long afterTotal = after.totalSamples();
         double scale = beforeTotal == 0 ? 1.0 : (double) afterTotal / beforeTotal;
 
-        FlameGraph base = new FlameGraph(new Arguments());
-        FlameGraphs.addAll(base, before, scale);
+        FlameGraphs.onDeepStack(() -> {
+            FlameGraph base = new FlameGraph(new Arguments());
+            FlameGraphs.addAll(base, before, scale);
 
-        Arguments args = new Arguments();
-        args.title = FlameGraphs.htmlTitle(title(before, after, scale, title));
-        FlameGraph graph = FlameGraphs.build(after, args);
-        graph.diff(base);
-        FlameGraphs.dumpHtml(graph, out);
+            Arguments args = new Arguments();
+            args.title = FlameGraphs.htmlTitle(title(before, after, scale, title));
+            FlameGraph graph = FlameGraphs.build(after, args);
+            graph.diff(base);
+            FlameGraphs.dumpHtml(graph, out);
+            return null;
+        });
     }
 
     static String title(Profile before, Profile after, double scale, String callerTitle) {

@@ -15,7 +15,61 @@ import one.convert.FlameGraph;
 /** Glue to async-profiler's FlameGraph renderer, shared by the HTML and diff writers. */
 final class FlameGraphs {
 
+    // FlameGraph recurses once per frame of depth when it draws, diffs or parses a graph, a few hundred bytes
+    // a level: far more than a default thread stack holds for the deepest stack a read lets in.
+    private static final long DEEP_STACK_BYTES = 64L << 20;
+
     private FlameGraphs() {
+    }
+
+    /** Work with FlameGraph that may fail with an IOException. */
+    @FunctionalInterface
+    interface ConverterTask<T> {
+        T call() throws IOException;
+    }
+
+    /**
+     * Runs {@code task} on a thread whose stack holds FlameGraph's recursion over a stack of
+     * {@link ReadBounds#DEFAULT}'s depth, and waits for it; what the task throws is thrown here.
+     */
+    static <T> T onDeepStack(ConverterTask<T> task) throws IOException {
+        Object[] result = new Object[1];
+        Throwable[] failure = new Throwable[1];
+        Thread worker = new Thread(null, () -> {
+            try {
+                result[0] = task.call();
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        }, "mixflame-flamegraph", DEEP_STACK_BYTES);
+        worker.setDaemon(true);
+        worker.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                worker.join();
+                break;
+            } catch (InterruptedException e) {
+                // The task holds the caller's stream; returning before it ends would let both write.
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable t = failure[0];
+        if (t instanceof IOException e) {
+            throw e;
+        }
+        if (t instanceof RuntimeException e) {
+            throw e;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        @SuppressWarnings("unchecked")
+        T value = (T) result[0];
+        return value;
     }
 
     /** FlameGraph's frame type byte for a frame (one.convert.Frame.TYPE_*), which sets its colour. */
@@ -56,12 +110,17 @@ final class FlameGraphs {
         }
     }
 
-    /** Writes the graph as HTML without closing {@code out}, failing if any write failed. */
+    /**
+     * Writes the graph as HTML without closing {@code out}, failing if any write failed. The frame names go
+     * through {@link ScriptSafeHtmlStream}: they come from the profiled application and must not be able to
+     * run script in the page.
+     */
     static void dumpHtml(FlameGraph graph, OutputStream out) throws IOException {
         // PrintStream records write errors instead of throwing them; they must not pass unnoticed.
-        PrintStream ps = new PrintStream(new NonClosingOutputStream(out), false, StandardCharsets.UTF_8);
+        PrintStream ps = new PrintStream(new ScriptSafeHtmlStream(new NonClosingOutputStream(out)), false,
+                StandardCharsets.UTF_8);
         graph.dump(ps);
-        ps.flush();
+        ps.close();
         if (ps.checkError()) {
             throw new IOException("could not write the flame graph");
         }

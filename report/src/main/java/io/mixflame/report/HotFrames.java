@@ -1,5 +1,6 @@
 package io.mixflame.report;
 
+import io.mixflame.profile.Counts;
 import io.mixflame.profile.Profile;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,11 +60,12 @@ public final class HotFrames {
                 int name = nameOfFrame[id];
                 if (lastStack[name] != stackNumber) {
                     lastStack[name] = stackNumber;
-                    total[name] += stack.samples();
+                    total[name] = Counts.add(total[name], stack.samples());
                 }
             }
             if (ids.length > 0) {
-                self[nameOfFrame[ids[ids.length - 1]]] += stack.samples();
+                int leaf = nameOfFrame[ids[ids.length - 1]];
+                self[leaf] = Counts.add(self[leaf], stack.samples());
             }
         }
         List<Entry> entries = new ArrayList<>();

@@ -36,7 +36,10 @@ public final class HtmlFlameGraphWriter implements ProfileWriter {
         Arguments args = new Arguments();
         args.title = FlameGraphs.htmlTitle(title(profile, title));
         args.reverse = reverse;
-        FlameGraphs.dumpHtml(FlameGraphs.build(profile, args), out);
+        FlameGraphs.onDeepStack(() -> {
+            FlameGraphs.dumpHtml(FlameGraphs.build(profile, args), out);
+            return null;
+        });
     }
 
     /**

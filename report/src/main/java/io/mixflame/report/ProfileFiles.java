@@ -2,15 +2,11 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.StringReader;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -29,6 +25,8 @@ public final class ProfileFiles {
     // The title HtmlFlameGraphWriter gives a page, to recover the engine and event when reading it back.
     private static final Pattern OUR_TITLE = Pattern.compile("<h1>mixflame: (\\S+) profile \\((\\S+) engine\\)");
     private static final Pattern H1 = Pattern.compile("<h1>(.*)</h1>");
+    // Enough to tell gzip and HTML from collapsed stacks, past a little leading white space.
+    private static final int PEEK_BYTES = 4096;
 
     private ProfileFiles() {
     }
@@ -59,63 +57,74 @@ public final class ProfileFiles {
 
     /**
      * Reads a profile from collapsed stacks or from an HTML flame graph (one written by mixflame or by
-     * async-profiler's converter; named {@code .html} or starting like HTML).
+     * async-profiler's converter; named {@code .html} or starting like HTML), within {@link ReadBounds#DEFAULT}.
+     * The file is read as a stream, so a FIFO or a device works too.
      *
      * @param warnings told about each malformed line that was skipped, as {@code line N: why}
-     * @throws IOException with a message naming the file when it is missing, is a directory, is not UTF-8
-     *                     text, is gzip-compressed (pprof cannot be read back), or is HTML that is not a
-     *                     flame graph
+     * @throws IOException with a one-line message naming the file when it is missing, is a directory, is
+     *                     gzip-compressed (pprof cannot be read back), is HTML that is not a flame graph, goes
+     *                     past a bound, or has counts that add up past {@link Long#MAX_VALUE}
      */
     public static Profile read(Path path, Consumer<String> warnings) throws IOException {
+        return read(path, warnings, ReadBounds.DEFAULT);
+    }
+
+    /** {@link #read(Path, Consumer)} within other bounds. */
+    static Profile read(Path path, Consumer<String> warnings, ReadBounds bounds) throws IOException {
         if (Files.isDirectory(path)) {
             throw new FileSystemException(path.toString(), null, "is a directory, not a profile");
         }
-        byte[] bytes;
-        try (InputStream in = Files.newInputStream(path)) {
-            bytes = in.readAllBytes();
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 64 * 1024)) {
+            byte[] head = peek(in);
+            if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
+                throw new IOException(path + ": is gzip-compressed (pprof?); only collapsed stacks or an HTML "
+                        + "flame graph can be read");
+            }
+            try {
+                return isHtml(path, head) ? readHtml(in, warnings, bounds) : new CollapsedReader(bounds).read(in, warnings);
+            } catch (IOException e) {
+                throw new IOException(path + ": " + e.getMessage(), e);
+            }
         }
-        if (bytes.length >= 2 && (bytes[0] & 0xff) == 0x1f && (bytes[1] & 0xff) == 0x8b) {
-            throw new IOException(path + ": is gzip-compressed (pprof?); only collapsed stacks or an HTML flame "
-                    + "graph can be read");
-        }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new IOException(path + ": is not UTF-8 text; expected collapsed stacks or an HTML flame graph");
-        }
-        if (isHtml(path, text)) {
-            return readHtml(path, text, warnings);
-        }
-        return new CollapsedReader().read(new StringReader(text), warnings);
     }
 
-    private static boolean isHtml(Path path, String text) {
-        String start = text.stripLeading();
+    /** The first bytes of the stream, which is then reset to its start. */
+    private static byte[] peek(InputStream in) throws IOException {
+        in.mark(PEEK_BYTES);
+        byte[] head = in.readNBytes(PEEK_BYTES);
+        in.reset();
+        return head;
+    }
+
+    private static boolean isHtml(Path path, byte[] head) {
+        String start = new String(head, StandardCharsets.UTF_8).stripLeading();
         return path.toString().toLowerCase(Locale.ROOT).endsWith(".html")
                 || start.regionMatches(true, 0, "<!doctype html", 0, 14)
                 || start.regionMatches(true, 0, "<html", 0, 5);
     }
 
-    private static Profile readHtml(Path path, String html, Consumer<String> warnings) throws IOException {
+    private static Profile readHtml(InputStream in, Consumer<String> warnings, ReadBounds bounds)
+            throws IOException {
         Arguments args = new Arguments();
         args.output = "collapsed";
         FlameGraph graph = new FlameGraph(args);
-        ByteArrayOutputStream collapsed = new ByteArrayOutputStream();
+        FlameGraphPageReader page = new FlameGraphPageReader(in, bounds);
+        CollapsedReader.Parse parse = new CollapsedReader(bounds).parse(warnings);
+        BoundedLineSplitter collapsed = parse.lines();
         try {
-            graph.parseHtml(new StringReader(html));
-            graph.dump(new PrintStream(collapsed, false, StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException e) {
+            FlameGraphs.onDeepStack(() -> {
+                graph.parseHtml(page);
+                // Straight into the parse, line by line: the graph's stacks spelled out can be far larger than
+                // the page.
+                graph.dump(new PrintStream(collapsed, false, StandardCharsets.UTF_8));
+                return null;
+            });
+        } catch (RuntimeException e) {
             // FlameGraph's parser assumes its own layout and fails in any way on other pages.
-            throw new IOException(path + ": is HTML but not a flame graph that can be read back");
+            throw new IOException("is HTML but not a flame graph that can be read back");
         }
-        Profile profile = new CollapsedReader().read(
-                new StringReader(collapsed.toString(StandardCharsets.UTF_8)), warnings);
-        return profile.withInfo(infoFromTitle(html));
+        collapsed.finish();
+        return parse.profile().withInfo(infoFromTitle(page.heading() == null ? "" : page.heading()));
     }
 
     private static ProfileInfo infoFromTitle(String html) {

@@ -64,4 +64,34 @@ class ProfileAccumulatorTest {
         assertThat(acc.snapshot(ProfileInfo.unknown()).stacks()).isEmpty();
         assertThat(acc.totalSamples()).isZero();
     }
+
+    @Test
+    void sumsThatPassLongMaxValueStopThereInsteadOfWrapping() {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        Frame[] stack = {f("a"), f("b")};
+        acc.add(stack, Long.MAX_VALUE, Long.MAX_VALUE);
+        acc.add(stack, 2, 2);
+        acc.add(new Frame[] {f("a"), f("c")}, 2, 2);
+
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+
+        assertThat(p.stacks()).extracting(Profile.Stack::samples).containsExactlyInAnyOrder(Long.MAX_VALUE, 2L);
+        assertThat(p.stacks()).extracting(Profile.Stack::weightNanos).containsExactlyInAnyOrder(Long.MAX_VALUE, 2L);
+        assertThat(acc.totalSamples()).isEqualTo(Long.MAX_VALUE);
+        assertThat(p.totalSamples()).isEqualTo(Long.MAX_VALUE);
+        assertThat(p.totalWeightNanos()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void overflowCountsSaturateToo() {
+        ProfileAccumulator acc = new ProfileAccumulator(1, 100, m -> { });
+        acc.add(new Frame[] {f("a")}, 1, 1);
+        acc.add(new Frame[] {f("b")}, Long.MAX_VALUE, Long.MAX_VALUE);
+        acc.add(new Frame[] {f("c")}, Long.MAX_VALUE, Long.MAX_VALUE);
+
+        assertThat(acc.overflowSamples()).isEqualTo(Long.MAX_VALUE);
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).extracting(Profile.Stack::samples).containsExactlyInAnyOrder(1L, Long.MAX_VALUE);
+        assertThat(p.totalSamples()).isEqualTo(Long.MAX_VALUE);
+    }
 }

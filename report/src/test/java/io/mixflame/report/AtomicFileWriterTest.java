@@ -117,4 +117,18 @@ class AtomicFileWriterTest {
 
         assertThat(seen[0]).matches("\\.out\\.txt\\.tmp-[0-9a-f]{8}");
     }
+
+    @Test
+    void aFileSystemThatRefusesTheFileGivesTheTargetAndTheReason() {
+        // /proc exists everywhere this runs and takes no new files, not even from root.
+        Path target = Path.of("/proc/mixflame-test.html");
+
+        assertThatThrownBy(() -> AtomicFileWriter.write(target, out -> out.write(1)))
+                .isInstanceOf(IOException.class)
+                .satisfies(e -> assertThat(e.getMessage())
+                        .startsWith("/proc/mixflame-test.html: ")
+                        .doesNotContain(".tmp-")
+                        .doesNotContain("\n")
+                        .matches("/proc/mixflame-test.html: \\S.*"));
+    }
 }

@@ -3,13 +3,16 @@ package io.mixflame.report;
 import static io.mixflame.report.TestProfiles.frame;
 import static io.mixflame.report.TestProfiles.jit;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import java.io.IOException;
-import java.io.StringReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,7 +24,20 @@ class CollapsedReaderTest {
     private final List<String> warnings = new ArrayList<>();
 
     private Profile read(String text) throws IOException {
-        return new CollapsedReader().read(new StringReader(text), warnings::add);
+        return read(text.getBytes(StandardCharsets.UTF_8), ReadBounds.DEFAULT);
+    }
+
+    private Profile read(byte[] bytes, ReadBounds bounds) throws IOException {
+        return new CollapsedReader(bounds).read(new ByteArrayInputStream(bytes), warnings::add);
+    }
+
+    private static byte[] bytes(Object... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object part : parts) {
+            byte[] b = part instanceof String text ? text.getBytes(StandardCharsets.UTF_8) : (byte[]) part;
+            out.writeBytes(b);
+        }
+        return out.toByteArray();
     }
 
     @Test
@@ -139,5 +155,97 @@ class CollapsedReaderTest {
     })
     void frameKindsComeFromSuffixOrName(String token, String name, FrameType type) {
         assertThat(CollapsedFrames.parse(token)).isEqualTo(new Frame(name, type));
+    }
+
+    @Test
+    void countsAddingUpPastLongMaxValueAreAnErrorNamingTheLine() {
+        assertThatThrownBy(() -> read("a;b 9223372036854775807\n# a comment\na;c 2\n"))
+                .isInstanceOf(IOException.class)
+                .hasMessageStartingWith("line 3: ")
+                .hasMessageContaining("9223372036854775807");
+    }
+
+    @Test
+    void countsUpToLongMaxValueInAllAreRead() throws IOException {
+        Profile read = read("a;b 9223372036854775806\na;c 1\n");
+
+        assertThat(read.totalSamples()).isEqualTo(Long.MAX_VALUE);
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void aLineThatIsNotUtf8IsSkippedWithAWarningAndTheRestIsRead() throws IOException {
+        Profile read = read(bytes("a;b 1\n", new byte[] {'x', (byte) 0xff, (byte) 0xfe, ' ', '2', '\n'}, "a;c 3\n"),
+                ReadBounds.DEFAULT);
+
+        assertThat(warnings).containsExactly("line 2: is not UTF-8 text");
+        assertThat(TestProfiles.collapsedStacks(read)).containsOnly(entry("a;b", 1L), entry("a;c", 3L));
+    }
+
+    @Test
+    void aRealReplacementCharacterIsText() throws IOException {
+        Profile read = read("a;\uFFFD 2\n");
+
+        assertThat(warnings).isEmpty();
+        assertThat(TestProfiles.collapsedStacks(read)).containsOnly(entry("a;\uFFFD", 2L));
+    }
+
+    @Test
+    void aCountTooLargeForALongIsAMalformedLine() throws IOException {
+        Profile read = read("a 99999999999999999999\nb 1\n");
+
+        assertThat(warnings).containsExactly("line 1: sample count 99999999999999999999 is larger than "
+                + Long.MAX_VALUE);
+        assertThat(read.totalSamples()).isEqualTo(1);
+    }
+
+    @Test
+    void aLineLongerThanTheBoundFailsTheReadNamingLineAndBound() {
+        assertThatThrownBy(() -> read(bytes("a;b 1\n", "x".repeat(100), " 1\n"), TestBounds.lineBytes(64)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("line 2: over the bound of 64 bytes in one line");
+    }
+
+    @Test
+    void aLineOfExactlyTheBoundIsRead() throws IOException {
+        Profile read = read(bytes("x".repeat(62), " 1"), TestBounds.lineBytes(64));
+
+        assertThat(read.totalSamples()).isEqualTo(1);
+    }
+
+    @Test
+    void aStackDeeperThanTheBoundFailsTheRead() throws IOException {
+        assertThat(read(bytes("a;b;c 1\n"), TestBounds.stackDepth(3)).totalSamples()).isEqualTo(1);
+        assertThatThrownBy(() -> read(bytes("a;b;c 1\na;b;c;d 1\n"), TestBounds.stackDepth(3)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("line 2: over the bound of 3 frames in one stack");
+    }
+
+    @Test
+    void moreDistinctStacksThanTheBoundFailTheReadInsteadOfFoldingIntoOverflow() {
+        assertThatThrownBy(() -> read(bytes("a;b 1\na;c 1\na;b 5\na;d 1\n"), TestBounds.stacks(2)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("line 4: over the bound of 2 distinct stacks in one read");
+    }
+
+    @Test
+    void moreDistinctFramesThanTheBoundFailTheRead() {
+        assertThatThrownBy(() -> read(bytes("a;b 1\nb;a 1\nc 1\n"), TestBounds.frames(2)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("line 3: over the bound of 2 distinct frames in one read");
+    }
+
+    @Test
+    void moreTextThanTheBoundFailsTheRead() {
+        assertThatThrownBy(() -> read(bytes("# note: 12345 0\naa;bb 1\naa;cc 1\n"), TestBounds.textChars(10)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("line 3: over the bound of 10 characters of frame names and notes in one read");
+    }
+
+    @Test
+    void moreFramesInAllStacksThanTheBoundFailTheRead() {
+        assertThatThrownBy(() -> read(bytes("a;b 1\na;b 1\na 1\nb;a 1\n"), TestBounds.stackFrames(4)))
+                .isInstanceOf(IOException.class)
+                .hasMessage("line 4: over the bound of 4 frames in all distinct stacks of one read");
     }
 }

@@ -49,4 +49,12 @@ class DiffFlameGraphTest {
                 + "before: 100 samples, jfr engine, scaled ×3.000 to after's total</h1>");
         assertThat(diff("release 2 vs 1")).contains("<h1>release 2 vs 1 — after: 300 samples");
     }
+
+    @Test
+    void namesFromTheApplicationCannotBreakOutOfTheScriptBlock() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        DiffFlameGraph.write(BEFORE, HostileNames.profile(), out, null);
+
+        HostileNames.assertScriptSafe(out.toString(StandardCharsets.UTF_8));
+    }
 }

@@ -86,4 +86,13 @@ class HtmlFlameGraphWriterTest {
         assertThat(FlameGraphs.typeOf(Frame.thread("t", 1))).isEqualTo((byte) 3);
         assertThat(FlameGraphs.typeOf(Frame.UNKNOWN)).isEqualTo((byte) 3);
     }
+
+    @Test
+    void namesFromTheApplicationCannotBreakOutOfTheScriptBlock() throws IOException {
+        String html = write(HostileNames.profile(), new HtmlFlameGraphWriter());
+
+        HostileNames.assertScriptSafe(html);
+        // The page shows the true name: the JS escape stands for the character itself.
+        assertThat(html).contains("\\u003c/script>\\u003cscript>alert(1)\\u003c/script>");
+    }
 }

@@ -127,12 +127,65 @@ class ProfileFilesTest {
     }
 
     @Test
-    void binaryInputIsRefusedClearly() throws IOException {
-        Path path = Files.write(dir.resolve("p.collapsed"), new byte[] {'a', ' ', (byte) 0xff, (byte) 0xfe, '\n'});
+    void aLineThatIsNotUtf8IsSkippedAndTheRestOfTheFileRead() throws IOException {
+        Path path = Files.write(dir.resolve("p.collapsed"),
+                new byte[] {'a', ' ', '1', '\n', 'b', ' ', (byte) 0xff, (byte) 0xfe, '\n', 'c', ' ', '2', '\n'});
 
-        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        assertThat(warnings).containsExactly("line 2: is not UTF-8 text");
+        assertThat(TestProfiles.collapsedStacks(read)).containsOnly(entry("a", 1L), entry("c", 2L));
+    }
+
+    @Test
+    void anEndlessInputEndsWithOneLineNamingTheBound() {
+        // /dev/zero: a character device that never ends and has no line break.
+        assertThatThrownBy(() -> ProfileFiles.read(Path.of("/dev/zero"), warnings::add))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("not UTF-8");
+                .hasMessage("/dev/zero: line 1: over the bound of 8 388 608 bytes in one line");
+    }
+
+    @Test
+    void anHtmlPageWithALineLongerThanTheBoundIsRefused() throws IOException {
+        Path path = Files.writeString(dir.resolve("p.html"), "<!DOCTYPE html>\n<h1>" + "x".repeat(200) + "</h1>\n");
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, TestBounds.lineBytes(100)))
+                .isInstanceOf(IOException.class)
+                .hasMessage(path + ": line 2: over the bound of 100 bytes in one line");
+    }
+
+    @Test
+    void anHtmlPageOfMoreLinesThanTheBoundIsRefused() throws IOException {
+        Path path = dir.resolve("p.html");
+        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, TestBounds.pageLines(50)))
+                .isInstanceOf(IOException.class)
+                .hasMessage(path + ": line 51: over the bound of 50 lines in one flame graph page");
+    }
+
+    @Test
+    void anHtmlPageDeeperThanTheBoundIsRefused() throws IOException {
+        Path path = dir.resolve("p.html");
+        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add, TestBounds.stackDepth(2)))
+                .isInstanceOf(IOException.class)
+                .hasMessageStartingWith(path + ": line ")
+                .hasMessageEndingWith(": over the bound of 2 frames in one stack");
+        assertThat(ProfileFiles.read(path, warnings::add).totalSamples()).isEqualTo(10);
+    }
+
+    @Test
+    void stacksDeeperThanAThreadStackHoldsAreDrawnAndReadBack() throws IOException {
+        String[] names = new String[10_000];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = "app/F.f" + i;
+        }
+        Profile deep = TestProfiles.with(TestProfiles.JFR_CPU).addJava(3, String.join(";", names)).build();
+        Path path = dir.resolve("deep.html");
+
+        ProfileFiles.write(deep, path, ReportOptions.DEFAULT);
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        assertThat(TestProfiles.collapsedStacks(read)).isEqualTo(TestProfiles.collapsedStacks(deep));
     }
 
     @Test
@@ -143,5 +196,19 @@ class ProfileFilesTest {
         assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("not a flame graph");
+    }
+
+    @Test
+    void hostileNamesAreWrittenSafelyAndReadBackExactly() throws IOException {
+        Profile hostile = HostileNames.profile();
+        Path path = dir.resolve("hostile.html");
+
+        ProfileFiles.write(hostile, path, ReportOptions.DEFAULT);
+        Profile read = ProfileFiles.read(path, warnings::add);
+
+        HostileNames.assertScriptSafe(Files.readString(path));
+        assertThat(warnings).isEmpty();
+        assertThat(HostileNames.names(read)).isEqualTo(HostileNames.names(hostile));
+        assertThat(TestProfiles.collapsedStacks(read)).isEqualTo(TestProfiles.collapsedStacks(hostile));
     }
 }

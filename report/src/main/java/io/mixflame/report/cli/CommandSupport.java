@@ -67,7 +67,8 @@ final class CommandSupport {
     }
 
     /**
-     * Writes an output file atomically.
+     * Writes an output file atomically; should the command be interrupted meanwhile, the temporary file is
+     * deleted on the way out ({@link AtomicFileWriter#deleteUnfinishedOnExit}).
      *
      * @throws CommandFailure status 2 when the output's directory does not exist, 1 when writing fails
      */
@@ -77,6 +78,7 @@ final class CommandSupport {
         if (dir == null || !Files.isDirectory(dir)) {
             throw new CommandFailure(CommandFailure.BAD_INPUT, file + ": directory " + dir + " does not exist");
         }
+        AtomicFileWriter.deleteUnfinishedOnExit();
         try {
             AtomicFileWriter.write(path, body);
         } catch (IOException e) {

@@ -166,4 +166,14 @@ class ReportCommandTest {
         assertThat(report(in.toString(), path("out.html"), "--title").assertBadInput())
                 .contains("--title needs a value");
     }
+
+    @Test
+    void aWriteErrorNamesTheOutputAndTheReason() {
+        CliRun run = report(in.toString(), "/proc/mixflame-test.html");
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.errLines()).singleElement().asString()
+                .startsWith("mixflame report: could not write /proc/mixflame-test.html: ")
+                .doesNotContain(".tmp-");
+    }
 }

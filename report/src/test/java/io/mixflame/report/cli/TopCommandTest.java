@@ -71,4 +71,14 @@ class TopCommandTest {
         assertThat(top().assertBadInput()).isEqualTo(TopCommand.USAGE);
         assertThat(top("a", "1", "b").assertBadInput()).isEqualTo(TopCommand.USAGE);
     }
+
+    @Test
+    void countsAddingUpPastLongMaxValueAreBadInputNotANegativeShare() throws IOException {
+        Path in = Files.writeString(dir.resolve("in.collapsed"), "a;b 9223372036854775807\na;c 2\n");
+
+        CliRun run = top(in.toString());
+
+        assertThat(run.assertBadInput()).startsWith("mixflame top: " + in + ": line 2: ");
+        assertThat(run.out()).isEmpty();
+    }
 }
