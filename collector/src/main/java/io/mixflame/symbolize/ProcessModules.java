@@ -28,6 +28,7 @@ public final class ProcessModules {
     private volatile List<LoadedModule> loaded = List.of();
     private volatile List<MemoryMapping> mappings = List.of();
     private long lastRefresh;
+    private volatile int generation;
 
     public ProcessModules(long pid, ProcessMemory memory, ModuleCache cache) {
         this.pid = pid;
@@ -38,6 +39,14 @@ public final class ProcessModules {
     /** The process. */
     public long pid() {
         return pid;
+    }
+
+    /**
+     * A number that changes whenever the set of loaded modules changes (a library loaded or unloaded): what was
+     * cached about an address under an earlier number may name another module's code now.
+     */
+    public int generation() {
+        return generation;
     }
 
     /** The mappings as last read. */
@@ -68,7 +77,11 @@ public final class ProcessModules {
             }
         }
         mappings = List.copyOf(maps);
+        List<LoadedModule> before = loaded;
         loaded = List.copyOf(list);
+        if (!loaded.equals(before)) {
+            generation++;
+        }
         lastRefresh = System.nanoTime();
     }
 
@@ -123,21 +136,7 @@ public final class ProcessModules {
     }
 
     private boolean inKnownMapping(long address) {
-        List<MemoryMapping> maps = mappings;
-        int lo = 0;
-        int hi = maps.size() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            MemoryMapping m = maps.get(mid);
-            if (Long.compareUnsigned(address, m.start()) < 0) {
-                hi = mid - 1;
-            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
-                lo = mid + 1;
-            } else {
-                return true;
-            }
-        }
-        return false;
+        return mappingAt(address) != null;
     }
 
     /** Whether an address is in executable memory of the process (a module, or anonymous code such as a JIT's). */
@@ -145,11 +144,16 @@ public final class ProcessModules {
         if (find(address).isPresent()) {
             return true;
         }
-        if (executableMapping(address)) {
+        MemoryMapping mapping = mappingAt(address);
+        if (mapping != null && mapping.executable()) {
             return true;
         }
-        // Memory becomes executable after the maps were read (a JIT commits more of its code cache): read again,
-        // at most at the refresh rate.
+        if (mapping != null && (mapping.readable() || mapping.writable())) {
+            // Heap, stacks, data: a walk through garbage lands there often, and they do not become code.
+            return false;
+        }
+        // Memory becomes executable after the maps were read (a JIT commits more of its code cache, reserved
+        // without access until then): read again, at most at the refresh rate.
         synchronized (this) {
             if (System.nanoTime() - lastRefresh >= REFRESH_NANOS) {
                 try {
@@ -163,6 +167,12 @@ public final class ProcessModules {
     }
 
     private boolean executableMapping(long address) {
+        MemoryMapping m = mappingAt(address);
+        return m != null && m.executable();
+    }
+
+    /** The mapping holding an address, or null. */
+    private MemoryMapping mappingAt(long address) {
         List<MemoryMapping> maps = mappings;
         int lo = 0;
         int hi = maps.size() - 1;
@@ -174,10 +184,10 @@ public final class ProcessModules {
             } else if (Long.compareUnsigned(address, m.end()) >= 0) {
                 lo = mid + 1;
             } else {
-                return m.executable();
+                return m;
             }
         }
-        return false;
+        return null;
     }
 
     private static Optional<LoadedModule> lookup(List<LoadedModule> list, long address) {

@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
@@ -34,6 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
     private static final int POOL = 128;
+    private static final long WALKER_IDLE_NANOS = 50_000_000L;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
     /**
      * Between polls the thread list is read again only when the thread count changed (one stat call) or this long
@@ -55,6 +55,8 @@ public final class PerfEngine implements SamplingEngine {
     private final Histogram perSample = new Histogram(3_600_000_000L, 2);
     private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
     private volatile long dropped;
+    /** Set by the sampler thread only, while it drains. */
+    private boolean handedOver;
     private long startNanos;
     private long samplerCpuNanos;
     private long walkerCpuNanos;
@@ -127,6 +129,7 @@ public final class PerfEngine implements SamplingEngine {
                 LockSupport.parkNanos(intervalNanos);
                 long t0 = System.nanoTime();
                 capture.drain(this::handOver);
+                wakeWalker();
                 long t1 = System.nanoTime();
                 synchronized (perDrain) {
                     perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
@@ -142,6 +145,7 @@ public final class PerfEngine implements SamplingEngine {
                 }
             }
             capture.drain(this::handOver);
+            wakeWalker();
         } catch (RuntimeException e) {
             LOG.error("the perf sampler stopped: {}", e.toString());
         } finally {
@@ -166,14 +170,29 @@ public final class PerfEngine implements SamplingEngine {
         System.arraycopy(s.kernelChain, 0, copy.kernelChain, 0, s.kernelDepth);
         copy.kernelDepth = s.kernelDepth;
         ready.offer(copy);
+        handedOver = true;
+    }
+
+    /**
+     * Wakes the walker once for all the samples of a drain: waking it for each sample (a blocking queue's signal)
+     * cost a context switch per sample.
+     */
+    private void wakeWalker() {
+        if (handedOver) {
+            handedOver = false;
+            LockSupport.unpark(walkerThread);
+        }
     }
 
     private void walk(SamplingSettings settings, SampleSink target) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         try {
             while (running || !ready.isEmpty()) {
-                RawSample s = ready.poll(50, TimeUnit.MILLISECONDS);
+                RawSample s = ready.poll();
                 if (s == null) {
+                    // Woken by the sampler after a drain that handed samples over; the timeout only bounds how
+                    // long a stop waits.
+                    LockSupport.parkNanos(WALKER_IDLE_NANOS);
                     continue;
                 }
                 long t0 = System.nanoTime();
@@ -190,8 +209,6 @@ public final class PerfEngine implements SamplingEngine {
                     perSample.recordValue(Math.min(t1 - t0, perSample.getHighestTrackableValue()));
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
             walkerCpuNanos = cpuTime(mx);
         }

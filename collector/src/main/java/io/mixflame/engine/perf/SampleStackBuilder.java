@@ -10,12 +10,10 @@ import io.mixflame.process.ProcessMemory;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.KernelSymbols;
-import io.mixflame.symbolize.MixedFrameNamer;
+import io.mixflame.symbolize.LongKeyedCache;
 import io.mixflame.symbolize.ModuleCache;
-import io.mixflame.symbolize.NamedFrame;
-import io.mixflame.symbolize.NativeSymbolizer;
 import io.mixflame.symbolize.ProcessModules;
-import io.mixflame.symbolize.java.JavaFrameNamer;
+import io.mixflame.symbolize.ProfileFrameNamer;
 import io.mixflame.unwind.FramePointerUnwinder;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
@@ -27,9 +25,7 @@ import io.mixflame.unwind.dwarf.DwarfUnwinder;
 import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -46,11 +42,10 @@ public final class SampleStackBuilder {
     private final StackMemory stack;
     private final UnwindContext context;
     private final NativeStackWalker walker;
-    private final MixedFrameNamer namer;
+    private final ProfileFrameNamer namer;
     private final WalkedStack walked = new WalkedStack();
-    private final List<NamedFrame> named = new ArrayList<>(64);
     private final ThreadNames threadNames;
-    private final Map<Long, Frame> kernelFrames = new HashMap<>();
+    private final LongKeyedCache<Frame> kernelFrames = new LongKeyedCache<>(KERNEL_CACHE);
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
 
@@ -69,7 +64,7 @@ public final class SampleStackBuilder {
         chain.add(new DwarfUnwinder());
         chain.add(new FramePointerUnwinder());
         this.walker = new NativeStackWalker(chain, NativeStackWalker.DEFAULT_MAX_DEPTH);
-        this.namer = new MixedFrameNamer(new NativeSymbolizer(modules), vm == null ? null : new JavaFrameNamer(vm));
+        this.namer = new ProfileFrameNamer(modules, vm);
         this.threadNames = new ThreadNames(pid, vm);
     }
 
@@ -97,7 +92,6 @@ public final class SampleStackBuilder {
      * @return the depth, or -1 when the thread is running or moved during the capture
      */
     public int buildBlocked(int tid, BlockedThreadCapture capture, boolean threadRoot, Frame leaf) throws IOException {
-        named.clear();
         Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
         if (state.isEmpty()) {
             return -1;
@@ -106,15 +100,16 @@ public final class SampleStackBuilder {
         if (!capture.unchanged(tid, state.get())) {
             return -1;
         }
-        namer.name(walked, named);
-        int depth = named.size() + (threadRoot ? 2 : 1);
+        int named = namer.name(walked);
+        Frame[] leafFirst = namer.frames();
+        int depth = named + (threadRoot ? 2 : 1);
         ensure(depth);
         int i = 0;
         if (threadRoot) {
-            scratch[i++] = Frame.thread(threadNames.name(tid), tid);
+            scratch[i++] = threadNames.frame(tid);
         }
-        for (int k = named.size() - 1; k >= 0; k--) {
-            scratch[i++] = named.get(k).toProfileFrame();
+        for (int k = named - 1; k >= 0; k--) {
+            scratch[i++] = leafFirst[k];
         }
         scratch[i++] = leaf;
         return i;
@@ -123,6 +118,11 @@ public final class SampleStackBuilder {
     /** The modules of the process, for captures that need its memory maps. */
     public ProcessModules modules() {
         return modules;
+    }
+
+    /** The root frame of a thread, {@code [name tid=N]}, made once per name. */
+    public Frame threadFrame(int tid) {
+        return threadNames.frame(tid);
     }
 
     /** The name of a thread: its Java name, else the kernel's. */
@@ -138,7 +138,7 @@ public final class SampleStackBuilder {
 
     /** The frames of a sample, root first, in {@link #frames()}; returns the depth. */
     public int build(RawSample s, boolean threadRoot) {
-        named.clear();
+        int named = 0;
         if (s.hasRegisters) {
             Registers r = context.registers();
             r.clear();
@@ -150,18 +150,19 @@ public final class SampleStackBuilder {
             stack.setCopy(r.sp(), s.stack, s.stackLength);
             context.setBounds(null);
             walker.walk(context, walked);
-            namer.name(walked, named);
+            named = namer.name(walked);
         }
-        int depth = named.size() + s.kernelDepth + (threadRoot ? 1 : 0) + 1;
+        Frame[] leafFirst = namer.frames();
+        int depth = named + s.kernelDepth + (threadRoot ? 1 : 0) + 1;
         if (scratch.length < depth) {
             scratch = new Frame[Math.max(depth, scratch.length * 2)];
         }
         int i = 0;
         if (threadRoot) {
-            scratch[i++] = Frame.thread(threadNames.name(s.tid), s.tid);
+            scratch[i++] = threadNames.frame(s.tid);
         }
-        for (int k = named.size() - 1; k >= 0; k--) {
-            scratch[i++] = named.get(k).toProfileFrame();
+        for (int k = named - 1; k >= 0; k--) {
+            scratch[i++] = leafFirst[k];
         }
         for (int k = s.kernelDepth - 1; k >= 0; k--) {
             scratch[i++] = kernelFrame(s.kernelChain[k]);
@@ -182,9 +183,6 @@ public final class SampleStackBuilder {
         if (f == null) {
             if (kernelSymbols == null) {
                 kernelSymbols = KernelSymbols.load();
-            }
-            if (kernelFrames.size() > KERNEL_CACHE) {
-                kernelFrames.clear();
             }
             f = new Frame(kernelSymbols.name(address), FrameType.KERNEL);
             kernelFrames.put(address, f);

@@ -1,5 +1,6 @@
 package io.mixflame.engine.perf;
 
+import io.mixflame.profile.Frame;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaThreadInfo;
 import java.io.IOException;
@@ -20,11 +21,29 @@ final class ThreadNames {
     private final long pid;
     private final HotSpotVm vm;
     private final Map<Integer, String> names = new HashMap<>();
+    private final Map<Integer, NamedRoot> roots = new HashMap<>();
     private long lastRefresh;
 
     ThreadNames(long pid, HotSpotVm vm) {
         this.pid = pid;
         this.vm = vm;
+    }
+
+    /** The thread's root frame, made once for each name the thread has had. */
+    Frame frame(int tid) {
+        String name = name(tid);
+        NamedRoot root = roots.get(tid);
+        if (root == null || !root.name().equals(name)) {
+            if (roots.size() > LIMIT) {
+                roots.clear();
+            }
+            root = new NamedRoot(name, Frame.thread(name, tid));
+            roots.put(tid, root);
+        }
+        return root.frame();
+    }
+
+    private record NamedRoot(String name, Frame frame) {
     }
 
     String name(int tid) {

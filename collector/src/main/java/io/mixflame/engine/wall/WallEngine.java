@@ -246,7 +246,7 @@ public final class WallEngine implements SamplingEngine {
                     frames[depth++] = ThreadState.RUNNING.frame();
                 } else {
                     frames = settings.threadRoots()
-                            ? new Frame[] {Frame.thread(stacks.threadName(tid), tid), ThreadState.RUNNING.frame()}
+                            ? new Frame[] {stacks.threadFrame(tid), ThreadState.RUNNING.frame()}
                             : new Frame[] {ThreadState.RUNNING.frame()};
                     depth = frames.length;
                 }

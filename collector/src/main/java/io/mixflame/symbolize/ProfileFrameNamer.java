@@ -1,0 +1,186 @@
+package io.mixflame.symbolize;
+
+import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.hotspot.JavaMethod;
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.symbolize.java.JavaFrameNamer;
+import io.mixflame.unwind.WalkedStack;
+import java.util.Arrays;
+
+/**
+ * Names the frames of a walk as the profile's frames, for the samplers: each distinct frame is named once and then
+ * found by its key — a native frame by its pc, an interpreted one by its {@code Method*}, a compiled one by its pc in
+ * its code blob — so that a sample of a known stack builds no string and allocates nothing. What a key stands for
+ * can change: a library loaded in place of another (the module map's generation), code freed and reused (the blob's
+ * start is checked), a class unloaded (the method read again is another object); a cached name is only used while
+ * none of these happened. Used by one thread.
+ */
+public final class ProfileFrameNamer {
+    private static final int CACHE_ENTRIES = 16_384;
+    private static final Frame UNNAMED = new Frame("[unknown Java frame]", FrameType.MARKER);
+    private static final Frame UNLOADED = new Frame("[unloaded method]", FrameType.MARKER);
+
+    private final ProcessModules modules;
+    private final NativeSymbolizer natives;
+    private final HotSpotVm vm;
+    private final JavaFrameNamer java;
+    private final LongKeyedCache<Frame> nativeFrames = new LongKeyedCache<>(CACHE_ENTRIES);
+    private final LongKeyedCache<InterpretedFrame> interpretedFrames = new LongKeyedCache<>(CACHE_ENTRIES);
+    private final LongKeyedCache<CompiledFrames> compiledFrames = new LongKeyedCache<>(CACHE_ENTRIES);
+    private final LongKeyedCache<CompiledFrames> stubFrames = new LongKeyedCache<>(CACHE_ENTRIES);
+    private int generation;
+    private Frame[] out = new Frame[128];
+    private int count;
+
+    private record InterpretedFrame(JavaMethod method, Frame frame) {
+    }
+
+    /** The frames of one compiled frame, innermost first, and the blob they were named in. */
+    private record CompiledFrames(long blobStart, Frame[] frames) {
+    }
+
+    /**
+     * @param modules the module map of the process
+     * @param vm      its JVM, or null when it has none the profiler can read
+     */
+    public ProfileFrameNamer(ProcessModules modules, HotSpotVm vm) {
+        this.modules = modules;
+        this.natives = new NativeSymbolizer(modules);
+        this.vm = vm;
+        this.java = vm == null ? null : new JavaFrameNamer(vm);
+        this.generation = modules.generation();
+    }
+
+    /** Names every frame of {@code stack}, innermost first, into {@link #frames()}; returns how many. */
+    public int name(WalkedStack stack) {
+        if (modules.generation() != generation) {
+            generation = modules.generation();
+            nativeFrames.clear();
+        }
+        count = 0;
+        for (int i = 0; i < stack.size(); i++) {
+            switch (stack.kind(i)) {
+                case WalkedStack.UNKNOWN -> add(Frame.UNKNOWN);
+                case WalkedStack.TRUNCATED -> add(Frame.TRUNCATED);
+                case WalkedStack.CODE -> add(nativeFrame(stack.pc(i), stack.lookupBeforePc(i)));
+                case WalkedStack.JAVA_INTERPRETED -> interpreted(stack, i);
+                case WalkedStack.JAVA_COMPILED -> inBlob(stack, i, stack.detailB(i), compiledFrames);
+                case WalkedStack.JVM_STUB -> inBlob(stack, i, stack.pc(i), stubFrames);
+                default -> named(stack, i);
+            }
+        }
+        return count;
+    }
+
+    /** The frames of the last {@link #name}, innermost first; valid until the next call. */
+    public Frame[] frames() {
+        return out;
+    }
+
+    private Frame nativeFrame(long pc, boolean callSite) {
+        long key = (pc << 1) | (callSite ? 1 : 0);
+        Frame f = nativeFrames.get(key);
+        if (f == null) {
+            f = new Frame(natives.symbolize(pc, callSite).displayName(), FrameType.NATIVE);
+            nativeFrames.put(key, f);
+        }
+        return f;
+    }
+
+    private void interpreted(WalkedStack stack, int i) {
+        if (java == null) {
+            named(stack, i);
+            return;
+        }
+        long methodPtr = stack.detailA(i);
+        InterpretedFrame cached = interpretedFrames.get(methodPtr);
+        JavaMethod m = vm.method(methodPtr);
+        if (cached != null && cached.method() == m) {
+            add(cached.frame());
+            return;
+        }
+        int from = count;
+        java.name(stack, i, sink);
+        if (m != null && !m.isUnloaded() && count == from + 1) {
+            interpretedFrames.put(methodPtr, new InterpretedFrame(m, out[from]));
+        }
+    }
+
+    /** A compiled frame or a stub, named by its pc within its code blob. */
+    private void inBlob(WalkedStack stack, int i, long pc, LongKeyedCache<CompiledFrames> cache) {
+        if (java == null) {
+            named(stack, i);
+            return;
+        }
+        boolean callSite = stack.isCallSite(i);
+        long key = (pc << 1) | (callSite ? 1 : 0);
+        var blob = vm.blobAt(callSite ? pc - 1 : pc);
+        CompiledFrames cached = cache.get(key);
+        if (cached != null && blob != null && cached.blobStart() == blob.start()) {
+            for (Frame f : cached.frames()) {
+                add(f);
+            }
+            return;
+        }
+        int from = count;
+        java.name(stack, i, sink);
+        if (blob != null && !contains(out, from, count, UNLOADED) && !contains(out, from, count, UNNAMED)) {
+            cache.put(key, new CompiledFrames(blob.start(), Arrays.copyOfRange(out, from, count)));
+        }
+    }
+
+    private static boolean contains(Frame[] frames, int from, int to, Frame f) {
+        for (int k = from; k < to; k++) {
+            if (frames[k] == f) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Java frames of a process whose JVM cannot be read, and kinds named nowhere else. */
+    private void named(WalkedStack stack, int i) {
+        if (java == null) {
+            add(new Frame("[0x" + Long.toHexString(stack.pc(i)) + "]", FrameType.NATIVE));
+        } else {
+            java.name(stack, i, sink);
+        }
+    }
+
+    /** Turns the Java namer's answers into frames; one instance, made once. */
+    private final JavaFrameNamer.Sink sink = new JavaFrameNamer.Sink() {
+        @Override
+        public void javaFrame(JavaFrameNamer.JavaFrame f) {
+            FrameType type = switch (f.type()) {
+                case INTERPRETED -> FrameType.INTERPRETED;
+                case C1_COMPILED -> FrameType.C1_COMPILED;
+                case INLINED -> FrameType.INLINED;
+                case C2_COMPILED, NATIVE_WRAPPER -> FrameType.JIT_COMPILED;
+            };
+            add(new Frame(f.method().holder() + "." + f.method().name(), type));
+        }
+
+        @Override
+        public void stub(String name) {
+            add(new Frame(name, FrameType.STUB));
+        }
+
+        @Override
+        public void unnamed(long pc) {
+            add(UNNAMED);
+        }
+
+        @Override
+        public void unloaded(long pc) {
+            add(UNLOADED);
+        }
+    };
+
+    private void add(Frame f) {
+        if (count == out.length) {
+            out = Arrays.copyOf(out, count * 2);
+        }
+        out[count++] = f;
+    }
+}
