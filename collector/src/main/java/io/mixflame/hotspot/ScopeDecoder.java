@@ -22,9 +22,8 @@ final class ScopeDecoder {
     }
 
     /**
-     * The scopes at {@code pc}, innermost first; empty when the blob has no debug information for it. The first
-     * PcDesc at or after the pc is used: a return address has one of its own, and a pc interrupted elsewhere gets
-     * the next one, as HotSpot's own lookup does.
+     * The scopes at {@code pc}, innermost first; empty when the blob has no debug information for it. The PcDesc is
+     * chosen by {@link PcDescSearch}: a return address's own, else the next one.
      */
     List<InlinedScope> scopes(CodeBlobInfo blob, long pc) {
         List<InlinedScope> result = new ArrayList<>(4);
@@ -68,26 +67,24 @@ final class ScopeDecoder {
         return ByteBuffer.wrap(bytes, 0, got).slice();
     }
 
-    /** Binary search over the PcDesc array, which is sorted by pc offset. */
+    /** The scope offset of the PcDesc for the pc (see {@link PcDescSearch}), or 0 when there is none. */
     private int findScope(CodeBlobInfo blob, int pcOffset) throws MemoryReadException {
         long size = layout.pcDescSize;
         long count = (blob.pcsEnd() - blob.pcsBegin()) / size;
         if (count <= 0 || count > MAX_PCDESCS) {
             return 0;
         }
-        long lo = 0;
-        long hi = count - 1;
-        long found = -1;
-        while (lo <= hi) {
-            long mid = (lo + hi) >>> 1;
-            int at = reader.s32(blob.pcsBegin() + mid * size + layout.pcDescPcOffset);
-            if (at < pcOffset) {
-                lo = mid + 1;
-            } else {
-                found = mid;
-                hi = mid - 1;
+        long found = PcDescSearch.indexFor(new PcDescSearch.Offsets() {
+            @Override
+            public long count() {
+                return count;
             }
-        }
+
+            @Override
+            public int offsetAt(long index) throws MemoryReadException {
+                return reader.s32(blob.pcsBegin() + index * size + layout.pcDescPcOffset);
+            }
+        }, pcOffset);
         if (found < 0) {
             return 0;
         }
