@@ -20,16 +20,13 @@ import io.mixflame.symbolize.NativeSymbolizer;
 import io.mixflame.symbolize.ProcessModules;
 import io.mixflame.symbolize.SymbolizedFrame;
 import io.mixflame.symbolize.java.JavaFrameNamer;
-import io.mixflame.unwind.FramePointerUnwinder;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackBounds;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.Unwinder;
+import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
-import io.mixflame.unwind.dwarf.DwarfUnwinder;
-import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,13 +75,7 @@ public final class ProcessStackWalker implements AutoCloseable {
         this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
         modules.refresh();
         this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
-        List<Unwinder> chain = new ArrayList<>();
-        if (vm != null) {
-            chain.add(new HotSpotUnwinder(vm));
-        }
-        chain.add(new DwarfUnwinder());
-        chain.add(new FramePointerUnwinder());
-        this.walker = new NativeStackWalker(chain, NativeStackWalker.DEFAULT_MAX_DEPTH);
+        this.walker = UnwinderChain.walker(vm);
         this.natives = new NativeSymbolizer(modules);
         this.namer = new MixedFrameNamer(natives, vm == null ? null : new JavaFrameNamer(vm));
         this.blocked = new BlockedThreadCapture(pid, memory, STACK_COPY);

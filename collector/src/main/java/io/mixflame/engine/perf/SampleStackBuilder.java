@@ -14,18 +14,13 @@ import io.mixflame.symbolize.LongKeyedCache;
 import io.mixflame.symbolize.ModuleCache;
 import io.mixflame.symbolize.ProcessModules;
 import io.mixflame.symbolize.ProfileFrameNamer;
-import io.mixflame.unwind.FramePointerUnwinder;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.Unwinder;
+import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
-import io.mixflame.unwind.dwarf.DwarfUnwinder;
-import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -57,13 +52,7 @@ public final class SampleStackBuilder {
         this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
         this.stack = new StackMemory(memory);
         this.context = new UnwindContext(stack, modules);
-        List<Unwinder> chain = new ArrayList<>();
-        if (vm != null) {
-            chain.add(new HotSpotUnwinder(vm));
-        }
-        chain.add(new DwarfUnwinder());
-        chain.add(new FramePointerUnwinder());
-        this.walker = new NativeStackWalker(chain, NativeStackWalker.DEFAULT_MAX_DEPTH);
+        this.walker = UnwinderChain.walker(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
         this.threadNames = new ThreadNames(pid, vm);
     }

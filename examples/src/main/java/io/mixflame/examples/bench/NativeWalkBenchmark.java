@@ -6,17 +6,15 @@ import io.mixflame.process.LinuxProcessMemory;
 import io.mixflame.symbolize.ModuleCache;
 import io.mixflame.symbolize.NativeSymbolizer;
 import io.mixflame.symbolize.ProcessModules;
-import io.mixflame.unwind.FramePointerUnwinder;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackBounds;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
-import io.mixflame.unwind.dwarf.DwarfUnwinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -87,8 +85,8 @@ public class NativeWalkBenchmark {
         }
         captured.copyFrom(context.registers());
         bounds = context.bounds();
-        walker = new NativeStackWalker(List.of(new DwarfUnwinder(), new FramePointerUnwinder()),
-                NativeStackWalker.DEFAULT_MAX_DEPTH);
+        // Native frames only: the benchmark measures the native walk, so the chain is the JVM-less one.
+        walker = UnwinderChain.walker(null);
         symbolizer = new NativeSymbolizer(modules);
         walk();
         System.out.println("\n[walk] " + walked.size() + " frames, ended " + walked.end());

@@ -1,0 +1,37 @@
+package io.mixflame.unwind;
+
+import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.unwind.dwarf.DwarfUnwinder;
+import io.mixflame.unwind.hotspot.HotSpotUnwinder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one place the unwinders are put in order, for every walker of the profiler (the perf and wall engines,
+ * {@code stacks}, the benchmarks): HotSpot's frames first where there is a JVM (its code has no call frame
+ * information worth reading), then the native unwind data of the modules, then frame pointers.
+ */
+public final class UnwinderChain {
+    private UnwinderChain() {
+    }
+
+    /**
+     * A walker for a process.
+     *
+     * @param vm the process's JVM, or null for native frames only
+     */
+    public static NativeStackWalker walker(HotSpotVm vm) {
+        return new NativeStackWalker(unwinders(vm), NativeStackWalker.DEFAULT_MAX_DEPTH);
+    }
+
+    /** The unwinders in order, for a process with the JVM {@code vm} (or null). */
+    public static List<Unwinder> unwinders(HotSpotVm vm) {
+        List<Unwinder> chain = new ArrayList<>(3);
+        if (vm != null) {
+            chain.add(new HotSpotUnwinder(vm));
+        }
+        chain.add(new DwarfUnwinder());
+        chain.add(new FramePointerUnwinder());
+        return chain;
+    }
+}
