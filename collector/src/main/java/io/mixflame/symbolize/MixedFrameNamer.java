@@ -53,12 +53,7 @@ public final class MixedFrameNamer {
     private record Collector(List<NamedFrame> out, long pc, long sp) implements JavaFrameNamer.Sink {
         @Override
         public void javaFrame(JavaFrameNamer.JavaFrame f) {
-            FrameType type = switch (f.type()) {
-                case INTERPRETED -> FrameType.INTERPRETED;
-                case C1_COMPILED -> FrameType.C1_COMPILED;
-                case INLINED -> FrameType.INLINED;
-                case C2_COMPILED, NATIVE_WRAPPER -> FrameType.JIT_COMPILED;
-            };
+            FrameType type = f.type().profileType();
             out.add(new NamedFrame(type, pc, sp, f.method().holder() + "." + f.method().name(), null, 0, 0,
                     f.method().holder(), f.method().name(), f.method().signature(), f.method().sourceFile(), f.bci(),
                     f.line()));

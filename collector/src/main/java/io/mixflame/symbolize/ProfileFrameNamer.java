@@ -152,12 +152,7 @@ public final class ProfileFrameNamer {
     private final JavaFrameNamer.Sink sink = new JavaFrameNamer.Sink() {
         @Override
         public void javaFrame(JavaFrameNamer.JavaFrame f) {
-            FrameType type = switch (f.type()) {
-                case INTERPRETED -> FrameType.INTERPRETED;
-                case C1_COMPILED -> FrameType.C1_COMPILED;
-                case INLINED -> FrameType.INLINED;
-                case C2_COMPILED, NATIVE_WRAPPER -> FrameType.JIT_COMPILED;
-            };
+            FrameType type = f.type().profileType();
             add(new Frame(f.method().holder() + "." + f.method().name(), type));
         }
 

@@ -18,7 +18,19 @@ public final class JavaFrameNamer {
     }
 
     /** How a Java frame ran. */
-    public enum Type { INTERPRETED, C1_COMPILED, C2_COMPILED, INLINED, NATIVE_WRAPPER }
+    public enum Type {
+        INTERPRETED, C1_COMPILED, C2_COMPILED, INLINED, NATIVE_WRAPPER;
+
+        /** The kind of frame a profile shows for it (a native method's wrapper is JIT-compiled code). */
+        public io.mixflame.profile.FrameType profileType() {
+            return switch (this) {
+                case INTERPRETED -> io.mixflame.profile.FrameType.INTERPRETED;
+                case C1_COMPILED -> io.mixflame.profile.FrameType.C1_COMPILED;
+                case INLINED -> io.mixflame.profile.FrameType.INLINED;
+                case C2_COMPILED, NATIVE_WRAPPER -> io.mixflame.profile.FrameType.JIT_COMPILED;
+            };
+        }
+    }
 
     /** Receives the frames of one walked frame, innermost first. */
     public interface Sink {
