@@ -1,10 +1,9 @@
 package io.mixflame.hotspot;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Names methods from a {@code Method*}: Method → ConstMethod → ConstantPool slots for name and signature, the pool's
@@ -28,17 +27,24 @@ final class JavaMethodReader {
     private static final int METHODS_PER_READ = 512;
     private static final String METHOD_HANDLE = "java/lang/invoke/MethodHandle";
 
-    private record Cached(JavaMethod method, long constMethod, int codeSize, long checkedAt) {
+    /** A method named, with what proves it still the same; checked again in place, without allocating. */
+    private static final class Cached {
+        final JavaMethod method;
+        final long constMethod;
+        final int codeSize;
+        long checkedAt;
+
+        Cached(JavaMethod method, long constMethod, int codeSize, long checkedAt) {
+            this.method = method;
+            this.constMethod = constMethod;
+            this.codeSize = codeSize;
+            this.checkedAt = checkedAt;
+        }
     }
 
     private final HotSpotLayout layout;
     private final VmReader reader;
-    private final Map<Long, Cached> cache = new LinkedHashMap<>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Cached> eldest) {
-            return size() > CACHE_LIMIT;
-        }
-    };
+    private final LongKeyedCache<Cached> cache = new LongKeyedCache<>(CACHE_LIMIT);
 
     JavaMethodReader(HotSpotLayout layout, VmReader reader) {
         this.layout = layout;
@@ -57,18 +63,17 @@ final class JavaMethodReader {
         Cached c = cache.get(methodPtr);
         long constMethod;
         try {
-            if (c != null && now - c.checkedAt() < REVALIDATE_NANOS) {
-                return c.method();
+            if (c != null && now - c.checkedAt < REVALIDATE_NANOS) {
+                return c.method;
             }
             constMethod = reader.u64(methodPtr + layout.methodConstMethod);
         } catch (MemoryReadException e) {
             return c == null ? null : JavaMethod.UNLOADED;
         }
-        if (c != null && constMethod == c.constMethod()) {
-            cache.put(methodPtr, new Cached(c.method(), c.constMethod(), c.codeSize(), now));
-            return c.method();
+        if (c != null && constMethod == c.constMethod) {
+            c.checkedAt = now;
+            return c.method;
         }
-        cache.remove(methodPtr);
         if (constMethod == 0 || (constMethod & 7) != 0) {
             return c == null ? null : JavaMethod.UNLOADED;
         }
@@ -91,9 +96,9 @@ final class JavaMethodReader {
             return -1;
         }
         Cached c = cache.get(methodPtr);
-        if (c != null && System.nanoTime() - c.checkedAt() < REVALIDATE_NANOS) {
-            long bci = bcp - (c.constMethod() + layout.constMethodSize);
-            return bci >= 0 && bci < c.codeSize() ? (int) bci : -1;
+        if (c != null && System.nanoTime() - c.checkedAt < REVALIDATE_NANOS) {
+            long bci = bcp - (c.constMethod + layout.constMethodSize);
+            return bci >= 0 && bci < c.codeSize ? (int) bci : -1;
         }
         try {
             long constMethod = reader.u64(methodPtr + layout.methodConstMethod);

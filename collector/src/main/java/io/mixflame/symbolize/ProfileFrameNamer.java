@@ -1,5 +1,6 @@
 package io.mixflame.symbolize;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaMethod;
 import io.mixflame.profile.Frame;

@@ -10,7 +10,7 @@ import io.mixflame.process.ProcessMemory;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.KernelSymbols;
-import io.mixflame.symbolize.LongKeyedCache;
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.symbolize.ModuleCache;
 import io.mixflame.symbolize.ProcessModules;
 import io.mixflame.symbolize.ProfileFrameNamer;

@@ -1,4 +1,4 @@
-package io.mixflame.symbolize;
+package io.mixflame.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
