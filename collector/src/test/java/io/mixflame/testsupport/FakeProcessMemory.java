@@ -38,9 +38,13 @@ public final class FakeProcessMemory implements ProcessMemory {
 
     /** Writes bytes, mapping the pages they fall in. */
     public FakeProcessMemory write(long address, byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            long a = address + i;
-            pages.computeIfAbsent(pageOf(a), p -> new byte[PAGE])[(int) (a - pageOf(a))] = bytes[i];
+        int done = 0;
+        while (done < bytes.length) {
+            long a = address + done;
+            int inPage = (int) (a - pageOf(a));
+            int n = Math.min(bytes.length - done, PAGE - inPage);
+            System.arraycopy(bytes, done, pages.computeIfAbsent(pageOf(a), p -> new byte[PAGE]), inPage, n);
+            done += n;
         }
         return this;
     }
@@ -64,12 +68,17 @@ public final class FakeProcessMemory implements ProcessMemory {
 
     @Override
     public int read(long address, byte[] target, int offset, int length) {
-        for (int i = 0; i < length; i++) {
-            byte[] page = pages.get(pageOf(address + i));
+        int done = 0;
+        while (done < length) {
+            long a = address + done;
+            byte[] page = pages.get(pageOf(a));
             if (page == null) {
-                return i;
+                return done;
             }
-            target[offset + i] = page[(int) (address + i - pageOf(address + i))];
+            int inPage = (int) (a - pageOf(a));
+            int n = Math.min(length - done, PAGE - inPage);
+            System.arraycopy(page, inPage, target, offset + done, n);
+            done += n;
         }
         return length;
     }
