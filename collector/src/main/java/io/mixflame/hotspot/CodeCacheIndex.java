@@ -99,8 +99,10 @@ final class CodeCacheIndex {
     }
 
     private boolean sameBlob(CodeBlobInfo blob) throws MemoryReadException {
+        // A freed block is often reused by an nmethod of the same size: the Method* tells them apart.
         return reader.u64(blob.start() + layout.blobName) != 0
-                && reader.s32(blob.start() + layout.blobSize) == (int) (blob.end() - blob.start());
+                && reader.s32(blob.start() + layout.blobSize) == (int) (blob.end() - blob.start())
+                && (!blob.isJava() || reader.u64(blob.start() + layout.nmMethod) == blob.method());
     }
 
     private void readHeaps() throws MemoryReadException {

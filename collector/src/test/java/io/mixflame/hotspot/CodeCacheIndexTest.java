@@ -196,6 +196,19 @@ class CodeCacheIndexTest {
     }
 
     @Test
+    void aBlockReusedByAnotherNmethodOfTheSameSizeIsReadAgain() {
+        long pc = a + 0x90;
+        assertThat(index.find(pc).method()).isEqualTo(METHOD_1);
+        nmethods.free(a);
+        cache.writeNmethod(a, aSize, METHOD_2, 1);
+        nmethods.reuse(a);
+
+        now += REVALIDATION_NANOS;
+
+        assertThat(index.find(pc).method()).isEqualTo(METHOD_2);
+    }
+
+    @Test
     void aDamagedSegmentMapOrHeaderCostsOnlyTheBlobsItDescribes() {
         // A hop back past the heap's start.
         nmethods.setSegmapByte(1, 5);
