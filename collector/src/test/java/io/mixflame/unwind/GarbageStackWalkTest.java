@@ -45,8 +45,11 @@ class GarbageStackWalkTest {
             .readWrite(STACK_LOW, STACK_HIGH)
             .readWrite(OTHER, OTHER_HIGH)
             .build();
+    /** Half the generated code has frames of 12 bytes, which misalign the stack: the walker must stop there. */
     private final NativeStackWalker walker = new NativeStackWalker(List.of(
-            new FixedFrameUnwinder(JIT, JIT + CODE_SIZE, 24), new DwarfUnwinder(), new FramePointerUnwinder()),
+            new FixedFrameUnwinder(JIT, JIT + CODE_SIZE / 2, 24),
+            new FixedFrameUnwinder(JIT + CODE_SIZE / 2, JIT + CODE_SIZE, 12),
+            new DwarfUnwinder(), new FramePointerUnwinder()),
             MAX_DEPTH);
 
     /** Rules of every kind the DWARF unwinder follows; the last part of the module has none. */
@@ -94,7 +97,7 @@ class GarbageStackWalkTest {
         // The walks must have gone somewhere for the checks above to mean anything.
         assertThat(ends).containsKeys(WalkedStack.End.COMPLETED, WalkedStack.End.BAD_STACK, WalkedStack.End.BAD_PC,
                 WalkedStack.End.UNWIND_FAILED);
-        assertThat(longest).isGreaterThan(5);
+        assertThat(longest).isGreaterThanOrEqualTo(5);
     }
 
     private static void checkShape(WalkedStack out, int walk) {
@@ -112,16 +115,24 @@ class GarbageStackWalkTest {
             }
             default -> assertThat(out.kind(last)).as(which).isEqualTo(WalkedStack.UNKNOWN);
         }
+        // Only a signal frame may move the walk to another region, or keep its sp from growing.
+        boolean onStack = true;
         for (int i = 1; i <= last && out.isCode(i); i++) {
             String frame = which + " frame " + i;
             long sp = out.sp(i);
-            assertThat(sp & 7).as(frame).isZero();
-            assertThat(sp >= STACK_LOW && sp < STACK_HIGH || sp >= OTHER && sp < OTHER_HIGH).as(frame).isTrue();
-            assertThat(isCode(out.pc(i))).as(frame).isTrue();
-            if (!out.isSignalFrame(i - 1)) {
+            if (out.isSignalFrame(i - 1)) {
+                onStack = inStack(sp);
+            } else {
                 assertThat(sp).as(frame).isGreaterThan(out.sp(i - 1));
             }
+            assertThat(onStack ? inStack(sp) : sp >= OTHER && sp < OTHER_HIGH).as(frame + " in its region").isTrue();
+            assertThat(sp & 7).as(frame).isZero();
+            assertThat(isCode(out.pc(i))).as(frame).isTrue();
         }
+    }
+
+    private static boolean inStack(long sp) {
+        return sp >= STACK_LOW && sp < STACK_HIGH;
     }
 
     private static boolean isCode(long pc) {
@@ -130,20 +141,31 @@ class GarbageStackWalkTest {
     }
 
     /**
-     * Fills memory with pairs of words; half the pairs look like frame records (a saved rbp higher up the stack,
-     * then a return address) so that walks often get past a few frames before the garbage stops them.
+     * Fills memory with pairs of words. Some pairs look like frame records (a saved rbp higher up, then a return
+     * address), some like records that loop or lead out of the stack, and some hold a return address 4 bytes off
+     * (where a frame of 12 bytes finds it), so that walks get past a few frames and meet every check.
      */
     private void fill(long start, long length) {
         LittleEndianWriter words = new LittleEndianWriter();
         for (long a = start; a < start + length; a += 16) {
-            if (random.nextBoolean() && a + 16 < STACK_HIGH && a >= STACK_LOW) {
-                words.u64(a + 16 + random.nextInt((int) Math.min(0x200, STACK_HIGH - a - 16) / 8) * 8L);
-                words.u64(codeAddress());
-            } else {
-                words.u64(word()).u64(word());
+            long end = start + length;
+            switch (random.nextInt(8)) {
+                case 0, 1, 2 -> words.u64(higherSlot(a, end)).u64(codeAddress());
+                case 3 -> words.u64(a).u64(codeAddress());
+                case 4 -> words.u64(OTHER + random.nextInt((int) (OTHER_HIGH - OTHER) / 8) * 8L).u64(codeAddress());
+                case 5 -> {
+                    long code = codeAddress();
+                    words.u32(random.nextInt()).u32(code).u32(code >>> 32).u32(random.nextInt());
+                }
+                default -> words.u64(word()).u64(word());
             }
         }
         memory.write(start, words.toByteArray());
+    }
+
+    /** An aligned address a little above {@code a} and below {@code end}, or {@code a} at the very top. */
+    private long higherSlot(long a, long end) {
+        return a + 16 >= end ? a : a + 16 + random.nextInt((int) Math.min(0x200, end - a - 16) / 8) * 8L;
     }
 
     /** A random word: mostly code or stack addresses, aligned or not, and some zeros and noise. */
