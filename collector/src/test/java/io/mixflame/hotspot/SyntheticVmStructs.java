@@ -26,7 +26,7 @@ final class SyntheticVmStructs {
 
     private final List<StructEntry> structs = new ArrayList<>();
     private final Map<String, Long> typeSizes = new LinkedHashMap<>();
-    private final Map<String, Integer> intConstants = new LinkedHashMap<>();
+    private final Map<String, Long> intConstants = new LinkedHashMap<>();
     private final Map<String, Long> longConstants = new LinkedHashMap<>();
 
     /** A field at an offset within its type. */
@@ -47,7 +47,7 @@ final class SyntheticVmStructs {
     }
 
     SyntheticVmStructs intConstant(String name, int value) {
-        intConstants.put(name, value);
+        intConstants.put(name, (long) value);
         return this;
     }
 
@@ -97,32 +97,29 @@ final class SyntheticVmStructs {
         w.export(libjvm, "gHotSpotVMTypeEntrySizeOffset", 32);
         w.export(libjvm, "gHotSpotVMTypeEntryArrayStride", TYPE_STRIDE);
 
-        long intTable = w.reserve((intConstants.size() + 1) * CONSTANT_STRIDE);
-        i = 0;
-        for (Map.Entry<String, Integer> c : intConstants.entrySet()) {
-            long entry = intTable + (long) i++ * CONSTANT_STRIDE;
-            memory.writeLong(entry, w.string(c.getKey()));
-            memory.writeInt(entry + 8, c.getValue());
-        }
-        w.export(libjvm, "gHotSpotVMIntConstants", intTable);
-        w.export(libjvm, "gHotSpotVMIntConstantEntryNameOffset", 0);
-        w.export(libjvm, "gHotSpotVMIntConstantEntryValueOffset", 8);
-        w.export(libjvm, "gHotSpotVMIntConstantEntryArrayStride", CONSTANT_STRIDE);
-
-        long longTable = w.reserve((longConstants.size() + 1) * CONSTANT_STRIDE);
-        i = 0;
-        for (Map.Entry<String, Long> c : longConstants.entrySet()) {
-            long entry = longTable + (long) i++ * CONSTANT_STRIDE;
-            memory.writeLong(entry, w.string(c.getKey()));
-            memory.writeLong(entry + 8, c.getValue());
-        }
-        w.export(libjvm, "gHotSpotVMLongConstants", longTable);
-        w.export(libjvm, "gHotSpotVMLongConstantEntryNameOffset", 0);
-        w.export(libjvm, "gHotSpotVMLongConstantEntryValueOffset", 8);
-        w.export(libjvm, "gHotSpotVMLongConstantEntryArrayStride", CONSTANT_STRIDE);
+        writeConstants(w, libjvm, "gHotSpotVMIntConstant", intConstants);
+        writeConstants(w, libjvm, "gHotSpotVMLongConstant", longConstants);
 
         var elf = libjvm.build();
         return new LoadedModule(new NativeModule("libjvm.so", () -> elf), at, w.next, 0);
+    }
+
+    /**
+     * A constant table. Values are written as 8 bytes in both tables: an int constant is read from the low 4, which
+     * little-endian order puts first.
+     */
+    private void writeConstants(Writer w, ElfImageBuilder libjvm, String prefix, Map<String, Long> constants) {
+        long table = w.reserve((constants.size() + 1) * CONSTANT_STRIDE);
+        int i = 0;
+        for (Map.Entry<String, Long> c : constants.entrySet()) {
+            long entry = table + (long) i++ * CONSTANT_STRIDE;
+            w.memory.writeLong(entry, w.string(c.getKey()));
+            w.memory.writeLong(entry + 8, c.getValue());
+        }
+        w.export(libjvm, prefix + "s", table);
+        w.export(libjvm, prefix + "EntryNameOffset", 0);
+        w.export(libjvm, prefix + "EntryValueOffset", 8);
+        w.export(libjvm, prefix + "EntryArrayStride", CONSTANT_STRIDE);
     }
 
     /** Allocates upwards in the fake memory; all-zero space is a table's terminating entry. */

@@ -115,32 +115,27 @@ class IndexedCfiTableTest {
 
     @Test
     void anUnsortedIndexIsRefused() {
-        EhFrameBuilder eh = threeFunctions();
-        byte[] index = eh.index(UnwindInfoImage.EH_FRAME_HDR_ADDRESS);
-        patchS32(index, 12, C - UnwindInfoImage.EH_FRAME_HDR_ADDRESS);
-
-        assertThatThrownBy(() -> IndexedCfiTable.open(UnwindInfoImage.withIndex(eh, index)))
-                .isInstanceOf(ElfFormatException.class).hasMessageContaining("not sorted");
+        assertRefusedWhenPatched(12, C - UnwindInfoImage.EH_FRAME_HDR_ADDRESS, "not sorted");
     }
 
     @Test
     void anIndexPointingOutsideEhFrameIsRefused() {
-        EhFrameBuilder eh = threeFunctions();
-        byte[] index = eh.index(UnwindInfoImage.EH_FRAME_HDR_ADDRESS);
-        patchS32(index, 12 + 4, -0x100);
-
-        assertThatThrownBy(() -> IndexedCfiTable.open(UnwindInfoImage.withIndex(eh, index)))
-                .isInstanceOf(ElfFormatException.class).hasMessageContaining("outside .eh_frame");
+        assertRefusedWhenPatched(12 + 4, -0x100, "outside .eh_frame");
     }
 
     @Test
     void anIndexLongerThanItsSectionIsRefused() {
+        assertRefusedWhenPatched(8, 1000, "runs past");
+    }
+
+    /** The index of {@link #threeFunctions()} with 4 bytes at {@code at} replaced is refused with {@code message}. */
+    private static void assertRefusedWhenPatched(int at, long value, String message) {
         EhFrameBuilder eh = threeFunctions();
         byte[] index = eh.index(UnwindInfoImage.EH_FRAME_HDR_ADDRESS);
-        patchS32(index, 8, 1000);
+        patchS32(index, at, value);
 
         assertThatThrownBy(() -> IndexedCfiTable.open(UnwindInfoImage.withIndex(eh, index)))
-                .isInstanceOf(ElfFormatException.class).hasMessageContaining("runs past");
+                .isInstanceOf(ElfFormatException.class).hasMessageContaining(message);
     }
 
     @Test
