@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * Finds the code blob that holds a pc, through the code heaps' segment maps (one byte per segment, counting back
@@ -40,9 +41,17 @@ final class CodeCacheIndex {
     /** Blobs by start, for pcs never seen before inside a blob already known (the innermost frame's pc varies). */
     private final java.util.TreeMap<Long, Cached> byStart = new java.util.TreeMap<>();
 
+    private final LongSupplier clock;
+
     CodeCacheIndex(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
+        this(layout, reader, System::nanoTime);
+    }
+
+    /** With the clock that times revalidation given: tests move it instead of waiting. */
+    CodeCacheIndex(HotSpotLayout layout, VmReader reader, LongSupplier clock) throws MemoryReadException {
         this.layout = layout;
         this.reader = reader;
+        this.clock = clock;
         readHeaps();
     }
 
@@ -56,7 +65,7 @@ final class CodeCacheIndex {
         if (!inCodeCache(pc)) {
             return null;
         }
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         Cached cached = byPc.get(pc);
         if (cached != null && now - cached.checkedAt() < REVALIDATE_NANOS) {
             return cached.blob();
@@ -90,8 +99,10 @@ final class CodeCacheIndex {
     }
 
     private boolean sameBlob(CodeBlobInfo blob) throws MemoryReadException {
+        // A freed block is often reused by an nmethod of the same size: the Method* tells them apart.
         return reader.u64(blob.start() + layout.blobName) != 0
-                && reader.s32(blob.start() + layout.blobSize) == (int) (blob.end() - blob.start());
+                && reader.s32(blob.start() + layout.blobSize) == (int) (blob.end() - blob.start())
+                && (!blob.isJava() || reader.u64(blob.start() + layout.nmMethod) == blob.method());
     }
 
     private void readHeaps() throws MemoryReadException {

@@ -29,11 +29,33 @@ public final class ProcessModules {
     private volatile List<MemoryMapping> mappings = List.of();
     private long lastRefresh;
     private volatile int generation;
+    /** Set for a module map given whole, which {@link #refresh()} leaves as it is. */
+    private final boolean fixed;
 
     public ProcessModules(long pid, ProcessMemory memory, ModuleCache cache) {
         this.pid = pid;
         this.memory = memory;
         this.cache = cache;
+        this.fixed = false;
+    }
+
+    private ProcessModules(List<MemoryMapping> mappings, List<LoadedModule> loaded) {
+        this.pid = -1;
+        this.memory = null;
+        this.cache = null;
+        this.fixed = true;
+        this.mappings = List.copyOf(mappings);
+        this.loaded = List.copyOf(loaded);
+    }
+
+    /**
+     * A module map that never reads {@code /proc}: for tests that walk stacks of an imaginary process.
+     *
+     * @param mappings the process's mappings, in address order
+     * @param loaded   the modules among them, in address order
+     */
+    static ProcessModules fixed(List<MemoryMapping> mappings, List<LoadedModule> loaded) {
+        return new ProcessModules(mappings, loaded);
     }
 
     /** The process. */
@@ -56,6 +78,9 @@ public final class ProcessModules {
 
     /** Reads the maps now. */
     public synchronized void refresh() throws IOException {
+        if (fixed) {
+            return;
+        }
         List<MemoryMapping> maps = MemoryMaps.read(pid);
         List<LoadedModule> list = new ArrayList<>();
         for (MemoryMapping m : maps) {
