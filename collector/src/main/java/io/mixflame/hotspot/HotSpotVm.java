@@ -1,8 +1,8 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.symbolize.LoadedModule;
-import io.mixflame.symbolize.ProcessModules;
+import io.mixflame.image.LoadedModule;
+import io.mixflame.image.ProcessModules;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;

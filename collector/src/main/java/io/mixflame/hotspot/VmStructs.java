@@ -1,9 +1,9 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.symbolize.LoadedModule;
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.symbolize.elf.ElfSymbolLookup;
+import io.mixflame.image.LoadedModule;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfSymbolLookup;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;

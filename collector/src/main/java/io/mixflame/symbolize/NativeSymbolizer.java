@@ -1,5 +1,8 @@
 package io.mixflame.symbolize;
 
+import io.mixflame.image.ProcessModules;
+import io.mixflame.image.SymbolTable;
+import io.mixflame.image.LoadedModule;
 import java.util.Optional;
 
 /** Names native code addresses of one process: module, function, displacement. */
@@ -29,6 +32,16 @@ public final class NativeSymbolizer {
             return new SymbolizedFrame(pc, m.module().name(), null, 0, pc - m.bias());
         }
         long start = symbols.address(index) + m.bias();
-        return new SymbolizedFrame(pc, m.module().name(), symbols.displayName(index), start, pc - start);
+        return new SymbolizedFrame(pc, m.module().name(), displayName(symbols, index), start, pc - start);
+    }
+
+    /** The symbol's name demangled, made once per symbol and kept with the table. */
+    public static String displayName(SymbolTable symbols, int index) {
+        String name = symbols.displayName(index);
+        if (name == null) {
+            name = CxxDemangler.demangle(symbols.name(index));
+            symbols.setDisplayName(index, name);
+        }
+        return name;
     }
 }

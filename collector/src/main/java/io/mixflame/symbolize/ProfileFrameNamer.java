@@ -1,5 +1,6 @@
 package io.mixflame.symbolize;
 
+import io.mixflame.image.ProcessModules;
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaMethod;

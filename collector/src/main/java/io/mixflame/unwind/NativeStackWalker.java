@@ -2,7 +2,7 @@ package io.mixflame.unwind;
 
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.StackMapping;
-import io.mixflame.symbolize.ProcessModules;
+import io.mixflame.image.ProcessModules;
 import java.util.List;
 import java.util.Optional;
 

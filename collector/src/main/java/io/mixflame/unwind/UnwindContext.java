@@ -1,6 +1,6 @@
 package io.mixflame.unwind;
 
-import io.mixflame.symbolize.ProcessModules;
+import io.mixflame.image.ProcessModules;
 
 /**
  * What an unwinder works on during one step: the frame's registers (replaced by the caller's), the stack's memory,

@@ -4,7 +4,7 @@ import static io.mixflame.hotspot.SyntheticCodeCache.HEAP_BLOCK;
 import static io.mixflame.hotspot.SyntheticCodeCache.SEGMENT;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.symbolize.LoadedModule;
+import io.mixflame.image.LoadedModule;
 import io.mixflame.testsupport.FakeProcessMemory;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.mixflame.hotspot;
 
-import io.mixflame.symbolize.LoadedModule;
-import io.mixflame.symbolize.NativeModule;
+import io.mixflame.image.LoadedModule;
+import io.mixflame.image.NativeModule;
 import io.mixflame.testsupport.ElfImageBuilder;
 import io.mixflame.testsupport.FakeProcessMemory;
 import java.util.ArrayList;

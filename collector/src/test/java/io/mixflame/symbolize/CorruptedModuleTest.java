@@ -1,9 +1,11 @@
 package io.mixflame.symbolize;
 
+import io.mixflame.image.SymbolTable;
+import io.mixflame.image.NativeModule;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.unwind.dwarf.CallFrameInfo;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.dwarf.CallFrameInfo;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,12 +1,14 @@
 package io.mixflame.symbolize;
 
+import io.mixflame.image.SymbolTable;
+import io.mixflame.image.NativeModule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.process.LinuxProcessMemory;
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.unwind.dwarf.CfiRule;
-import io.mixflame.unwind.dwarf.RegisterRule;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.dwarf.CfiRule;
+import io.mixflame.image.dwarf.RegisterRule;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +44,7 @@ class SymbolsOfRealLibrariesTest {
         assertThat(symbols.size()).isGreaterThan(1000);
         boolean sawNamespace = false;
         for (int i = 0; i < symbols.size() && !sawNamespace; i++) {
-            sawNamespace = symbols.name(i).startsWith("_ZNSt") && symbols.displayName(i).startsWith("std::");
+            sawNamespace = symbols.name(i).startsWith("_ZNSt") && NativeSymbolizer.displayName(symbols, i).startsWith("std::");
         }
         assertThat(sawNamespace).isTrue();
     }

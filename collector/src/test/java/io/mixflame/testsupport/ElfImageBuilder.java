@@ -1,6 +1,6 @@
 package io.mixflame.testsupport;
 
-import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.image.elf.ElfFile;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.mixflame.testsupport;
 
-import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.image.elf.ElfFile;
 
 /**
  * An ELF image whose only content is call frame information: the {@code .eh_frame} an {@link EhFrameBuilder}

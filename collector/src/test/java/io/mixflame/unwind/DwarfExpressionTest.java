@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mixflame.process.LinuxProcessMemory;
-import io.mixflame.unwind.dwarf.DwarfExpression;
+import io.mixflame.image.dwarf.DwarfExpression;
+import io.mixflame.unwind.dwarf.FrameExpressionInputs;
 import org.junit.jupiter.api.Test;
 
 class DwarfExpressionTest {
@@ -19,9 +20,9 @@ class DwarfExpressionTest {
             r.set(Registers.RSP, 0x1000);
             r.set(Registers.RIP, 0x5000);
             DwarfExpression e = new DwarfExpression(PLT_CFA);
-            assertThat(e.evaluate(r, stack, null)).isEqualTo(0x1008);
+            assertThat(e.evaluate(new FrameExpressionInputs().of(r, stack), null)).isEqualTo(0x1008);
             r.set(Registers.RIP, 0x500b);
-            assertThat(e.evaluate(r, stack, null)).isEqualTo(0x1010);
+            assertThat(e.evaluate(new FrameExpressionInputs().of(r, stack), null)).isEqualTo(0x1010);
         }
     }
 
@@ -30,13 +31,13 @@ class DwarfExpressionTest {
         try (LinuxProcessMemory memory = LinuxProcessMemory.self()) {
             StackMemory stack = new StackMemory(memory);
             Registers r = new Registers();
-            assertThatThrownBy(() -> new DwarfExpression(new byte[] {0x76, 0x00}).evaluate(r, stack, null))
+            assertThatThrownBy(() -> new DwarfExpression(new byte[] {0x76, 0x00}).evaluate(new FrameExpressionInputs().of(r, stack), null))
                     .hasMessageContaining("register 6 is not known");
-            assertThatThrownBy(() -> new DwarfExpression(new byte[] {(byte) 0xe0}).evaluate(r, stack, null))
+            assertThatThrownBy(() -> new DwarfExpression(new byte[] {(byte) 0xe0}).evaluate(new FrameExpressionInputs().of(r, stack), null))
                     .hasMessageContaining("unsupported DWARF operation 0xe0");
-            assertThatThrownBy(() -> new DwarfExpression(new byte[] {0x2f, (byte) 0xfd, (byte) 0xff}).evaluate(r, stack, null))
+            assertThatThrownBy(() -> new DwarfExpression(new byte[] {0x2f, (byte) 0xfd, (byte) 0xff}).evaluate(new FrameExpressionInputs().of(r, stack), null))
                     .hasMessageContaining("too long");
-            assertThatThrownBy(() -> new DwarfExpression(new byte[] {0x30, 0x06}).evaluate(r, stack, null))
+            assertThatThrownBy(() -> new DwarfExpression(new byte[] {0x30, 0x06}).evaluate(new FrameExpressionInputs().of(r, stack), null))
                     .hasMessageContaining("cannot read 0x0");
         }
     }

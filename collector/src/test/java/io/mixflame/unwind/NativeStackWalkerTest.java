@@ -2,8 +2,8 @@ package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.symbolize.ProcessModules;
-import io.mixflame.symbolize.SyntheticProcessModules;
+import io.mixflame.image.ProcessModules;
+import io.mixflame.image.SyntheticProcessModules;
 import io.mixflame.testsupport.FakeProcessMemory;
 import io.mixflame.testsupport.SyntheticStack;
 import java.util.ArrayList;

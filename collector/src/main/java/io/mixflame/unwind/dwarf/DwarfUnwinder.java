@@ -1,7 +1,10 @@
 package io.mixflame.unwind.dwarf;
 
+import io.mixflame.image.dwarf.DwarfExpression;
+import io.mixflame.image.dwarf.RegisterRule;
+import io.mixflame.image.dwarf.CfiRule;
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.symbolize.LoadedModule;
+import io.mixflame.image.LoadedModule;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwindStatus;
@@ -15,6 +18,7 @@ import java.util.Optional;
  * {@link FramePointerSearch}.
  */
 public final class DwarfUnwinder implements Unwinder {
+    private final FrameExpressionInputs inputs = new FrameExpressionInputs();
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
@@ -50,7 +54,7 @@ public final class DwarfUnwinder implements Unwinder {
         try {
             long cfa;
             if (rule.cfaExpression() != null) {
-                cfa = rule.cfaExpression().evaluate(r, context.memory(), null);
+                cfa = rule.cfaExpression().evaluate(inputs.of(r, context.memory()), null);
             } else {
                 int base = rule.cfaRegister();
                 if (!r.isKnown(base)) {
@@ -84,7 +88,7 @@ public final class DwarfUnwinder implements Unwinder {
     }
 
     /** The caller's value of a register under a rule. */
-    private static long value(RegisterRule rule, long cfa, UnwindContext context, int register)
+    private long value(RegisterRule rule, long cfa, UnwindContext context, int register)
             throws MemoryReadException, DwarfExpression.EvaluationException, UnknownRegister {
         Registers r = context.registers();
         return switch (rule.kind()) {
@@ -103,8 +107,8 @@ public final class DwarfUnwinder implements Unwinder {
                 }
                 yield r.get(other);
             }
-            case SAVED_AT_EXPRESSION -> context.memory().readLong(rule.expression().evaluate(r, context.memory(), cfa));
-            case VALUE_OF_EXPRESSION -> rule.expression().evaluate(r, context.memory(), cfa);
+            case SAVED_AT_EXPRESSION -> context.memory().readLong(rule.expression().evaluate(inputs.of(r, context.memory()), cfa));
+            case VALUE_OF_EXPRESSION -> rule.expression().evaluate(inputs.of(r, context.memory()), cfa);
             case UNDEFINED -> throw UnknownRegister.INSTANCE;
         };
     }

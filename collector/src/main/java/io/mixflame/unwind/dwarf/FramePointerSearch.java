@@ -1,7 +1,9 @@
 package io.mixflame.unwind.dwarf;
 
+import io.mixflame.image.dwarf.RegisterRule;
+import io.mixflame.image.dwarf.CfiRule;
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.symbolize.LoadedModule;
+import io.mixflame.image.LoadedModule;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.UnwindContext;
 

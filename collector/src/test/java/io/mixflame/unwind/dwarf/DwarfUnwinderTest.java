@@ -2,8 +2,8 @@ package io.mixflame.unwind.dwarf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.symbolize.ProcessModules;
-import io.mixflame.symbolize.SyntheticProcessModules;
+import io.mixflame.image.ProcessModules;
+import io.mixflame.image.SyntheticProcessModules;
 import io.mixflame.testsupport.CfiInstructions;
 import io.mixflame.testsupport.EhFrameBuilder;
 import io.mixflame.testsupport.FakeProcessMemory;

@@ -1,4 +1,4 @@
-package io.mixflame.symbolize.elf;
+package io.mixflame.image.elf;
 
 /** An ELF file, or a DWARF section in it, is not what its headers say. */
 public final class ElfFormatException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 /**
  * Where the caller's value of one register is, in the terms of DWARF call frame information.

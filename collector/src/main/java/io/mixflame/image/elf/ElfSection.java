@@ -1,4 +1,4 @@
-package io.mixflame.symbolize.elf;
+package io.mixflame.image.elf;
 
 /**
  * A section header.

@@ -1,7 +1,7 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.symbolize.elf.ElfFormatException;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfFormatException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.MemoryMaps;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.StackMapping;
-import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.image.elf.ElfFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

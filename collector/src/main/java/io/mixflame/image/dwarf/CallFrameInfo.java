@@ -1,4 +1,4 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 /** A module's call frame information: the unwind rule at any of its addresses (link-time addresses). */
 public interface CallFrameInfo {

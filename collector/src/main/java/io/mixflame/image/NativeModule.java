@@ -1,10 +1,10 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.symbolize.elf.ElfSegment;
-import io.mixflame.unwind.dwarf.CfiParser;
-import io.mixflame.unwind.dwarf.CallFrameInfo;
-import io.mixflame.unwind.dwarf.CfiTable;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfSegment;
+import io.mixflame.image.dwarf.CfiParser;
+import io.mixflame.image.dwarf.CallFrameInfo;
+import io.mixflame.image.dwarf.CfiTable;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +56,7 @@ public final class NativeModule {
                 elfFailed = true;
                 // Executable mappings of non-ELF or unreadable files (libffi's trampoline files, deleted files another
                 // user cannot open) are normal: only damaged ELF files are worth a warning.
-                if (!(e instanceof io.mixflame.symbolize.elf.ElfFormatException) || "not an ELF file".equals(e.getMessage())) {
+                if (!(e instanceof io.mixflame.image.elf.ElfFormatException) || "not an ELF file".equals(e.getMessage())) {
                     LOG.debug("{} gets no symbols: {}", path, e.getMessage());
                 } else {
                     LOG.warn("cannot read {}: {}; it gets no symbols and no unwind information", path, e.getMessage());

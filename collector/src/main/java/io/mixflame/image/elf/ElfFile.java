@@ -1,4 +1,4 @@
-package io.mixflame.symbolize.elf;
+package io.mixflame.image.elf;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,10 +1,8 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.symbolize.elf.ByteCursor;
-import io.mixflame.symbolize.elf.ElfFormatException;
-import io.mixflame.unwind.Registers;
-import io.mixflame.unwind.StackMemory;
+import io.mixflame.image.elf.ByteCursor;
+import io.mixflame.image.elf.ElfFormatException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -35,11 +33,10 @@ public final class DwarfExpression {
     /**
      * Runs the expression.
      *
-     * @param registers the frame's registers (DWARF numbering)
-     * @param memory    where {@code DW_OP_deref} reads
+     * @param in the frame's registers and where {@code DW_OP_deref} reads
      * @param initial   pushed before the first operation (the CFA, for register rules), or null for nothing
      */
-    public long evaluate(Registers registers, StackMemory memory, Long initial) throws EvaluationException {
+    public long evaluate(ExpressionInputs in, Long initial) throws EvaluationException {
         long[] stack = new long[MAX_DEPTH];
         int sp = 0;
         if (initial != null) {
@@ -58,14 +55,14 @@ public final class DwarfExpression {
                     continue;
                 }
                 if (op >= 0x70 && op <= 0x8f) {
-                    sp = push(stack, sp, register(registers, op - 0x70) + c.sleb128());
+                    sp = push(stack, sp, register(in, op - 0x70) + c.sleb128());
                     continue;
                 }
                 switch (op) {
                     case 0x03 -> sp = push(stack, sp, c.u64());
                     case 0x06 -> {
                         need(sp, 1);
-                        stack[sp - 1] = memory.readLong(stack[sp - 1]);
+                        stack[sp - 1] = in.readLong(stack[sp - 1]);
                     }
                     case 0x08 -> sp = push(stack, sp, c.u8());
                     case 0x09 -> sp = push(stack, sp, (byte) c.u8());
@@ -142,7 +139,7 @@ public final class DwarfExpression {
                     }
                     case 0x92 -> {
                         int reg = (int) c.uleb128();
-                        sp = push(stack, sp, register(registers, reg) + c.sleb128());
+                        sp = push(stack, sp, register(in, reg) + c.sleb128());
                     }
                     case 0x96 -> {
                         // DW_OP_nop
@@ -193,11 +190,11 @@ public final class DwarfExpression {
         };
     }
 
-    private static long register(Registers registers, int reg) throws EvaluationException {
-        if (!registers.isKnown(reg)) {
+    private static long register(ExpressionInputs in, int reg) throws EvaluationException {
+        if (!in.isKnown(reg)) {
             throw new EvaluationException("register " + reg + " is not known in this frame");
         }
-        return registers.get(reg);
+        return in.register(reg);
     }
 
     private static int push(long[] stack, int sp, long value) throws EvaluationException {

@@ -1,4 +1,4 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 /** Receives what interpreting call frame information produces. */
 interface RowSink {

@@ -1,8 +1,8 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
-import io.mixflame.symbolize.elf.ByteCursor;
-import io.mixflame.symbolize.elf.ElfFormatException;
-import io.mixflame.symbolize.elf.ElfSection;
+import io.mixflame.image.elf.ByteCursor;
+import io.mixflame.image.elf.ElfFormatException;
+import io.mixflame.image.elf.ElfSection;
 
 /** The {@code DW_EH_PE_*} pointer encodings of {@code .eh_frame}. */
 final class PointerEncoding {

@@ -1,7 +1,7 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
 import io.mixflame.process.MemoryMapping;
-import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.image.elf.ElfFile;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
 /**
  * A module mapped into a process: its executable range there and the bias from the file's addresses.

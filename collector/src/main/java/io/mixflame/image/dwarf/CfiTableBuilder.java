@@ -1,4 +1,4 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
 import java.util.Arrays;
 

@@ -1,6 +1,6 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
-import io.mixflame.symbolize.elf.ElfFile;
+import io.mixflame.image.elf.ElfFile;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

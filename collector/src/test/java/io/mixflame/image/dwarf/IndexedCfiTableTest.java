@@ -1,9 +1,9 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mixflame.symbolize.elf.ElfFormatException;
+import io.mixflame.image.elf.ElfFormatException;
 import io.mixflame.testsupport.CfiInstructions;
 import io.mixflame.testsupport.EhFrameBuilder;
 import io.mixflame.testsupport.LittleEndianWriter;

@@ -1,4 +1,4 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
 import java.util.Arrays;
 
@@ -53,14 +53,17 @@ public final class SymbolTable {
         return names[index];
     }
 
-    /** The name of a symbol as users read it: demangled when it is a C++ name. */
+    /**
+     * The name a symbolizer made of symbol {@code index} for users (demangled), or null before one did: kept here so
+     * that every walker of every process shares the work.
+     */
     public String displayName(int index) {
-        String name = displayNames[index];
-        if (name == null) {
-            name = CxxDemangler.demangle(names[index]);
-            displayNames[index] = name;
-        }
-        return name;
+        return displayNames[index];
+    }
+
+    /** Keeps the name made for users of symbol {@code index}. */
+    public void setDisplayName(int index, String name) {
+        displayNames[index] = name;
     }
 
     /** The address of a symbol. */

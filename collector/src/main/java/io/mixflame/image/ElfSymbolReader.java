@@ -1,8 +1,8 @@
-package io.mixflame.symbolize;
+package io.mixflame.image;
 
-import io.mixflame.symbolize.elf.ByteCursor;
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.symbolize.elf.ElfSection;
+import io.mixflame.image.elf.ByteCursor;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfSection;
 import java.util.Optional;
 
 /**

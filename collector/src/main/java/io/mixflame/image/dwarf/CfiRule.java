@@ -1,4 +1,4 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
 /**
  * The unwind rule of one address range: how to find the canonical frame address (the caller's stack pointer)

@@ -1,9 +1,9 @@
-package io.mixflame.unwind.dwarf;
+package io.mixflame.image.dwarf;
 
-import io.mixflame.symbolize.elf.ByteCursor;
-import io.mixflame.symbolize.elf.ElfFile;
-import io.mixflame.symbolize.elf.ElfFormatException;
-import io.mixflame.symbolize.elf.ElfSection;
+import io.mixflame.image.elf.ByteCursor;
+import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfFormatException;
+import io.mixflame.image.elf.ElfSection;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

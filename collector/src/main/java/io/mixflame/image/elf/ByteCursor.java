@@ -1,4 +1,4 @@
-package io.mixflame.symbolize.elf;
+package io.mixflame.image.elf;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
