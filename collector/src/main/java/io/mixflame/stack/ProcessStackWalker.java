@@ -1,5 +1,6 @@
 package io.mixflame.stack;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.capture.proc.KernelStack;
 import io.mixflame.capture.ptrace.PtraceCapture;
@@ -22,7 +23,6 @@ import io.mixflame.symbolize.SymbolizedFrame;
 import io.mixflame.symbolize.java.JavaFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
-import io.mixflame.unwind.StackBounds;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwinderChain;
@@ -66,7 +66,7 @@ public final class ProcessStackWalker implements AutoCloseable {
     private final NativeSymbolizer natives;
     private final MixedFrameNamer namer;
     private final BlockedThreadCapture blocked;
-    private final byte[] stackCopy = new byte[STACK_COPY];
+    private final CapturedThread captured = new CapturedThread(STACK_COPY);
     private boolean closed;
 
     private ProcessStackWalker(long pid) throws IOException {
@@ -148,11 +148,12 @@ public final class ProcessStackWalker implements AutoCloseable {
             UnwindContext context = new UnwindContext(stack, modules);
             Optional<BlockedThreadState> state;
             try {
-                state = blocked.capture(tid, modules::stackMappingContaining, context, stack);
+                state = blocked.capture(tid, modules::stackMappingContaining, captured);
             } catch (IOException e) {
                 return failure(tid, "thread " + tid + " of process " + pid + " does not exist", options, List.of());
             }
             if (state.isPresent()) {
+                context.load(captured);
                 WalkedStack walked = new WalkedStack();
                 walker.walk(context, walked);
                 try {
@@ -170,11 +171,10 @@ public final class ProcessStackWalker implements AutoCloseable {
                         + " captured by the perf sampler", options, List.of());
             }
             try {
-                int copied = PtraceCapture.capture(tid, memory, context.registers(), stackCopy);
-                stack.setCopy(context.registers().sp(), stackCopy, copied);
-                Optional<StackBounds> bounds = StackMapping.containing(modules.mappings(), context.registers().sp())
-                        .map(m -> new StackBounds(m.start(), m.end()));
-                bounds.ifPresent(context::setBounds);
+                PtraceCapture.capture(tid, memory, captured);
+                StackMapping.containing(modules.mappings(), captured.register(CapturedThread.RSP))
+                        .ifPresent(m -> captured.setStackRegion(m.start(), m.end()));
+                context.load(captured);
                 WalkedStack walked = new WalkedStack();
                 walker.walk(context, walked);
                 return finish(tid, CaptureMethod.PTRACE_STOP, walked, List.of(), options);

@@ -1,5 +1,6 @@
 package io.mixflame.unwind;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.image.ProcessModules;
 
 /**
@@ -37,6 +38,22 @@ public final class UnwindContext {
     }
 
     /** The region the current frame's stack pointer must stay in. */
+    /**
+     * Sets the walk's start from a capture: its registers, its stack copy, and its stack region (else the walker
+     * finds the region around sp itself).
+     */
+    public void load(CapturedThread thread) {
+        Registers r = registers;
+        r.clear();
+        for (int i = 0; i < CapturedThread.REGISTERS; i++) {
+            if (thread.isKnown(i)) {
+                r.set(i, thread.register(i));
+            }
+        }
+        memory.setCopy(r.sp(), thread.stackBuffer(), thread.stackLength());
+        bounds = thread.hasStackRegion() ? new StackBounds(thread.stackLow(), thread.stackHigh()) : null;
+    }
+
     public StackBounds bounds() {
         return bounds;
     }

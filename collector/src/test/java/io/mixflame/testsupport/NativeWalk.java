@@ -1,12 +1,12 @@
 package io.mixflame.testsupport;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.VmReader;
 import io.mixflame.symbolize.MixedFrameNamer;
 import io.mixflame.symbolize.NamedFrame;
 import io.mixflame.symbolize.java.JavaFrameNamer;
-import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import io.mixflame.process.BlockedThreadState;
 import io.mixflame.process.LinuxProcessMemory;
 import io.mixflame.process.ProcessMemory;
@@ -14,12 +14,10 @@ import io.mixflame.image.ModuleCache;
 import io.mixflame.symbolize.NativeSymbolizer;
 import io.mixflame.image.ProcessModules;
 import io.mixflame.symbolize.SymbolizedFrame;
-import io.mixflame.unwind.FramePointerUnwinder;
-import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
-import io.mixflame.unwind.dwarf.DwarfUnwinder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,14 +55,15 @@ public final class NativeWalk implements AutoCloseable {
             StackMemory stack = new StackMemory(memory);
             UnwindContext context = new UnwindContext(stack, modules);
             BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 64 * 1024);
-            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
+            CapturedThread captured = new CapturedThread(64 * 1024);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, captured);
             if (state.isEmpty()) {
                 Thread.sleep(50);
                 continue;
             }
+            context.load(captured);
             WalkedStack walked = new WalkedStack();
-            new NativeStackWalker(List.of(new HotSpotUnwinder(vm), new DwarfUnwinder(), new FramePointerUnwinder()),
-                    NativeStackWalker.DEFAULT_MAX_DEPTH).walk(context, walked);
+            UnwinderChain.walker(vm).walk(context, walked);
             List<NamedFrame> named = new ArrayList<>();
             new MixedFrameNamer(new NativeSymbolizer(modules), new JavaFrameNamer(vm)).name(walked, named);
             if (capture.unchanged(tid, state.get())) {
@@ -80,14 +79,15 @@ public final class NativeWalk implements AutoCloseable {
             StackMemory stack = new StackMemory(memory);
             UnwindContext context = new UnwindContext(stack, modules);
             BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 32 * 1024);
-            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
+            CapturedThread captured = new CapturedThread(32 * 1024);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, captured);
             if (state.isEmpty()) {
                 Thread.sleep(50);
                 continue;
             }
+            context.load(captured);
             WalkedStack walked = new WalkedStack();
-            new NativeStackWalker(List.of(new DwarfUnwinder(), new FramePointerUnwinder()),
-                    NativeStackWalker.DEFAULT_MAX_DEPTH).walk(context, walked);
+            UnwinderChain.walker(null).walk(context, walked);
             if (!capture.unchanged(tid, state.get())) {
                 continue;
             }

@@ -1,5 +1,7 @@
 package io.mixflame.capture.perf;
 
+import io.mixflame.capture.CapturedThread;
+
 /**
  * One sample as the kernel recorded it, in reused buffers: which thread, when, its user registers, the copy of
  * the top of its user stack, and the kernel callchain when kernel sampling is on.
@@ -31,5 +33,27 @@ public final class RawSample {
     /** A user register by its {@link UserRegisters} number. */
     public long register(int number) {
         return registers[UserRegisters.slot(number)];
+    }
+
+    /** Copies the sample into the platform-neutral form walks start from. */
+    public void copyTo(CapturedThread out) {
+        out.clear(tid, time);
+        if (hasRegisters) {
+            out.setRegister(CapturedThread.RIP, register(UserRegisters.IP));
+            out.setRegister(CapturedThread.RSP, register(UserRegisters.SP));
+            out.setRegister(CapturedThread.RBP, register(UserRegisters.BP));
+            out.setRegister(CapturedThread.RBX, register(UserRegisters.BX));
+            out.setRegister(CapturedThread.R12, register(UserRegisters.R12));
+            out.setRegister(CapturedThread.R13, register(UserRegisters.R13));
+            out.setRegister(CapturedThread.R14, register(UserRegisters.R14));
+            out.setRegister(CapturedThread.R15, register(UserRegisters.R15));
+            byte[] target = out.stackBuffer();
+            int length = Math.min(stackLength, target.length);
+            System.arraycopy(stack, 0, target, 0, length);
+            out.setStackLength(length);
+        }
+        for (int i = 0; i < kernelDepth; i++) {
+            out.addKernelFrame(kernelChain[i]);
+        }
     }
 }

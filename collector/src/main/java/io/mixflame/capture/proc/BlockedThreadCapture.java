@@ -1,12 +1,9 @@
 package io.mixflame.capture.proc;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.process.BlockedThreadState;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ProcessMemory;
-import io.mixflame.unwind.Registers;
-import io.mixflame.unwind.StackBounds;
-import io.mixflame.unwind.StackMemory;
-import io.mixflame.unwind.UnwindContext;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.function.LongFunction;
@@ -20,7 +17,6 @@ public final class BlockedThreadCapture {
     private final long pid;
     private final ProcessMemory memory;
     private final int stackBytes;
-    private byte[] stack;
 
     /**
      * @param pid        the process
@@ -31,17 +27,17 @@ public final class BlockedThreadCapture {
         this.pid = pid;
         this.memory = memory;
         this.stackBytes = stackBytes;
-        this.stack = new byte[stackBytes];
     }
 
     /**
-     * Sets up {@code context} and {@code stackMemory} for a walk of thread {@code tid}.
+     * Captures thread {@code tid} into {@code out}: sp and pc from its syscall line, the top of its stack, its stack
+     * region.
      *
      * @param stackRegion the mapping holding a stack pointer, to bound the stack
      * @return the state the thread was captured in, empty when it is running (not blocked) or its stack is unknown
      */
     public Optional<BlockedThreadState> capture(long tid, LongFunction<Optional<MemoryMapping>> stackRegion,
-                                                UnwindContext context, StackMemory stackMemory) throws IOException {
+                                                CapturedThread out) throws IOException {
         Optional<BlockedThreadState> state = BlockedThreadState.read(pid, tid);
         if (state.isEmpty()) {
             return Optional.empty();
@@ -52,14 +48,12 @@ public final class BlockedThreadCapture {
             return Optional.empty();
         }
         long end = region.get().end();
-        int length = (int) Math.min(stackBytes, end - s.sp());
-        int copied = memory.read(s.sp(), stack, 0, length);
-        stackMemory.setCopy(s.sp(), stack, copied);
-        Registers r = context.registers();
-        r.clear();
-        r.set(Registers.RSP, s.sp());
-        r.set(Registers.RIP, s.pc());
-        context.setBounds(new StackBounds(region.get().start(), end));
+        int length = (int) Math.min(Math.min(stackBytes, out.stackBuffer().length), end - s.sp());
+        out.clear(tid, System.nanoTime());
+        out.setStackLength(memory.read(s.sp(), out.stackBuffer(), 0, length));
+        out.setRegister(CapturedThread.RSP, s.sp());
+        out.setRegister(CapturedThread.RIP, s.pc());
+        out.setStackRegion(region.get().start(), end);
         return state;
     }
 

@@ -6,7 +6,7 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import io.mixflame.process.ProcessMemory;
-import io.mixflame.unwind.Registers;
+import io.mixflame.capture.CapturedThread;
 
 /**
  * Captures a running thread of another process with a stop of microseconds: {@code PTRACE_SEIZE} and
@@ -40,13 +40,13 @@ public final class PtraceCapture {
     }
 
     /**
-     * Stops thread {@code tid}, reads its registers into {@code registers} and copies up to {@code stack.length}
-     * bytes from its sp, then lets it run.
+     * Stops thread {@code tid}, reads its registers into {@code out} and copies the top of its stack from its sp,
+     * then lets it run.
      *
      * @return the number of stack bytes copied
      * @throws IllegalStateException with the reason when the thread cannot be traced (own process, permission)
      */
-    public static int capture(long tid, ProcessMemory memory, Registers registers, byte[] stack) {
+    public static int capture(long tid, ProcessMemory memory, CapturedThread out) {
         int t = (int) tid;
         try (Memory regs = new Memory(REGS_BYTES); Memory status = new Memory(4)) {
             try {
@@ -59,13 +59,16 @@ public final class PtraceCapture {
                 ptrace(PTRACE_INTERRUPT, t, Pointer.NULL, Pointer.NULL);
                 waitpid(t, status, WALL);
                 ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
-                registers.clear();
-                registers.set(Registers.RIP, regs.getLong(8L * RIP));
-                registers.set(Registers.RSP, regs.getLong(8L * RSP));
-                registers.set(Registers.RBP, regs.getLong(8L * RBP));
-                registers.set(Registers.RBX, regs.getLong(8L * RBX));
-                registers.set(Registers.R12, regs.getLong(8L * R12));
-                return memory.read(registers.sp(), stack, 0, stack.length);
+                out.clear(tid, System.nanoTime());
+                out.setRegister(CapturedThread.RIP, regs.getLong(8L * RIP));
+                out.setRegister(CapturedThread.RSP, regs.getLong(8L * RSP));
+                out.setRegister(CapturedThread.RBP, regs.getLong(8L * RBP));
+                out.setRegister(CapturedThread.RBX, regs.getLong(8L * RBX));
+                out.setRegister(CapturedThread.R12, regs.getLong(8L * R12));
+                int copied = memory.read(out.register(CapturedThread.RSP), out.stackBuffer(), 0,
+                        out.stackBuffer().length);
+                out.setStackLength(copied);
+                return copied;
             } catch (LastErrorException e) {
                 throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());
             } finally {

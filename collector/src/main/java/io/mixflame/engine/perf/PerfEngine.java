@@ -1,5 +1,6 @@
 package io.mixflame.engine.perf;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
@@ -50,8 +51,8 @@ public final class PerfEngine implements SamplingEngine {
     private SampleStackBuilder stacks;
     private Thread sampler;
     private Thread walkerThread;
-    private final BlockingQueue<RawSample> free = new ArrayBlockingQueue<>(POOL);
-    private final BlockingQueue<RawSample> ready = new ArrayBlockingQueue<>(POOL);
+    private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(POOL);
+    private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(POOL);
     private final Histogram perSample = new Histogram(3_600_000_000L, 2);
     private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
     private volatile long dropped;
@@ -107,7 +108,7 @@ public final class PerfEngine implements SamplingEngine {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
         for (int i = 0; i < POOL; i++) {
-            free.add(new RawSample(captureSettings.stackBytes()));
+            free.add(new CapturedThread(captureSettings.stackBytes()));
         }
         running = true;
         startNanos = System.nanoTime();
@@ -153,22 +154,14 @@ public final class PerfEngine implements SamplingEngine {
         }
     }
 
-    /** Copies a sample into a pooled buffer for the walker; drops it when the pool is empty. */
+    /** Copies a sample into a pooled capture for the walker; drops it when the pool is empty. */
     private void handOver(RawSample s) {
-        RawSample copy = free.poll();
+        CapturedThread copy = free.poll();
         if (copy == null) {
             dropped++;
             return;
         }
-        copy.tid = s.tid;
-        copy.time = s.time;
-        copy.ip = s.ip;
-        copy.hasRegisters = s.hasRegisters;
-        System.arraycopy(s.registers, 0, copy.registers, 0, s.registers.length);
-        System.arraycopy(s.stack, 0, copy.stack, 0, s.stackLength);
-        copy.stackLength = s.stackLength;
-        System.arraycopy(s.kernelChain, 0, copy.kernelChain, 0, s.kernelDepth);
-        copy.kernelDepth = s.kernelDepth;
+        s.copyTo(copy);
         ready.offer(copy);
         handedOver = true;
     }
@@ -188,7 +181,7 @@ public final class PerfEngine implements SamplingEngine {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         try {
             while (running || !ready.isEmpty()) {
-                RawSample s = ready.poll();
+                CapturedThread s = ready.poll();
                 if (s == null) {
                     // Woken by the sampler after a drain that handed samples over; the timeout only bounds how
                     // long a stop waits.

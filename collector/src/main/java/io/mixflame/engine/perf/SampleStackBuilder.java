@@ -1,9 +1,8 @@
 package io.mixflame.engine.perf;
 
-import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.process.BlockedThreadState;
-import io.mixflame.capture.perf.UserRegisters;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.VmReader;
 import io.mixflame.process.ProcessMemory;
@@ -15,7 +14,6 @@ import io.mixflame.image.ModuleCache;
 import io.mixflame.image.ProcessModules;
 import io.mixflame.symbolize.ProfileFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
-import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwinderChain;
@@ -30,11 +28,14 @@ import java.util.Optional;
  */
 public final class SampleStackBuilder {
     private static final int KERNEL_CACHE = 8192;
+    private static final int BLOCKED_STACK_BYTES = 64 * 1024;
 
     private final long pid;
     private final ProcessModules modules;
     private final HotSpotVm vm;
     private final StackMemory stack;
+    /** The capture of a blocked thread, reused. */
+    private final CapturedThread blocked = new CapturedThread(BLOCKED_STACK_BYTES);
     private final UnwindContext context;
     private final NativeStackWalker walker;
     private final ProfileFrameNamer namer;
@@ -81,10 +82,11 @@ public final class SampleStackBuilder {
      * @return the depth, or -1 when the thread is running or moved during the capture
      */
     public int buildBlocked(int tid, BlockedThreadCapture capture, boolean threadRoot, Frame leaf) throws IOException {
-        Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, context, stack);
+        Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, blocked);
         if (state.isEmpty()) {
             return -1;
         }
+        context.load(blocked);
         walker.walk(context, walked);
         if (!capture.unchanged(tid, state.get())) {
             return -1;
@@ -125,36 +127,27 @@ public final class SampleStackBuilder {
         }
     }
 
-    /** The frames of a sample, root first, in {@link #frames()}; returns the depth. */
-    public int build(RawSample s, boolean threadRoot) {
+    /** The frames of a captured thread, root first, in {@link #frames()}; returns the depth. */
+    public int build(CapturedThread s, boolean threadRoot) {
         int named = 0;
-        if (s.hasRegisters) {
-            Registers r = context.registers();
-            r.clear();
-            r.set(Registers.RIP, s.register(UserRegisters.IP));
-            r.set(Registers.RSP, s.register(UserRegisters.SP));
-            r.set(Registers.RBP, s.register(UserRegisters.BP));
-            r.set(Registers.RBX, s.register(UserRegisters.BX));
-            r.set(Registers.R12, s.register(UserRegisters.R12));
-            stack.setCopy(r.sp(), s.stack, s.stackLength);
-            context.setBounds(null);
+        if (s.hasUserContext()) {
+            context.load(s);
             walker.walk(context, walked);
             named = namer.name(walked);
         }
         Frame[] leafFirst = namer.frames();
-        int depth = named + s.kernelDepth + (threadRoot ? 1 : 0) + 1;
-        if (scratch.length < depth) {
-            scratch = new Frame[Math.max(depth, scratch.length * 2)];
-        }
+        int kernel = s.kernelDepth();
+        int depth = named + kernel + (threadRoot ? 1 : 0) + 1;
+        ensure(depth);
         int i = 0;
         if (threadRoot) {
-            scratch[i++] = threadNames.frame(s.tid);
+            scratch[i++] = threadNames.frame((int) s.tid());
         }
         for (int k = named - 1; k >= 0; k--) {
             scratch[i++] = leafFirst[k];
         }
-        for (int k = s.kernelDepth - 1; k >= 0; k--) {
-            scratch[i++] = kernelFrame(s.kernelChain[k]);
+        for (int k = kernel - 1; k >= 0; k--) {
+            scratch[i++] = kernelFrame(s.kernelFrame(k));
         }
         if (i == (threadRoot ? 1 : 0)) {
             scratch[i++] = Frame.UNKNOWN;

@@ -5,6 +5,7 @@ import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PerfSyscalls;
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.engine.EngineUnavailableException;
@@ -83,7 +84,7 @@ public final class WallEngine implements SamplingEngine {
         String lastLine;
         Frame[] lastFrames;
         int lastDepth;
-        RawSample latestCpu;
+        CapturedThread latestCpu;
         long latestCpuTime;
         /** When it was last seen blocked: a cpu sample from before that is from an earlier run of the thread. */
         long blockedSeenAt;
@@ -187,17 +188,9 @@ public final class WallEngine implements SamplingEngine {
             return;
         }
         if (t.latestCpu == null) {
-            t.latestCpu = new RawSample(s.stack.length);
+            t.latestCpu = new CapturedThread(s.stack.length);
         }
-        RawSample c = t.latestCpu;
-        c.tid = s.tid;
-        c.time = s.time;
-        c.ip = s.ip;
-        c.hasRegisters = s.hasRegisters;
-        System.arraycopy(s.registers, 0, c.registers, 0, s.registers.length);
-        System.arraycopy(s.stack, 0, c.stack, 0, s.stackLength);
-        c.stackLength = s.stackLength;
-        c.kernelDepth = 0;
+        s.copyTo(t.latestCpu);
         t.latestCpuTime = System.nanoTime();
     }
 

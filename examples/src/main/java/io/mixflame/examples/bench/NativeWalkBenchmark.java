@@ -1,5 +1,6 @@
 package io.mixflame.examples.bench;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.process.BlockedThreadState;
 import io.mixflame.process.LinuxProcessMemory;
@@ -7,8 +8,6 @@ import io.mixflame.image.ModuleCache;
 import io.mixflame.symbolize.NativeSymbolizer;
 import io.mixflame.image.ProcessModules;
 import io.mixflame.unwind.NativeStackWalker;
-import io.mixflame.unwind.Registers;
-import io.mixflame.unwind.StackBounds;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwinderChain;
@@ -52,8 +51,7 @@ public class NativeWalkBenchmark {
     private NativeStackWalker walker;
     private NativeSymbolizer symbolizer;
     private final WalkedStack walked = new WalkedStack();
-    private final Registers captured = new Registers();
-    private StackBounds bounds;
+    private final CapturedThread captured = new CapturedThread(64 * 1024);
 
     @Setup(Level.Trial)
     public void capture() throws Exception {
@@ -79,12 +77,10 @@ public class NativeWalkBenchmark {
         stack = new StackMemory(memory);
         context = new UnwindContext(stack, modules);
         Optional<BlockedThreadState> state = new BlockedThreadCapture(pid, memory, 64 * 1024)
-                .capture(tid, modules::stackMappingContaining, context, stack);
+                .capture(tid, modules::stackMappingContaining, captured);
         if (state.isEmpty()) {
             throw new IllegalStateException("bench-waiter is not blocked");
         }
-        captured.copyFrom(context.registers());
-        bounds = context.bounds();
         // Native frames only: the benchmark measures the native walk, so the chain is the JVM-less one.
         walker = UnwinderChain.walker(null);
         symbolizer = new NativeSymbolizer(modules);
@@ -93,8 +89,7 @@ public class NativeWalkBenchmark {
     }
 
     private void walk() {
-        context.registers().copyFrom(captured);
-        context.setBounds(bounds);
+        context.load(captured);
         walker.walk(context, walked);
     }
 

@@ -1,0 +1,147 @@
+package io.mixflame.capture;
+
+import java.util.Arrays;
+
+/**
+ * One thread at one moment, as every capture takes it and every walk starts from it, whatever the platform: its
+ * registers, a copy of the top of its stack, where its stack region lies when the capture knows it, and the kernel's
+ * return addresses when the capture has them. Registers are numbered as DWARF numbers them on x86-64, which is also
+ * how the unwinders number them. Instances are reused: a capture fills one in, a walk reads it.
+ */
+public final class CapturedThread {
+    public static final int RBX = 3;
+    public static final int RBP = 6;
+    public static final int RSP = 7;
+    public static final int R12 = 12;
+    public static final int R13 = 13;
+    public static final int R14 = 14;
+    public static final int R15 = 15;
+    public static final int RIP = 16;
+    /** Number of register slots. */
+    public static final int REGISTERS = 17;
+    private static final int MAX_KERNEL_FRAMES = 128;
+
+    private final long[] registers = new long[REGISTERS];
+    private int known;
+    private long tid;
+    private long time;
+    private final byte[] stack;
+    private int stackLength;
+    private long stackLow;
+    private long stackHigh;
+    private final long[] kernelChain = new long[MAX_KERNEL_FRAMES];
+    private int kernelDepth;
+
+    /** @param stackBytes how many bytes of stack a capture may copy */
+    public CapturedThread(int stackBytes) {
+        this.stack = new byte[stackBytes];
+    }
+
+    /** Forgets everything but the buffers, for the next capture. */
+    public void clear(long threadId, long timeNanos) {
+        tid = threadId;
+        time = timeNanos;
+        Arrays.fill(registers, 0);
+        known = 0;
+        stackLength = 0;
+        stackLow = 0;
+        stackHigh = 0;
+        kernelDepth = 0;
+    }
+
+    /** The thread's id (the OS's). */
+    public long tid() {
+        return tid;
+    }
+
+    /** When it was captured (the capture's clock, in nanoseconds). */
+    public long time() {
+        return time;
+    }
+
+    /** Sets a register and marks it known. */
+    public void setRegister(int register, long value) {
+        registers[register] = value;
+        known |= 1 << register;
+    }
+
+    /** Whether a register's value was captured. */
+    public boolean isKnown(int register) {
+        return register >= 0 && register < REGISTERS && (known & (1 << register)) != 0;
+    }
+
+    /** A register's value; meaningful only when {@link #isKnown(int)}. */
+    public long register(int register) {
+        return registers[register];
+    }
+
+    /** Whether the capture has a user context to walk from (pc and sp). */
+    public boolean hasUserContext() {
+        return isKnown(RIP) && isKnown(RSP);
+    }
+
+    /** The buffer a capture copies the stack into, from sp up; {@link #setStackLength} says how much it copied. */
+    public byte[] stackBuffer() {
+        return stack;
+    }
+
+    /** How many bytes of {@link #stackBuffer()}, from sp, were copied. */
+    public void setStackLength(int length) {
+        stackLength = Math.max(0, Math.min(length, stack.length));
+    }
+
+    /** Valid bytes of the stack copy. */
+    public int stackLength() {
+        return stackLength;
+    }
+
+    /** The thread's stack region, when the capture knows it: {@code [low, high)}. */
+    public void setStackRegion(long low, long high) {
+        stackLow = low;
+        stackHigh = high;
+    }
+
+    /** Whether the stack region is known. */
+    public boolean hasStackRegion() {
+        return stackHigh > stackLow;
+    }
+
+    public long stackLow() {
+        return stackLow;
+    }
+
+    public long stackHigh() {
+        return stackHigh;
+    }
+
+    /** Adds a kernel return address, innermost first; beyond the buffer's room they are dropped. */
+    public void addKernelFrame(long address) {
+        if (kernelDepth < kernelChain.length) {
+            kernelChain[kernelDepth++] = address;
+        }
+    }
+
+    /** Kernel return addresses captured, innermost first. */
+    public int kernelDepth() {
+        return kernelDepth;
+    }
+
+    /** The kernel return address at a depth (0 innermost). */
+    public long kernelFrame(int depth) {
+        return kernelChain[depth];
+    }
+
+    /** Makes this a copy of another capture (whose stack buffer must not be larger). */
+    public void copyFrom(CapturedThread other) {
+        tid = other.tid;
+        time = other.time;
+        System.arraycopy(other.registers, 0, registers, 0, REGISTERS);
+        known = other.known;
+        System.arraycopy(other.stack, 0, stack, 0, Math.min(other.stackLength, stack.length));
+        stackLength = Math.min(other.stackLength, stack.length);
+        stackLow = other.stackLow;
+        stackHigh = other.stackHigh;
+        System.arraycopy(other.kernelChain, 0, kernelChain, 0, other.kernelDepth);
+        kernelDepth = other.kernelDepth;
+    }
+}
