@@ -166,10 +166,15 @@ public final class ProcessModules {
 
     /** Whether an address is in executable memory of the process (a module, or anonymous code such as a JIT's). */
     public boolean isExecutable(long address) {
-        if (find(address).isPresent()) {
+        // Asked for every frame of every walk: one search of the mappings, nothing allocated, in the usual case.
+        MemoryMapping mapping = mappingAt(address);
+        if (mapping != null && mapping.executable()) {
             return true;
         }
-        MemoryMapping mapping = mappingAt(address);
+        if (mapping == null && find(address).isPresent()) {
+            return true;
+        }
+        mapping = mappingAt(address);
         if (mapping != null && mapping.executable()) {
             return true;
         }
