@@ -31,6 +31,8 @@ public final class ProfileFrameNamer {
     private final LongKeyedCache<InterpretedFrame> interpretedFrames = new LongKeyedCache<>(CACHE_ENTRIES);
     private final LongKeyedCache<CompiledFrames> compiledFrames = new LongKeyedCache<>(CACHE_ENTRIES);
     private final LongKeyedCache<CompiledFrames> stubFrames = new LongKeyedCache<>(CACHE_ENTRIES);
+    /** By identity: the method reader hands out one object per live method. */
+    private final java.util.IdentityHashMap<JavaMethod, Frame[]> methodFrames = new java.util.IdentityHashMap<>();
     private int generation;
     private Frame[] out = new Frame[128];
     private int count;
@@ -154,8 +156,7 @@ public final class ProfileFrameNamer {
     private final JavaFrameNamer.Sink sink = new JavaFrameNamer.Sink() {
         @Override
         public void javaFrame(JavaFrameNamer.JavaFrame f) {
-            FrameType type = f.type().profileType();
-            add(new Frame(f.method().holder() + "." + f.method().name(), type));
+            add(frameOf(f.method(), f.type().profileType()));
         }
 
         @Override
@@ -173,6 +174,27 @@ public final class ProfileFrameNamer {
             add(UNLOADED);
         }
     };
+
+    /**
+     * The frame of a method run as {@code type}, made once per method and type: a compiled frame's key is its pc,
+     * and a hot loop has many, each of which would otherwise build the same name again.
+     */
+    private Frame frameOf(JavaMethod method, FrameType type) {
+        Frame[] byType = methodFrames.get(method);
+        if (byType == null) {
+            if (methodFrames.size() >= CACHE_ENTRIES) {
+                methodFrames.clear();
+            }
+            byType = new Frame[FrameType.values().length];
+            methodFrames.put(method, byType);
+        }
+        Frame f = byType[type.ordinal()];
+        if (f == null) {
+            f = new Frame(method.holder() + "." + method.name(), type);
+            byType[type.ordinal()] = f;
+        }
+        return f;
+    }
 
     private void add(Frame f) {
         if (count == out.length) {
