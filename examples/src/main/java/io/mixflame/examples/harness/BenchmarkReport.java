@@ -31,16 +31,29 @@ final class BenchmarkReport {
                 .append("repetition; costs are those ratios as a slowdown or a loss of throughput.\n\n");
         b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
         b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
-        b.append("### Overhead: `cpu --rounds ").append(overhead.rounds()).append("` (fixed work, about ")
-                .append(options.cpuSeconds()).append(" s on one thread)\n\n");
+        FixedWork cpuWork = overhead.cpuWork();
+        b.append("### Overhead: `cpu --rounds ").append(cpuWork.rounds()).append("` (fixed work, about ")
+                .append(cpuWork.seconds()).append(" s on one thread)\n\n");
         b.append("Work time is what the workload measured around its rounds; process wall is JVM start to exit, the ")
                 .append("profiler's start-up and the writing of its profile included; process CPU is the whole ")
-                .append("process's user + system time (from the harness's `cutime + cstime`); peak RSS is the ")
+                .append("process's user + system time (from the harness's `cutime + cstime`), the median in seconds ")
+                .append("and as a ratio; peak RSS is the ")
                 .append("workload's own `VmHWM` just before it exits. Spread of runs is (max − min) / median of the ")
                 .append("work time; a cost not well above the baseline's own spread (")
                 .append(orDash(overheadTables.cpuBaselineSpread(), ReportNumbers::percent))
                 .append(") may be noise.\n\n");
         b.append(overheadTables.cpuTable()).append('\n');
+        FixedWork saturateWork = overhead.saturateWork();
+        b.append("### Overhead under saturation: `saturate --rounds ").append(saturateWork.rounds())
+                .append("` (fixed work, about ").append(saturateWork.seconds()).append(" s on ")
+                .append(orDash(overheadTables.saturateThreads(), ReportNumbers::number))
+                .append(" busy threads, one per core; issue 14)\n\n");
+        b.append("Each busy thread does its share of the rounds, each round the same Java arithmetic, zlib CRC32 of a ")
+                .append("native buffer through JNI and HashMap churn. With every core busy, a profiler's threads take ")
+                .append("their CPU from the workload's, so its cost shows as a longer work time. Columns as above; ")
+                .append("baseline spread: ").append(orDash(overheadTables.saturateBaselineSpread(), ReportNumbers::percent))
+                .append(".\n\n");
+        b.append(overheadTables.saturateTable()).append('\n');
         b.append("### Overhead: `service --load --seconds ").append(overhead.serviceSeconds()).append(" --threads ")
                 .append(overhead.clients()).append("` (fixed time)\n\n");
         b.append("Requests per second after the load generator's warm-up, with server and clients in one process ")

@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * <p>Exits with 1 when a run failed (the report lists it), 2 on a bad argument.
  */
 public final class Harness {
-    /** Seconds of the calibration run that decides the cpu workload's rounds. */
+    /** Seconds of the calibration runs that decide the cpu and saturate workloads' rounds. */
     private static final int CALIBRATION_SECONDS = 2;
 
     private Harness() {
@@ -46,8 +46,9 @@ public final class Harness {
         WorkloadRunner runner = new WorkloadRunner(options.javaHome().resolve("bin/java"),
                 root.resolve("examples/target/mixflame-examples.jar"), files, options.mixflameOptions(), work);
 
-        long rounds = calibrateRounds(runner, options.cpuSeconds());
-        OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), rounds, options.cpuSeconds(),
+        FixedWork cpuWork = calibrate(runner, "cpu", options.cpuSeconds());
+        FixedWork saturateWork = calibrate(runner, "saturate", options.cpuSeconds());
+        OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), cpuWork, saturateWork,
                 options.serviceSeconds(), options.clients());
         MixedStudy mixed = MixedStudy.run(runner, options.mixedSeconds());
         WallStudy wall = WallStudy.run(runner, options.wallRepetitions(), options.idleThreads(),
@@ -85,13 +86,14 @@ public final class Harness {
         }
     }
 
-    /** Rounds of the cpu workload that take about {@code seconds} here, from a short run without a profiler. */
-    private static long calibrateRounds(WorkloadRunner runner, int seconds) throws IOException, InterruptedException {
-        ChildRun run = runner.run(Profiler.NONE, List.of("cpu", "--seconds", Integer.toString(CALIBRATION_SECONDS)),
+    /** Rounds of a workload that take about {@code seconds} here, from a short run without a profiler. */
+    private static FixedWork calibrate(WorkloadRunner runner, String workload, int seconds)
+            throws IOException, InterruptedException {
+        ChildRun run = runner.run(Profiler.NONE, List.of(workload, "--seconds", Integer.toString(CALIBRATION_SECONDS)),
                 CALIBRATION_SECONDS);
-        double perSecond = WorkloadOutput.roundsPerSecond(run.stdout()).orElseThrow(() ->
+        double perSecond = WorkloadOutput.roundsPerSecond(workload, run.stdout()).orElseThrow(() ->
                 new IllegalStateException("the calibration run printed no rounds: " + run.failure()));
-        return Math.max(1, Math.round(perSecond * seconds));
+        return new FixedWork(workload, Math.max(1, Math.round(perSecond * seconds)), seconds);
     }
 
     /** The profilers' names in the tables; mixflame's says which engine its profiles' headers name. */

@@ -30,9 +30,10 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
             "                        (appended when absent) with the report; not written when a run failed");
 
     /**
-     * A full run takes about 10 minutes here: per repetition the four profilers run {@code cpu} (6 s of work) and
-     * {@code service} (8 s), each with about 1.5 s of JVM and profiler start-up, some 70 s; five of those, the mixed
-     * runs (30 s) and the wall-clock study (two repetitions of three 31 s runs, about 3 minutes).
+     * A full run takes about 16 minutes here: per repetition the four profilers run {@code cpu} (6 s of work),
+     * {@code saturate} (6 s) and {@code service} (8 s), each with about 1.5 s of JVM and profiler start-up, some
+     * 100 s; five of those, the mixed runs (30 s) and the wall-clock study (two repetitions of three 31 s runs,
+     * about 3 minutes).
      */
     private static final int FULL_REPETITIONS = 5;
     private static final int WALL_REPETITIONS = 2;
@@ -70,7 +71,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 mixflame, java, work, benchmarks);
     }
 
-    /** Seconds of CPU work per cpu run (the rounds are calibrated to it). */
+    /** Seconds of work per cpu or saturate run (the rounds are calibrated to it). */
     int cpuSeconds() {
         return quick ? 1 : 6;
     }
