@@ -20,7 +20,7 @@ final class BenchmarkReport {
     static String markdown(String command, String machine, HarnessOptions options, Map<Profiler, String> labels,
                            String profilerArgs, OverheadStudy overhead, MixedStudy mixed, WallStudy wall,
                            OverheadSection overheadTables, AccuracySection accuracy, WallSection wallTable,
-                           MixflameCostSection cost, List<String> failures) {
+                           MixflameCostSection cost, FineIntervalSection fine, List<String> failures) {
         StringBuilder b = new StringBuilder();
         b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
         b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
@@ -78,8 +78,19 @@ final class BenchmarkReport {
                 .append("thread every 20 ms through warm-up and window. JFR has no wall-clock sampling of idle threads.\n\n");
         b.append(wallTable.table()).append('\n');
         b.append("### mixflame's own cost (its `# note:` lines)\n\n").append(cost.text()).append('\n');
+        b.append("### Sampling every 1 ms (issue 14)\n\n");
+        b.append("The same fixed work under async-profiler and mixflame with `interval=1ms`, and without a profiler, ")
+                .append("in turn, ").append(fine.repetitions()).append(fine.repetitions() == 1 ? " time" : " times")
+                .append(" (each run's work about the seconds of the 10 ms runs above). Samples per run are those in ")
+                .append("the profile; lost (by the kernel, a full ring buffer) and dropped (by mixflame, no free ")
+                .append("buffer) are summed over mixflame's runs from its `# note:` lines, and their share is of the ")
+                .append("samples taken, lost ones included. async-profiler reports no such counts in its output.\n\n");
+        for (FixedWork w : fine.works()) {
+            b.append("#### `").append(String.join(" ", w.command())).append("` at 1 ms (about ").append(w.seconds())
+                    .append(" s of work per run)\n\n").append(fine.table(w)).append('\n');
+        }
         b.append("### Against the targets\n\n")
-                .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost)).append('\n');
+                .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost, fine)).append('\n');
         if (!failures.isEmpty()) {
             b.append("### Failed runs\n\n");
             failures.forEach(f -> b.append("- ").append(f).append('\n'));

@@ -53,15 +53,18 @@ public final class Harness {
         MixedStudy mixed = MixedStudy.run(runner, options.mixedSeconds());
         WallStudy wall = WallStudy.run(runner, options.wallRepetitions(), options.idleThreads(),
                 options.wallWarmUpSeconds(), options.wallSeconds());
+        FineIntervalStudy fine = FineIntervalStudy.run(runner, options.fineIntervalRepetitions(),
+                options.fineIntervalOnCpu() ? List.of(saturateWork, cpuWork) : List.of(saturateWork));
 
         Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed, null));
         OverheadSection overheadTables = new OverheadSection(overhead, labels);
         AccuracySection accuracy = new AccuracySection(runner, overhead, mixed, labels);
         WallSection wallTable = new WallSection(wall, labels, runner);
         MixflameCostSection cost = new MixflameCostSection(runner, MixflameCostSection.runsOf(overhead, mixed, wall));
+        FineIntervalSection fineTables = new FineIntervalSection(runner, fine, labels);
         String report = BenchmarkReport.markdown(command(args), MachineDescription.describe(options.javaHome()), options,
                 labels, profilerArgs(files, options), overhead, mixed, wall, overheadTables, accuracy, wallTable, cost,
-                runner.failures());
+                fineTables, runner.failures());
         System.out.print(report);
         if (options.out() != null) {
             Files.writeString(options.out(), report, StandardCharsets.UTF_8);
@@ -123,7 +126,8 @@ public final class Harness {
                 + " converted to collapsed stacks from `jdk.ExecutionSample`)\n"
                 + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,file=…" + extra + "`"
                 + " (the engine is the one its output header names)\n"
-                + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead\n";
+                + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead, the 1 ms"
+                + " study `event=cpu,interval=1ms`\n";
     }
 
     private static String command(String[] args) {
