@@ -20,7 +20,8 @@ final class BenchmarkReport {
     static String markdown(String command, String machine, HarnessOptions options, Map<Profiler, String> labels,
                            String profilerArgs, OverheadStudy overhead, MixedStudy mixed, WallStudy wall,
                            OverheadSection overheadTables, AccuracySection accuracy, WallSection wallTable,
-                           MixflameCostSection cost, FineIntervalSection fine, List<String> failures) {
+                           MixflameCostSection cost, FineIntervalSection fine, ThreadCpuSection threads,
+                           List<String> failures) {
         StringBuilder b = new StringBuilder();
         b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
         b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
@@ -89,6 +90,14 @@ final class BenchmarkReport {
             b.append("#### `").append(String.join(" ", w.command())).append("` at 1 ms (about ").append(w.seconds())
                     .append(" s of work per run)\n\n").append(fine.table(w)).append('\n');
         }
+        b.append("### Where mixflame's CPU goes: `").append(String.join(" ", saturateWork.command()))
+                .append("` with async-profiler watching (issue 14)\n\n");
+        b.append("One run of about ").append(saturateWork.seconds()).append(" s of work under mixflame at 10 ms with ")
+                .append("async-profiler attached too, sampling every thread's CPU time every 1 ms (`threads`): the ")
+                .append("samples per thread, grouped by the thread's name in the stack's root frame, each 1 ms of CPU ")
+                .append("time. async-profiler's own cost lands in the threads it samples and in \"other\"; what the ")
+                .append("threads add up to falls short of the process's CPU by the time no sample caught.\n\n");
+        b.append(threads.text()).append('\n');
         b.append("### Against the targets\n\n")
                 .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost, fine)).append('\n');
         if (!failures.isEmpty()) {

@@ -55,6 +55,7 @@ public final class Harness {
                 options.wallWarmUpSeconds(), options.wallSeconds());
         FineIntervalStudy fine = FineIntervalStudy.run(runner, options.fineIntervalRepetitions(),
                 options.fineIntervalOnCpu() ? List.of(saturateWork, cpuWork) : List.of(saturateWork));
+        ThreadCpuStudy threads = ThreadCpuStudy.run(runner, saturateWork);
 
         Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed, null));
         OverheadSection overheadTables = new OverheadSection(overhead, labels);
@@ -62,9 +63,10 @@ public final class Harness {
         WallSection wallTable = new WallSection(wall, labels, runner);
         MixflameCostSection cost = new MixflameCostSection(runner, MixflameCostSection.runsOf(overhead, mixed, wall));
         FineIntervalSection fineTables = new FineIntervalSection(runner, fine, labels);
+        ThreadCpuSection threadTable = new ThreadCpuSection(runner, threads);
         String report = BenchmarkReport.markdown(command(args), MachineDescription.describe(options.javaHome()), options,
                 labels, profilerArgs(files, options), overhead, mixed, wall, overheadTables, accuracy, wallTable, cost,
-                fineTables, runner.failures());
+                fineTables, threadTable, runner.failures());
         System.out.print(report);
         if (options.out() != null) {
             Files.writeString(options.out(), report, StandardCharsets.UTF_8);
@@ -127,7 +129,9 @@ public final class Harness {
                 + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,file=…" + extra + "`"
                 + " (the engine is the one its output header names)\n"
                 + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead, the 1 ms"
-                + " study `event=cpu,interval=1ms`\n";
+                + " study `event=cpu,interval=1ms`\n"
+                + "- the thread study adds async-profiler to mixflame's run:"
+                + " `-agentpath:libasyncProfiler.so=start,event=cpu,interval=1ms,threads,collapsed,file=…`\n";
     }
 
     private static String command(String[] args) {
