@@ -1,7 +1,7 @@
 #!/bin/sh
 # The benchmark harness (see BENCHMARKS.md): runs the example workloads under no profiler, async-profiler, JFR and
 # mixflame, prints a markdown report and puts it in BENCHMARKS.md between <!-- harness:begin --> and
-# <!-- harness:end --> (left as it was when a run failed). About 10 minutes on 2 cores. Build first:
+# <!-- harness:end --> (left as it was when a run failed). About 18 minutes on 2 cores. Build first:
 #   mvn -q -DskipTests package
 #   examples/bench.sh [--quick] [--out FILE] [--repetitions N] [--mixflame-options engine=jfr] [--java HOME] [--work DIR]
 # Extra arguments go to the harness; a later --benchmarks FILE replaces the default.

@@ -3,6 +3,7 @@ package io.mixflame.examples;
 import io.mixflame.examples.churn.ChurnWorkload;
 import io.mixflame.examples.idle.IdleWorkload;
 import io.mixflame.examples.mixed.MixedWorkload;
+import io.mixflame.examples.saturate.SaturateWorkload;
 import io.mixflame.examples.service.LoadGenerator;
 import io.mixflame.examples.service.ServiceWorkload;
 import java.util.Arrays;
@@ -15,6 +16,10 @@ public final class Examples {
             "usage: java -jar mixflame-examples.jar WORKLOAD [--seconds N] [options]",
             "  cpu [--rounds N]   burns CPU in methods ending in alpha, beta and gamma in the ratio 50:30:20;",
             "                     with --rounds, does N rounds of that work and prints how long they took",
+            "  saturate [--threads N] [--rounds N]",
+            "                     N busy threads (one per core) doing mixed work: Java arithmetic, zlib CRC32",
+            "                     through JNI, HashMap churn; --rounds N splits N rounds among them and prints how",
+            "                     long they took and the process's CPU time",
             "  mixed              native code between Java frames: zlib, libc qsort with a Java comparator",
             "                     called back from C (JNA), libc memcmp in a loop",
             "  service [--load] [--threads N] [--requests N]",
@@ -58,6 +63,12 @@ public final class Examples {
             case "cpu" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of(CpuWorkload.ROUNDS));
                 return () -> CpuWorkload.main(a);
+            }
+            case "saturate" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of("--threads", "--rounds"));
+                int threads = Math.toIntExact(a.number("--threads", Runtime.getRuntime().availableProcessors()));
+                long rounds = a.number("--rounds", 0);
+                return () -> SaturateWorkload.run(threads, rounds, a.seconds());
             }
             case "mixed" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);

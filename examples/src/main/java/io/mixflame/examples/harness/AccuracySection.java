@@ -23,6 +23,7 @@ final class AccuracySection {
     private final Map<Profiler, long[]> methodSamples = new EnumMap<>(Profiler.class);
     private final Map<Profiler, double[]> busySamples = new EnumMap<>(Profiler.class);
     private final Map<Profiler, MixedFigures> mixed = new EnumMap<>(Profiler.class);
+    private final MixedStudy mixedStudy;
 
     /** Samples of the mixed workload's thread, and of them those with each stack shape. */
     private record MixedFigures(long samples, double expected, long nativeUnderJava, long javaNativeJava,
@@ -32,11 +33,12 @@ final class AccuracySection {
     AccuracySection(WorkloadRunner runner, OverheadStudy overhead, MixedStudy mixedStudy, Map<Profiler, String> labels)
             throws IOException {
         this.labels = labels;
+        this.mixedStudy = mixedStudy;
         for (Profiler p : Profiler.values()) {
             if (p == Profiler.NONE) {
                 continue;
             }
-            readCpu(runner, p, overhead.cpu().get(p));
+            readCpu(runner, p, overhead.cpu().of(p));
             readMixed(runner, p, mixedStudy.runs().get(p));
         }
     }
@@ -70,16 +72,26 @@ final class AccuracySection {
         return t.toString();
     }
 
+    /** The mixed runs' stack shapes, and every run's process CPU and peak RSS, the baseline's included. */
     String mixedTable() {
         MarkdownTable t = new MarkdownTable("profiler", "workload-thread samples", "/ expected",
-                "native code under Java", "Java → native → Java", "Java → qsort → Java (callback)");
-        for (Profiler p : mixed.keySet()) {
+                "native code under Java", "Java → native → Java", "Java → qsort → Java (callback)", "process CPU",
+                "peak RSS");
+        for (Profiler p : Profiler.values()) {
+            ChildRun run = mixedStudy.runs().get(p);
+            String cpu = run != null && run.succeeded() ? ReportNumbers.seconds(run.cpuMillis() / 1000.0) : "—";
+            String rss = run != null && run.succeeded()
+                    ? orDash(WorkloadRunStats.peakRssKb(run), ReportNumbers::megabytesOfKb) : "—";
             MixedFigures f = mixed.get(p);
+            if (f == null) {
+                t.row(labels.get(p), "—", "—", "—", "—", "—", cpu, rss);
+                continue;
+            }
             t.row(labels.get(p), Long.toString(f.samples()),
                     orDash(ReportNumbers.divide(OptionalDouble.of(f.samples()), OptionalDouble.of(f.expected())),
                             ReportNumbers::ratio),
                     shareAndCount(f.nativeUnderJava(), f.samples()), shareAndCount(f.javaNativeJava(), f.samples()),
-                    shareAndCount(f.qsortCallback(), f.samples()));
+                    shareAndCount(f.qsortCallback(), f.samples()), cpu, rss);
         }
         return t.toString();
     }

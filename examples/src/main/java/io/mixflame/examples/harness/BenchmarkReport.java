@@ -20,7 +20,8 @@ final class BenchmarkReport {
     static String markdown(String command, String machine, HarnessOptions options, Map<Profiler, String> labels,
                            String profilerArgs, OverheadStudy overhead, MixedStudy mixed, WallStudy wall,
                            OverheadSection overheadTables, AccuracySection accuracy, WallSection wallTable,
-                           MixflameCostSection cost, List<String> failures) {
+                           MixflameCostSection cost, FineIntervalSection fine, ThreadCpuSection threads,
+                           List<String> failures) {
         StringBuilder b = new StringBuilder();
         b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
         b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
@@ -31,16 +32,29 @@ final class BenchmarkReport {
                 .append("repetition; costs are those ratios as a slowdown or a loss of throughput.\n\n");
         b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
         b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
-        b.append("### Overhead: `cpu --rounds ").append(overhead.rounds()).append("` (fixed work, about ")
-                .append(options.cpuSeconds()).append(" s on one thread)\n\n");
+        FixedWork cpuWork = overhead.cpuWork();
+        b.append("### Overhead: `cpu --rounds ").append(cpuWork.rounds()).append("` (fixed work, about ")
+                .append(cpuWork.seconds()).append(" s on one thread)\n\n");
         b.append("Work time is what the workload measured around its rounds; process wall is JVM start to exit, the ")
                 .append("profiler's start-up and the writing of its profile included; process CPU is the whole ")
-                .append("process's user + system time (from the harness's `cutime + cstime`); peak RSS is the ")
+                .append("process's user + system time (from the harness's `cutime + cstime`), the median in seconds ")
+                .append("and as a ratio; peak RSS is the ")
                 .append("workload's own `VmHWM` just before it exits. Spread of runs is (max − min) / median of the ")
                 .append("work time; a cost not well above the baseline's own spread (")
                 .append(orDash(overheadTables.cpuBaselineSpread(), ReportNumbers::percent))
                 .append(") may be noise.\n\n");
         b.append(overheadTables.cpuTable()).append('\n');
+        FixedWork saturateWork = overhead.saturateWork();
+        b.append("### Overhead under saturation: `saturate --rounds ").append(saturateWork.rounds())
+                .append("` (fixed work, about ").append(saturateWork.seconds()).append(" s on ")
+                .append(orDash(overheadTables.saturateThreads(), ReportNumbers::number))
+                .append(" busy threads, one per core; issue 14)\n\n");
+        b.append("Each busy thread does its share of the rounds, each round the same Java arithmetic, zlib CRC32 of a ")
+                .append("native buffer through JNI and HashMap churn. With every core busy, a profiler's threads take ")
+                .append("their CPU from the workload's, so its cost shows as a longer work time. Columns as above; ")
+                .append("baseline spread: ").append(orDash(overheadTables.saturateBaselineSpread(), ReportNumbers::percent))
+                .append(".\n\n");
+        b.append(overheadTables.saturateTable()).append('\n');
         b.append("### Overhead: `service --load --seconds ").append(overhead.serviceSeconds()).append(" --threads ")
                 .append(overhead.clients()).append("` (fixed time)\n\n");
         b.append("Requests per second after the load generator's warm-up, with server and clients in one process ")
@@ -65,8 +79,27 @@ final class BenchmarkReport {
                 .append("thread every 20 ms through warm-up and window. JFR has no wall-clock sampling of idle threads.\n\n");
         b.append(wallTable.table()).append('\n');
         b.append("### mixflame's own cost (its `# note:` lines)\n\n").append(cost.text()).append('\n');
+        b.append("### Sampling every 1 ms (issue 14)\n\n");
+        b.append("The same fixed work under async-profiler and mixflame with `interval=1ms`, and without a profiler, ")
+                .append("in turn, ").append(fine.repetitions()).append(fine.repetitions() == 1 ? " time" : " times")
+                .append(" (each run's work about the seconds of the 10 ms runs above). Samples per run are those in ")
+                .append("the profile; lost (by the kernel, a full ring buffer) and dropped (by mixflame, no free ")
+                .append("buffer) are summed over mixflame's runs from its `# note:` lines, and their share is of the ")
+                .append("samples taken, lost ones included. async-profiler reports no such counts in its output.\n\n");
+        for (FixedWork w : fine.works()) {
+            b.append("#### `").append(String.join(" ", w.command())).append("` at 1 ms (about ").append(w.seconds())
+                    .append(" s of work per run)\n\n").append(fine.table(w)).append('\n');
+        }
+        b.append("### Where mixflame's CPU goes: `").append(String.join(" ", saturateWork.command()))
+                .append("` with async-profiler watching (issue 14)\n\n");
+        b.append("One run of about ").append(saturateWork.seconds()).append(" s of work under mixflame at 10 ms with ")
+                .append("async-profiler attached too, sampling every thread's CPU time every 1 ms (`threads`): the ")
+                .append("samples per thread, grouped by the thread's name in the stack's root frame, each 1 ms of CPU ")
+                .append("time. async-profiler's own cost lands in the threads it samples and in \"other\"; what the ")
+                .append("threads add up to falls short of the process's CPU by the time no sample caught.\n\n");
+        b.append(threads.text()).append('\n');
         b.append("### Against the targets\n\n")
-                .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost)).append('\n');
+                .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost, fine)).append('\n');
         if (!failures.isEmpty()) {
             b.append("### Failed runs\n\n");
             failures.forEach(f -> b.append("- ").append(f).append('\n'));

@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * <p>Exits with 1 when a run failed (the report lists it), 2 on a bad argument.
  */
 public final class Harness {
-    /** Seconds of the calibration run that decides the cpu workload's rounds. */
+    /** Seconds of the calibration runs that decide the cpu and saturate workloads' rounds. */
     private static final int CALIBRATION_SECONDS = 2;
 
     private Harness() {
@@ -46,21 +46,27 @@ public final class Harness {
         WorkloadRunner runner = new WorkloadRunner(options.javaHome().resolve("bin/java"),
                 root.resolve("examples/target/mixflame-examples.jar"), files, options.mixflameOptions(), work);
 
-        long rounds = calibrateRounds(runner, options.cpuSeconds());
-        OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), rounds, options.cpuSeconds(),
+        FixedWork cpuWork = calibrate(runner, "cpu", options.cpuSeconds());
+        FixedWork saturateWork = calibrate(runner, "saturate", options.cpuSeconds());
+        OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), cpuWork, saturateWork,
                 options.serviceSeconds(), options.clients());
         MixedStudy mixed = MixedStudy.run(runner, options.mixedSeconds());
         WallStudy wall = WallStudy.run(runner, options.wallRepetitions(), options.idleThreads(),
                 options.wallWarmUpSeconds(), options.wallSeconds());
+        FineIntervalStudy fine = FineIntervalStudy.run(runner, options.fineIntervalRepetitions(),
+                options.fineIntervalOnCpu() ? List.of(saturateWork, cpuWork) : List.of(saturateWork));
+        ThreadCpuStudy threads = ThreadCpuStudy.run(runner, saturateWork);
 
         Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed, null));
         OverheadSection overheadTables = new OverheadSection(overhead, labels);
         AccuracySection accuracy = new AccuracySection(runner, overhead, mixed, labels);
         WallSection wallTable = new WallSection(wall, labels, runner);
         MixflameCostSection cost = new MixflameCostSection(runner, MixflameCostSection.runsOf(overhead, mixed, wall));
+        FineIntervalSection fineTables = new FineIntervalSection(runner, fine, labels);
+        ThreadCpuSection threadTable = new ThreadCpuSection(runner, threads);
         String report = BenchmarkReport.markdown(command(args), MachineDescription.describe(options.javaHome()), options,
                 labels, profilerArgs(files, options), overhead, mixed, wall, overheadTables, accuracy, wallTable, cost,
-                runner.failures());
+                fineTables, threadTable, runner.failures());
         System.out.print(report);
         if (options.out() != null) {
             Files.writeString(options.out(), report, StandardCharsets.UTF_8);
@@ -85,13 +91,14 @@ public final class Harness {
         }
     }
 
-    /** Rounds of the cpu workload that take about {@code seconds} here, from a short run without a profiler. */
-    private static long calibrateRounds(WorkloadRunner runner, int seconds) throws IOException, InterruptedException {
-        ChildRun run = runner.run(Profiler.NONE, List.of("cpu", "--seconds", Integer.toString(CALIBRATION_SECONDS)),
+    /** Rounds of a workload that take about {@code seconds} here, from a short run without a profiler. */
+    private static FixedWork calibrate(WorkloadRunner runner, String workload, int seconds)
+            throws IOException, InterruptedException {
+        ChildRun run = runner.run(Profiler.NONE, List.of(workload, "--seconds", Integer.toString(CALIBRATION_SECONDS)),
                 CALIBRATION_SECONDS);
-        double perSecond = WorkloadOutput.roundsPerSecond(run.stdout()).orElseThrow(() ->
+        double perSecond = WorkloadOutput.roundsPerSecond(workload, run.stdout()).orElseThrow(() ->
                 new IllegalStateException("the calibration run printed no rounds: " + run.failure()));
-        return Math.max(1, Math.round(perSecond * seconds));
+        return new FixedWork(workload, Math.max(1, Math.round(perSecond * seconds)), seconds);
     }
 
     /** The profilers' names in the tables; mixflame's says which engine its profiles' headers name. */
@@ -121,7 +128,10 @@ public final class Harness {
                 + " converted to collapsed stacks from `jdk.ExecutionSample`)\n"
                 + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,file=…" + extra + "`"
                 + " (the engine is the one its output header names)\n"
-                + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead\n";
+                + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead, the 1 ms"
+                + " study `event=cpu,interval=1ms`\n"
+                + "- the thread study adds async-profiler to mixflame's run:"
+                + " `-agentpath:libasyncProfiler.so=start,event=cpu,interval=1ms,threads,collapsed,file=…`\n";
     }
 
     private static String command(String[] args) {

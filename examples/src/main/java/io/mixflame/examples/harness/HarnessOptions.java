@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The harness's command line.
  *
- * @param quick           a short run: 1 s of CPU work, 3 s of service and mixed, one repetition unless told
+ * @param quick           a short run: 1 s of CPU work, 3 s of service and mixed, one repetition unless told, the
+ *                        1 ms study on {@code saturate} only
  * @param out             where to write the report's markdown too, or null for standard output only
  * @param repetitions     how often the sequence none, async-profiler, JFR, mixflame is run
  * @param mixflameOptions extra options for mixflame's agent, appended after a comma, such as {@code engine=jfr}
@@ -22,7 +23,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
             "  --quick               short runs (a smoke test), one repetition unless --repetitions is given",
             "  --out FILE            also write the markdown report to FILE",
             "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 5; the",
-            "                        wall-clock study runs 2 times, or 1 with --quick)",
+            "                        wall-clock and 1 ms studies run 2 times, or 1 with --quick)",
             "  --mixflame-options O  appended to mixflame's agent options, e.g. engine=jfr",
             "  --java HOME           the JDK to run the workloads on (default: the one running the harness)",
             "  --work DIR            keep every run's output and profile here (default: a new temporary directory)",
@@ -30,12 +31,16 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
             "                        (appended when absent) with the report; not written when a run failed");
 
     /**
-     * A full run takes about 10 minutes here: per repetition the four profilers run {@code cpu} (6 s of work) and
-     * {@code service} (8 s), each with about 1.5 s of JVM and profiler start-up, some 70 s; five of those, the mixed
-     * runs (30 s) and the wall-clock study (two repetitions of three 31 s runs, about 3 minutes).
+     * A full run takes about 18 minutes here: per repetition the four profilers run {@code cpu} (6 s of work),
+     * {@code saturate} (6 s) and {@code service} (8 s), each with 1.5 to 4 s of JVM and profiler start-up and
+     * slowdown, some 110 s; five of those, the mixed runs (30 s), the wall-clock study (two repetitions of three 31 s
+     * runs, about 3 minutes), the 1 ms study (two repetitions of none, async-profiler and mixflame on
+     * {@code saturate} and {@code cpu}, about 110 s) and the one run of the thread study (about 15 s). A quick run
+     * takes one run of each, with 1 s of work, the 1 ms study on {@code saturate} only: about 25 runs, 100 s.
      */
     private static final int FULL_REPETITIONS = 5;
     private static final int WALL_REPETITIONS = 2;
+    private static final int FINE_INTERVAL_REPETITIONS = 2;
 
     /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
     static HarnessOptions parse(List<String> args) {
@@ -70,9 +75,19 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 mixflame, java, work, benchmarks);
     }
 
-    /** Seconds of CPU work per cpu run (the rounds are calibrated to it). */
+    /** Seconds of work per cpu or saturate run (the rounds are calibrated to it). */
     int cpuSeconds() {
         return quick ? 1 : 6;
+    }
+
+    /** Repetitions of the 1 ms study. */
+    int fineIntervalRepetitions() {
+        return quick ? 1 : FINE_INTERVAL_REPETITIONS;
+    }
+
+    /** Whether the 1 ms study runs {@code cpu} as well as {@code saturate}: not in a quick run, to keep it short. */
+    boolean fineIntervalOnCpu() {
+        return !quick;
     }
 
     /** Seconds per service run, the load generator's warm-up (a quarter, at most 2 s) included. */

@@ -55,10 +55,11 @@ final class MixflameCostSection {
         return t.toString();
     }
 
-    /** The mixflame runs of every study; {@code wall} may be null. */
+    /** The mixflame runs at 10 ms (CPU) or 20 ms (wall clock) of every study; {@code wall} may be null. */
     static List<ChildRun> runsOf(OverheadStudy overhead, MixedStudy mixed, WallStudy wall) {
-        List<ChildRun> runs = new ArrayList<>(overhead.cpu().get(Profiler.MIXFLAME));
-        runs.addAll(overhead.service().get(Profiler.MIXFLAME));
+        List<ChildRun> runs = new ArrayList<>(overhead.cpu().of(Profiler.MIXFLAME));
+        runs.addAll(overhead.saturate().of(Profiler.MIXFLAME));
+        runs.addAll(overhead.service().of(Profiler.MIXFLAME));
         ChildRun m = mixed.runs().get(Profiler.MIXFLAME);
         if (m != null) {
             runs.add(m);

@@ -2,15 +2,13 @@ package io.mixflame.examples.harness;
 
 import static io.mixflame.examples.harness.ReportNumbers.orDash;
 
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.function.Function;
 
 /**
  * The overhead tables. Each ratio is the median over repetitions of a run's figure divided by the figure of the
- * run without a profiler in the same repetition: pairing runs that ran minutes apart at most cancels most of a
- * shared machine's slow drifts.
+ * run without a profiler in the same repetition ({@link PairedRuns}).
  */
 final class OverheadSection {
     private final OverheadStudy study;
@@ -21,64 +19,88 @@ final class OverheadSection {
         this.labels = labels;
     }
 
+    /** The runs the tables are made of. */
+    OverheadStudy study() {
+        return study;
+    }
+
     /** How much longer the fixed CPU work took than without a profiler, as a fraction, per repetition. */
     Measurements cpuCosts(Profiler p) {
-        Measurements costs = new Measurements();
-        pairedRatios(study.cpu(), p, WorkloadRunStats::cpuWorkMillis).forEach(r -> costs.add(r - 1));
-        return costs;
+        return workCosts(study.cpuWork(), study.cpu(), p);
+    }
+
+    /** The same for the saturation workload's fixed work. */
+    Measurements saturateCosts(Profiler p) {
+        return workCosts(study.saturateWork(), study.saturate(), p);
     }
 
     /** How much less throughput the service had than without a profiler, as a fraction, per repetition. */
     Measurements serviceCosts(Profiler p) {
         Measurements costs = new Measurements();
-        pairedRatios(study.service(), p, WorkloadRunStats::requestsPerSecond).forEach(r -> costs.add(1 - r));
+        study.service().ratios(p, WorkloadRunStats::requestsPerSecond).forEach(r -> costs.add(1 - r));
         return costs;
     }
 
     /** (max − min) / median of the work time of the runs without a profiler: the noise a cost is read against. */
     OptionalDouble cpuBaselineSpread() {
-        return WorkloadRunStats.measure(study.cpu().get(Profiler.NONE), WorkloadRunStats::cpuWorkMillis).spread();
+        return study.cpu().values(Profiler.NONE, study.cpuWork()::workMillis).spread();
+    }
+
+    /** The same for the saturation workload. */
+    OptionalDouble saturateBaselineSpread() {
+        return study.saturate().values(Profiler.NONE, study.saturateWork()::workMillis).spread();
+    }
+
+    /** The busy threads of the saturate runs without a profiler (one per core of the machine they ran on). */
+    OptionalDouble saturateThreads() {
+        return study.saturate().values(Profiler.NONE, r -> WorkloadOutput.busyThreads(r.stdout())).median();
     }
 
     /** The same for the service's throughput. */
     OptionalDouble serviceBaselineSpread() {
-        return WorkloadRunStats.measure(study.service().get(Profiler.NONE), WorkloadRunStats::requestsPerSecond)
-                .spread();
+        return study.service().values(Profiler.NONE, WorkloadRunStats::requestsPerSecond).spread();
     }
 
     String cpuTable() {
-        MarkdownTable t = new MarkdownTable("profiler", "runs", "work time ratio", "cost (lowest … highest)",
-                "spread of runs",
-                "process wall ratio", "process CPU ratio", "peak RSS", "peak RSS ratio");
-        Map<Profiler, List<ChildRun>> runs = study.cpu();
-        for (Profiler p : Profiler.values()) {
-            Measurements work = WorkloadRunStats.measure(runs.get(p), WorkloadRunStats::cpuWorkMillis);
-            t.row(labels.get(p), Integer.toString(work.count()),
-                    ratio(runs, p, WorkloadRunStats::cpuWorkMillis),
-                    costWithRange(cpuCosts(p)),
-                    orDash(work.spread(), ReportNumbers::percent),
-                    ratio(runs, p, r -> OptionalDouble.of(r.wallNanos())),
-                    ratio(runs, p, r -> OptionalDouble.of(r.cpuMillis())),
-                    megabytes(runs, p), ratio(runs, p, WorkloadRunStats::peakRssKb));
-        }
-        return t.toString();
+        return fixedWorkTable(study.cpuWork(), study.cpu());
+    }
+
+    String saturateTable() {
+        return fixedWorkTable(study.saturateWork(), study.saturate());
     }
 
     String serviceTable() {
         MarkdownTable t = new MarkdownTable("profiler", "runs", "requests/s ratio", "cost (lowest … highest)",
-                "spread of runs",
-                "process CPU per request ratio", "peak RSS", "peak RSS ratio");
-        Map<Profiler, List<ChildRun>> runs = study.service();
+                "spread of runs", "process CPU", "process CPU per request ratio", "peak RSS", "peak RSS ratio");
+        PairedRuns runs = study.service();
         for (Profiler p : Profiler.values()) {
-            Measurements rps = WorkloadRunStats.measure(runs.get(p), WorkloadRunStats::requestsPerSecond);
+            Measurements rps = runs.values(p, WorkloadRunStats::requestsPerSecond);
             t.row(labels.get(p), Integer.toString(rps.count()),
                     ratio(runs, p, WorkloadRunStats::requestsPerSecond),
                     costWithRange(serviceCosts(p)),
                     orDash(rps.spread(), ReportNumbers::percent),
+                    processCpu(runs, p),
                     ratio(runs, p, WorkloadRunStats::cpuPerRequest),
-                    megabytes(runs, p), ratio(runs, p, WorkloadRunStats::peakRssKb));
+                    peakRss(runs, p), ratio(runs, p, WorkloadRunStats::peakRssKb));
         }
         return t.toString();
+    }
+
+    /** How much longer a workload's fixed work took than without a profiler, as a fraction, per repetition. */
+    static Measurements workCosts(FixedWork work, PairedRuns runs, Profiler p) {
+        Measurements costs = new Measurements();
+        runs.ratios(p, work::workMillis).forEach(r -> costs.add(r - 1));
+        return costs;
+    }
+
+    /** The median over repetitions of the process CPU time above the run without a profiler, in ms. */
+    static OptionalDouble extraCpuMillis(PairedRuns runs, Profiler p) {
+        return runs.differences(p, WorkloadRunStats::processCpuMillis).median();
+    }
+
+    /** The median peak RSS of the profiler's runs, in kB. */
+    static OptionalDouble peakRssKb(PairedRuns runs, Profiler p) {
+        return runs.values(p, WorkloadRunStats::peakRssKb).median();
     }
 
     /** The median cost, and the lowest and highest of the repetitions when there are several. */
@@ -88,29 +110,39 @@ final class OverheadSection {
                 + " … " + ReportNumbers.signedPercent(costs.max().getAsDouble()) + ")";
     }
 
-    private static String ratio(Map<Profiler, List<ChildRun>> runs, Profiler p,
-                                Function<ChildRun, OptionalDouble> figure) {
-        return orDash(pairedRatios(runs, p, figure).median(), ReportNumbers::ratio);
+    /** The median of the paired ratios of a figure. */
+    static String ratio(PairedRuns runs, Profiler p, Function<ChildRun, OptionalDouble> figure) {
+        return orDash(runs.ratios(p, figure).median(), ReportNumbers::ratio);
     }
 
-    /** Per repetition, {@code figure(p's run) / figure(the run without a profiler)}. */
-    private static Measurements pairedRatios(Map<Profiler, List<ChildRun>> runs, Profiler p,
-                                             Function<ChildRun, OptionalDouble> figure) {
-        List<ChildRun> mine = runs.get(p);
-        List<ChildRun> baseline = runs.get(Profiler.NONE);
-        Measurements ratios = new Measurements();
-        for (int rep = 0; rep < Math.min(mine.size(), baseline.size()); rep++) {
-            ChildRun a = mine.get(rep);
-            ChildRun b = baseline.get(rep);
-            if (a.succeeded() && b.succeeded()) {
-                ReportNumbers.divide(figure.apply(a), figure.apply(b)).ifPresent(ratios::add);
-            }
+    /** The median process CPU time of the profiler's runs, in seconds. */
+    static String processCpu(PairedRuns runs, Profiler p) {
+        return orDash(runs.values(p, WorkloadRunStats::processCpuMillis).median(), ms -> ReportNumbers.seconds(ms / 1000));
+    }
+
+    /** The median peak RSS of the profiler's runs, in MB. */
+    static String peakRss(PairedRuns runs, Profiler p) {
+        return orDash(peakRssKb(runs, p), ReportNumbers::megabytesOfKb);
+    }
+
+    /**
+     * Work time and its cost, then the whole process: wall (start-up and the profile's writing included), CPU and
+     * peak RSS.
+     */
+    private String fixedWorkTable(FixedWork work, PairedRuns runs) {
+        MarkdownTable t = new MarkdownTable("profiler", "runs", "work time ratio", "cost (lowest … highest)",
+                "spread of runs", "process wall ratio", "process CPU", "process CPU ratio", "peak RSS",
+                "peak RSS ratio");
+        for (Profiler p : Profiler.values()) {
+            Measurements time = runs.values(p, work::workMillis);
+            t.row(labels.get(p), Integer.toString(time.count()),
+                    ratio(runs, p, work::workMillis),
+                    costWithRange(workCosts(work, runs, p)),
+                    orDash(time.spread(), ReportNumbers::percent),
+                    ratio(runs, p, WorkloadRunStats::wallNanos),
+                    processCpu(runs, p), ratio(runs, p, WorkloadRunStats::processCpuMillis),
+                    peakRss(runs, p), ratio(runs, p, WorkloadRunStats::peakRssKb));
         }
-        return ratios;
-    }
-
-    private static String megabytes(Map<Profiler, List<ChildRun>> runs, Profiler p) {
-        return orDash(WorkloadRunStats.measure(runs.get(p), WorkloadRunStats::peakRssKb).median(),
-                kb -> ReportNumbers.number(kb / 1024) + " MB");
+        return t.toString();
     }
 }

@@ -34,7 +34,10 @@ enum Profiler {
         };
     }
 
-    /** Whether it can sample that way: JFR samples no idle thread, so it has no wall-clock mode. */
+    /**
+     * Whether it can sample that way: JFR samples no idle thread, so it has no wall-clock mode, and its
+     * {@code profile} settings fix its period at 10 ms.
+     */
     boolean supports(Sampling sampling) {
         return this != JFR || sampling == Sampling.CPU;
     }

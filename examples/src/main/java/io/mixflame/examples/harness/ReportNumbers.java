@@ -23,10 +23,31 @@ final class ReportNumbers {
         return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
     }
 
+    /** A fraction as a percentage with two decimals, for small shares: {@code 0.04%}. */
+    static String finePercent(double fraction) {
+        return String.format(Locale.ROOT, "%.2f%%", 100 * fraction);
+    }
+
     static String points(double pp) {
         return String.format(Locale.ROOT, "%.1f pp", pp);
     }
 
+    /** Seconds to one decimal: {@code 12.3 s}. */
+    static String seconds(double s) {
+        return String.format(Locale.ROOT, "%.1f s", s);
+    }
+
+    /** Megabytes, whole: {@code 116 MB}. */
+    static String megabytes(double mb) {
+        return String.format(Locale.ROOT, "%.0f MB", mb);
+    }
+
+    /** Kilobytes as whole megabytes: {@code 116 MB}. */
+    static String megabytesOfKb(double kb) {
+        return megabytes(kb / 1024);
+    }
+
+    /** A whole number: {@code 943}. */
     static String number(double n) {
         return String.format(Locale.ROOT, "%.0f", n);
     }

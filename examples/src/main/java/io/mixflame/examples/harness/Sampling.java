@@ -4,6 +4,8 @@ package io.mixflame.examples.harness;
 enum Sampling {
     /** CPU time, a sample every 10 ms of a thread's CPU time. */
     CPU("event=cpu,interval=10ms"),
+    /** CPU time every 1 ms: ten times the samples, where a profiler that cannot keep up loses some. */
+    CPU_1MS("event=cpu,interval=1ms"),
     /** Wall-clock time, every thread every 20 ms (mixflame's default wall interval); JFR has no such mode. */
     WALL("event=wall,interval=20ms");
 

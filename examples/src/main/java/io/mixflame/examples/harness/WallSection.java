@@ -5,7 +5,6 @@ import static io.mixflame.examples.harness.ReportNumbers.orDash;
 import java.io.IOException;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.regex.Matcher;
@@ -70,7 +69,7 @@ final class WallSection {
 
     String table() {
         MarkdownTable t = new MarkdownTable("profiler", "runs", "process CPU in the window, % of one core",
-                "extra over none, % of one core (lowest … highest)", "idle-thread samples / expected");
+                "extra over none, % of one core (lowest … highest)", "idle-thread samples / expected", "peak RSS");
         for (Profiler p : Profiler.values()) {
             Measurements b = busy.get(p);
             if (b == null) {
@@ -82,13 +81,15 @@ final class WallSection {
                     + percentOfCore(x.max().getAsDouble()) + ")" : "");
             t.row(labels.get(p), Integer.toString(study.runs().get(p).size()), orDash(b.median(),
                     WallSection::percentOfCore), extraText,
-                    p == Profiler.NONE ? "—" : orDash(sampleRatio.get(p).median(), ReportNumbers::ratio));
+                    p == Profiler.NONE ? "—" : orDash(sampleRatio.get(p).median(), ReportNumbers::ratio),
+                    orDash(WorkloadRunStats.measure(study.runs().get(p), WorkloadRunStats::peakRssKb).median(),
+                            ReportNumbers::megabytesOfKb));
         }
         return t.toString();
     }
 
     /** A share of one core with two decimals: the target is 2%. */
     static String percentOfCore(double share) {
-        return String.format(Locale.ROOT, "%.2f%%", 100 * share);
+        return ReportNumbers.finePercent(share);
     }
 }

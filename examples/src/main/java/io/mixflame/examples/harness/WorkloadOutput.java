@@ -7,10 +7,9 @@ import java.util.regex.Pattern;
 /** The figures a workload prints, read back from its standard output. */
 final class WorkloadOutput {
     private static final Pattern PEAK_RSS = Pattern.compile("footprint: VmHWM (-?\\d+) kB");
-    private static final Pattern CPU_ROUNDS = Pattern.compile("cpu: \\d+ rounds in (\\d+) ms");
     private static final Pattern THREAD_CPU = Pattern.compile("(\\d+) ms of CPU time");
     private static final Pattern REQUESTS_PER_SECOND = Pattern.compile("load: .* ([\\d.]+) requests/s, (\\d+) errors");
-    private static final Pattern ROUNDS_IN_SECONDS = Pattern.compile("cpu: (\\d+) rounds in (\\d+) s,");
+    private static final Pattern BUSY_THREADS = Pattern.compile("saturate: \\d+ rounds in \\d+ m?s on (\\d+) threads");
 
     private WorkloadOutput() {
     }
@@ -20,9 +19,14 @@ final class WorkloadOutput {
         return number(PEAK_RSS, stdout, 1);
     }
 
-    /** {@code cpu --rounds}: how long the fixed work took, in ms. */
-    static OptionalDouble cpuWorkMillis(String stdout) {
-        return number(CPU_ROUNDS, stdout, 1);
+    /** {@code cpu --rounds} or {@code saturate --rounds}: how long the fixed work took, in ms. */
+    static OptionalDouble workMillis(String workload, String stdout) {
+        return number(Pattern.compile(Pattern.quote(workload) + ": \\d+ rounds in (\\d+) ms"), stdout, 1);
+    }
+
+    /** {@code saturate}: how many busy threads it ran. */
+    static OptionalDouble busyThreads(String stdout) {
+        return number(BUSY_THREADS, stdout, 1);
     }
 
     /** {@code cpu} and {@code mixed}: the CPU time of the workload's one busy thread, in ms. */
@@ -35,9 +39,9 @@ final class WorkloadOutput {
         return number(REQUESTS_PER_SECOND, stdout, 1);
     }
 
-    /** {@code cpu --seconds N}: rounds per second. */
-    static OptionalDouble roundsPerSecond(String stdout) {
-        Matcher m = ROUNDS_IN_SECONDS.matcher(stdout);
+    /** {@code cpu --seconds N} or {@code saturate --seconds N}: rounds per second (all threads'). */
+    static OptionalDouble roundsPerSecond(String workload, String stdout) {
+        Matcher m = Pattern.compile(Pattern.quote(workload) + ": (\\d+) rounds in (\\d+) s\\b").matcher(stdout);
         return m.find() ? OptionalDouble.of(Double.parseDouble(m.group(1)) / Double.parseDouble(m.group(2)))
                 : OptionalDouble.empty();
     }

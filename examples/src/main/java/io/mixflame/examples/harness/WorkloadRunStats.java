@@ -20,9 +20,14 @@ final class WorkloadRunStats {
         return m;
     }
 
-    /** {@code cpu --rounds}: how long the fixed work took, in ms. */
-    static OptionalDouble cpuWorkMillis(ChildRun r) {
-        return WorkloadOutput.cpuWorkMillis(r.stdout());
+    /** The whole process's CPU time in ms, from the harness's {@code cutime + cstime}. */
+    static OptionalDouble processCpuMillis(ChildRun r) {
+        return OptionalDouble.of(r.cpuMillis());
+    }
+
+    /** From JVM start to exit, in ns. */
+    static OptionalDouble wallNanos(ChildRun r) {
+        return OptionalDouble.of(r.wallNanos());
     }
 
     /** {@code service --load}: requests per second after the warm-up. */

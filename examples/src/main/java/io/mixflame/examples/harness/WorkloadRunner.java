@@ -40,22 +40,52 @@ final class WorkloadRunner {
     /** As {@link #run(Profiler, List, int)}, sampling as told. */
     ChildRun run(Profiler profiler, Sampling sampling, List<String> workload, int expectedSeconds)
             throws IOException, InterruptedException {
+        return run(profiler, sampling, workload, expectedSeconds, false);
+    }
+
+    /**
+     * As {@link #run(Profiler, List, int)}, with async-profiler attached as well, sampling the CPU time of every
+     * thread, the JVM's and the profiler's included, every 1 ms with the thread named in each stack's root frame;
+     * that profile is {@link #threadProfile}.
+     */
+    ChildRun runWithThreadProfile(Profiler profiler, List<String> workload, int expectedSeconds)
+            throws IOException, InterruptedException {
+        return run(profiler, Sampling.CPU, workload, expectedSeconds, true);
+    }
+
+    /** The profile of every thread of a run made by {@link #runWithThreadProfile}, or null when it wrote none. */
+    CollapsedProfile threadProfile(ChildRun run) throws IOException {
+        Path p = threadProfileIn(run.dir());
+        return Files.isRegularFile(p) ? CollapsedProfile.read(p) : null;
+    }
+
+    private ChildRun run(Profiler profiler, Sampling sampling, List<String> workload, int expectedSeconds,
+                         boolean threadProfile) throws IOException, InterruptedException {
         runs++;
-        Path dir = work.resolve(String.format(Locale.ROOT, "%03d-%s-%s", runs, workload.get(0),
-                profiler.name().toLowerCase(Locale.ROOT)));
-        ChildRun run = ChildRun.run(java, examplesJar, profiler, profiler.jvmOptions(files, dir, mixflameOptions, sampling),
-                workload, dir, Duration.ofSeconds(expectedSeconds * 3L + 120));
+        Path dir = work.resolve(String.format(Locale.ROOT, "%03d-%s-%s%s", runs, workload.get(0),
+                profiler.name().toLowerCase(Locale.ROOT), threadProfile ? "-threads" : ""));
+        List<String> options = new ArrayList<>();
+        if (threadProfile) {
+            options.add("-agentpath:" + files.asyncProfilerLibrary() + "=start,event=cpu,interval=1ms,threads,"
+                    + "collapsed,file=" + threadProfileIn(dir));
+        }
+        options.addAll(profiler.jvmOptions(files, dir, mixflameOptions, sampling));
+        ChildRun run = ChildRun.run(java, examplesJar, profiler, options, workload, dir,
+                Duration.ofSeconds(expectedSeconds * 3L + 120));
         if (run.succeeded() && profiler == Profiler.JFR) {
             JfrToCollapsed.convert(run.profileFile(), collapsedIn(dir));
         }
         if (run.succeeded() && profiler != Profiler.NONE && !Files.isRegularFile(collapsedIn(dir))) {
             failures.add(profiler.label() + " " + String.join(" ", workload) + ": wrote no profile (" + dir + ")");
         }
+        if (run.succeeded() && threadProfile && !Files.isRegularFile(threadProfileIn(dir))) {
+            failures.add("async-profiler (threads) " + String.join(" ", workload) + ": wrote no profile (" + dir + ")");
+        }
         if (!run.succeeded()) {
             failures.add(run.failure());
         }
-        System.err.printf(Locale.ROOT, "harness: %3d %-14s %-40s exit %d in %.1f s%n", runs, profiler.label(),
-                String.join(" ", workload), run.status(), run.wallNanos() / 1e9);
+        System.err.printf(Locale.ROOT, "harness: %3d %-14s %-40s exit %d in %.1f s%n", runs, profiler.label()
+                + (threadProfile ? "+threads" : ""), String.join(" ", workload), run.status(), run.wallNanos() / 1e9);
         return run;
     }
 
@@ -68,6 +98,10 @@ final class WorkloadRunner {
     /** One line per failed run. */
     List<String> failures() {
         return List.copyOf(failures);
+    }
+
+    private static Path threadProfileIn(Path dir) {
+        return dir.resolve("threads.collapsed");
     }
 
     private static Path collapsedIn(Path dir) {

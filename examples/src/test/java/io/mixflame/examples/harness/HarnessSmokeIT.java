@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness end to end, short: {@code --quick --repetitions 1} exits with 0 (no run failed) and writes a report
- * whose tables have a row for every profiler.
+ * whose tables have a row for every profiler, the 1 ms study's for none, async-profiler and mixflame, and the thread
+ * study's for every group of threads.
  */
 class HarnessSmokeIT {
     @TempDir
@@ -33,18 +34,38 @@ class HarnessSmokeIT {
                     .isZero();
         }
         String report = Files.readString(out, StandardCharsets.UTF_8);
-        assertThat(report).contains("### Overhead: `cpu --rounds", "### Overhead: `service --load",
-                "### Accuracy: `cpu`", "### Native frames: `mixed", "### Wall clock: `idle", "### Against the targets");
+        assertThat(report).contains("### Overhead: `cpu --rounds", "### Overhead under saturation: `saturate --rounds",
+                "### Overhead: `service --load", "### Accuracy: `cpu`", "### Native frames: `mixed",
+                "### Wall clock: `idle", "### Sampling every 1 ms", "#### `saturate --rounds",
+                "### Where mixflame's CPU goes: `saturate --rounds", "### Against the targets");
         assertThat(Files.readString(benchmarks, StandardCharsets.UTF_8)).as("BENCHMARKS.md with the section replaced")
                 .isEqualTo("# Benchmarks\n\nkept\n\n" + MarkedSection.BEGIN + "\n" + report + MarkedSection.END
                         + "\n\n## After\nkept too\n");
         List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
-        // Both overhead tables list all four, the accuracy tables the three profilers, the wall table all but JFR.
-        assertThat(rows.stream().filter(l -> l.startsWith("| none |"))).hasSize(3);
-        assertThat(rows.stream().filter(l -> l.startsWith("| async-profiler "))).hasSize(5);
-        assertThat(rows.stream().filter(l -> l.startsWith("| JFR |"))).hasSize(4);
-        assertThat(rows.stream().filter(l -> l.startsWith("| mixflame (engine="))).hasSize(5);
+        // The three overhead tables and the mixed table list all four, the shares table the three profilers, the
+        // wall table all but JFR, the 1 ms table (saturate only when quick) all but JFR.
+        List<String> baseline = rows.stream().filter(l -> l.startsWith("| none |")).toList();
+        assertThat(baseline).hasSize(6);
+        assertThat(rows.stream().filter(l -> l.startsWith("| async-profiler "))).hasSize(7);
+        assertThat(rows.stream().filter(l -> l.startsWith("| JFR |"))).hasSize(5);
+        assertThat(rows.stream().filter(l -> l.startsWith("| mixflame (engine="))).hasSize(7);
         assertThat(rows).anyMatch(l -> l.startsWith("| `idle`: wall clock, 500 idle threads"));
         assertThat(rows).noneMatch(l -> l.startsWith("| mixflame (engine=?)"));
+        // Peak RSS for every workload, and process CPU in seconds for all but the wall-clock table's (a share of one
+        // core there).
+        assertThat(baseline).allMatch(l -> l.matches(".* \\d+ MB .*"));
+        assertThat(baseline.stream().filter(l -> l.matches(".* \\d+\\.\\d s .*"))).hasSize(5);
+        // async-profiler's thread profile read: the groups, and samples in all of them together.
+        assertThat(rows).anyMatch(l -> l.startsWith("| `mixflame-perf-walker` | "))
+                .anyMatch(l -> l.startsWith("| JIT compiler threads "))
+                .anyMatch(l -> l.matches("\\| all sampled threads \\| [1-9]\\d* \\| .*"));
+        assertThat(rows).anyMatch(l -> l.startsWith("| `saturate --rounds`: cost at 10 ms within 1 pp of async-profiler's"))
+                .anyMatch(l -> l.startsWith("| `saturate --rounds`: extra process CPU"))
+                .anyMatch(l -> l.startsWith("| `saturate --rounds`: peak RSS"));
+        if (report.contains("mixflame (engine=perf)")) {
+            // The perf engine's note has its counts: the share of the samples lost or dropped is a number.
+            assertThat(rows).anyMatch(l -> l.matches(
+                    "\\| `saturate` at 1 ms: under 1% of samples lost or dropped \\| \\d+\\.\\d\\d% \\(\\d+ of \\d+\\) .*"));
+        }
     }
 }
