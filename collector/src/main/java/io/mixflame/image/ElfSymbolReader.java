@@ -33,7 +33,7 @@ public final class ElfSymbolReader {
             return;
         }
         ByteCursor c = elf.cursor(table);
-        ByteCursor names = elf.cursor(strings);
+        int names = out.strings(strings(elf, strings));
         while (c.remaining() >= SYMBOL_SIZE) {
             long name = c.u32();
             int info = c.u8();
@@ -48,8 +48,7 @@ public final class ElfSymbolReader {
             if (name >= strings.size()) {
                 continue;
             }
-            names.seek(strings.offset() + name);
-            out.add(value, size, names.cstring());
+            out.add(value, size, names, name, false);
         }
     }
 
@@ -76,7 +75,7 @@ public final class ElfSymbolReader {
         }
         ByteCursor relocs = elf.cursor(rela.get());
         ByteCursor symbols = elf.cursor(dynsym);
-        ByteCursor names = elf.cursor(strings);
+        int names = out.strings(strings(elf, strings));
         for (int i = 0; relocs.remaining() >= RELA_SIZE; i++) {
             relocs.u64();
             long info = relocs.u64();
@@ -91,8 +90,12 @@ public final class ElfSymbolReader {
             if (name == 0 || name >= strings.size()) {
                 continue;
             }
-            names.seek(strings.offset() + name);
-            out.add(base + (long) i * PLT_ENTRY, PLT_ENTRY, names.cstring() + "@plt");
+            out.add(base + (long) i * PLT_ENTRY, PLT_ENTRY, names, name, true);
         }
+    }
+
+    /** A string table's bytes, one buffer per file and table so that the symbol table can share it. */
+    private static java.nio.ByteBuffer strings(ElfFile elf, ElfSection strings) {
+        return elf.sectionBytes(strings);
     }
 }

@@ -8,19 +8,21 @@ import java.util.Arrays;
  */
 public final class SymbolTable {
     /** A table without symbols. */
-    public static final SymbolTable EMPTY = new SymbolTable(new long[0], new long[0], new String[0]);
+    public static final SymbolTable EMPTY = new SymbolTable(new long[0], new long[0], new long[0], new SymbolNames());
 
     private final long[] addresses;
     private final long[] sizes;
-    private final String[] names;
+    private final long[] names;
+    private final SymbolNames nameSource;
     /** Demangled names, filled on first use; a racy fill is harmless since every writer writes the same string. */
     private final String[] displayNames;
 
     /** Takes sorted, parallel arrays; see {@link SymbolTableBuilder}. */
-    SymbolTable(long[] addresses, long[] sizes, String[] names) {
+    SymbolTable(long[] addresses, long[] sizes, long[] names, SymbolNames nameSource) {
         this.addresses = addresses;
         this.sizes = sizes;
         this.names = names;
+        this.nameSource = nameSource;
         this.displayNames = new String[names.length];
     }
 
@@ -50,7 +52,7 @@ public final class SymbolTable {
 
     /** The raw (possibly mangled) name of a symbol. */
     public String name(int index) {
-        return names[index];
+        return nameSource.read(names[index]);
     }
 
     /**

@@ -1,29 +1,47 @@
 package io.mixflame.image;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
  * Collects function symbols from several sources (symtab, dynsym, synthesized PLT names) into a
  * {@link SymbolTable}. Where two symbols share an address the first one added wins, so add the richest source
- * first.
+ * first. Names are not read here (see {@link SymbolNames}), and the table is sorted as packed primitive keys: the
+ * first walk of a process must not spend its time building strings and boxed indexes for every symbol of libjvm.
  */
 public final class SymbolTableBuilder {
+    private static final int INDEX_BITS = 22;
+    private static final int MAX_SYMBOLS = 1 << INDEX_BITS;
+
+    private final SymbolNames names = new SymbolNames();
     private long[] addresses = new long[256];
     private long[] sizes = new long[256];
-    private String[] names = new String[256];
+    private long[] nameRefs = new long[256];
     private int count;
 
-    /** Adds one symbol. */
-    public void add(long address, long size, String name) {
-        if (count == names.length) {
+    /** Registers the string table names are found in; returns its number for {@link #add}. */
+    public int strings(ByteBuffer table) {
+        return names.table(table);
+    }
+
+    /**
+     * Adds one symbol whose name starts at {@code nameOffset} of string table {@code table} ({@link #strings}).
+     *
+     * @param plt whether it is a PLT stub (its name gets {@code @plt})
+     */
+    public void add(long address, long size, int table, long nameOffset, boolean plt) {
+        if (count == MAX_SYMBOLS) {
+            return;
+        }
+        if (count == addresses.length) {
             int n = count * 2;
             addresses = Arrays.copyOf(addresses, n);
             sizes = Arrays.copyOf(sizes, n);
-            names = Arrays.copyOf(names, n);
+            nameRefs = Arrays.copyOf(nameRefs, n);
         }
         addresses[count] = address;
         sizes[count] = size;
-        names[count] = name;
+        nameRefs[count] = SymbolNames.reference(table, plt ? SymbolNames.PLT : 0, nameOffset);
         count++;
     }
 
@@ -34,15 +52,10 @@ public final class SymbolTableBuilder {
 
     /** The sorted table, one symbol per address. */
     public SymbolTable build() {
-        Integer[] order = new Integer[count];
-        for (int i = 0; i < count; i++) {
-            order[i] = i;
-        }
-        // Stable sort: among symbols at one address the first added stays first.
-        Arrays.sort(order, (a, b) -> Long.compare(addresses[a], addresses[b]));
+        int[] order = order();
         long[] a = new long[count];
         long[] s = new long[count];
-        String[] n = new String[count];
+        long[] n = new long[count];
         int out = 0;
         for (int k = 0; k < count; k++) {
             int i = order[k];
@@ -54,9 +67,48 @@ public final class SymbolTableBuilder {
             }
             a[out] = addresses[i];
             s[out] = sizes[i];
-            n[out] = names[i];
+            n[out] = nameRefs[i];
             out++;
         }
-        return new SymbolTable(Arrays.copyOf(a, out), Arrays.copyOf(s, out), Arrays.copyOf(n, out));
+        return new SymbolTable(Arrays.copyOf(a, out), Arrays.copyOf(s, out), Arrays.copyOf(n, out), names);
+    }
+
+    /**
+     * The symbols' indexes by address, the first added first among equal addresses: each symbol as one long, its
+     * address less the lowest in the high bits and its index in the low ones, sorted as primitives.
+     */
+    private int[] order() {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < count; i++) {
+            min = Math.min(min, addresses[i]);
+            max = Math.max(max, addresses[i]);
+        }
+        int[] order = new int[count];
+        if (count == 0) {
+            return order;
+        }
+        long span = max - min;
+        if (span < 0 || (span >>> (63 - INDEX_BITS)) != 0) {
+            // Addresses too far apart to pack (not seen in real modules): sort indexes the slow way.
+            Integer[] boxed = new Integer[count];
+            for (int i = 0; i < count; i++) {
+                boxed[i] = i;
+            }
+            Arrays.sort(boxed, (x, y) -> Long.compareUnsigned(addresses[x], addresses[y]));
+            for (int i = 0; i < count; i++) {
+                order[i] = boxed[i];
+            }
+            return order;
+        }
+        long[] packed = new long[count];
+        for (int i = 0; i < count; i++) {
+            packed[i] = ((addresses[i] - min) << INDEX_BITS) | i;
+        }
+        Arrays.sort(packed);
+        for (int i = 0; i < count; i++) {
+            order[i] = (int) (packed[i] & (MAX_SYMBOLS - 1));
+        }
+        return order;
     }
 }

@@ -24,6 +24,7 @@ public final class ElfFile {
     private static final int MAX_SECTIONS = 65_535;
 
     private final ByteBuffer data;
+    private final java.util.Map<Long, ByteBuffer> slices = new java.util.HashMap<>();
     private final int type;
     private final int machine;
     private final List<ElfSection> sections;
@@ -192,6 +193,18 @@ public final class ElfFile {
             throw new ElfFormatException("section " + section.name() + " has no data in the file");
         }
         return new ByteCursor(data, section.offset(), section.size());
+    }
+
+    /**
+     * A section's bytes as a buffer of their own (position 0 is the section's first byte), the same buffer for every
+     * call, so that what keeps a reference (symbol names) shares it.
+     */
+    public synchronized ByteBuffer sectionBytes(ElfSection section) {
+        if (!section.hasData() || section.offset() + section.size() > data.limit()) {
+            throw new ElfFormatException("section " + section.name() + " has no data in the file");
+        }
+        return slices.computeIfAbsent(section.offset(),
+                o -> data.slice((int) section.offset(), (int) section.size()).order(ByteOrder.LITTLE_ENDIAN));
     }
 
     /** The GNU build id, from the {@code .note.gnu.build-id} section. */
