@@ -9,27 +9,31 @@ import java.util.Arrays;
 
 /**
  * The kernel's function symbols from {@code /proc/kallsyms}, for naming kernel frames. Addresses read as zero
- * unless the reader is privileged ({@code kptr_restrict}); the table is then empty and kernel frames are named by
+ * unless the reader is privileged ({@code kptr_restrict}); no name is then found and kernel frames are named by
  * address.
  *
- * <p>The file has some 200 000 lines. It is parsed byte by byte into primitive arrays (addresses, and offsets into
- * one array of name bytes), sorted as packed longs, and a name becomes a string only when a frame asks for it: the
- * profiler's first kernel frame must not cost a second of parsing, nor a burst of the application's JIT compiling
- * the parser.
+ * <p>The file has some 120 000 lines ({@code ffffffff81000000 T _stext}), the kernel's own in address order, then
+ * those of modules ({@code … [module]}). Nothing is parsed up front: a name is found by binary search over the
+ * text itself, reading a handful of lines, and only the few module lines are parsed into arrays. The profiler's
+ * first kernel frame thus costs reading the file, not parsing it.
  */
 public final class KernelSymbols {
-    private static final int MAX_SYMBOLS = 1 << 20;
-    private static final int INDEX_BITS = 20;
     private static final int MAX_BYTES = 64 << 20;
+    /** Lines to look back from a data symbol for the function before it. */
+    private static final int MAX_LOOK_BACK = 64;
+    private static final int NAME_AT = 19;
 
-    private final long[] addresses;
-    private final int[] nameStarts;
-    private final byte[] nameBytes;
+    private final byte[] text;
+    /** The kernel's own lines, sorted by address, are {@code [0, sortedEnd)}; module lines follow. */
+    private final int sortedEnd;
+    private final long[] moduleAddresses;
+    private final int[] moduleLines;
 
-    private KernelSymbols(long[] addresses, int[] nameStarts, byte[] nameBytes) {
-        this.addresses = addresses;
-        this.nameStarts = nameStarts;
-        this.nameBytes = nameBytes;
+    private KernelSymbols(byte[] text, int sortedEnd, long[] moduleAddresses, int[] moduleLines) {
+        this.text = text;
+        this.sortedEnd = sortedEnd;
+        this.moduleAddresses = moduleAddresses;
+        this.moduleLines = moduleLines;
     }
 
     /** Reads {@code /proc/kallsyms}; an unreadable file gives an empty table. */
@@ -41,95 +45,157 @@ public final class KernelSymbols {
         }
     }
 
-    /** Parses the text of {@code /proc/kallsyms}: {@code ffffffff81000000 T _stext [module]} per line. */
+    /** Indexes the text of {@code /proc/kallsyms}. */
     static KernelSymbols parse(byte[] text) {
-        long[] found = new long[1 << 16];
-        int[] starts = new int[1 << 16];
-        byte[] names = new byte[1 << 20];
+        int sortedEnd = firstModuleLine(text);
+        long[] addresses = new long[16];
+        int[] lines = new int[16];
         int count = 0;
-        int used = 0;
-        int pos = 0;
-        while (pos < text.length && count < MAX_SYMBOLS) {
-            int eol = indexOf(text, (byte) '\n', pos, text.length);
-            int end = eol < 0 ? text.length : eol;
-            int nameEnd = end;
-            if (end - pos > 19 && text[pos + 16] == ' ' && text[pos + 18] == ' '
-                    && (text[pos + 17] == 't' || text[pos + 17] == 'T')) {
-                long address = hex(text, pos);
+        for (int line = sortedEnd; line < text.length; line = nextLine(text, line)) {
+            if (isFunction(text, line)) {
+                long address = address(text, line);
                 if (address != 0 && address != -1) {
-                    int tab = indexOf(text, (byte) '\t', pos + 19, end);
-                    if (tab >= 0) {
-                        nameEnd = tab;
+                    if (count == addresses.length) {
+                        addresses = Arrays.copyOf(addresses, count * 2);
+                        lines = Arrays.copyOf(lines, count * 2);
                     }
-                    int length = nameEnd - (pos + 19);
-                    if (count == found.length) {
-                        found = Arrays.copyOf(found, count * 2);
-                        starts = Arrays.copyOf(starts, count * 2);
-                    }
-                    if (used + length > names.length) {
-                        names = Arrays.copyOf(names, Math.max(names.length * 2, used + length));
-                    }
-                    System.arraycopy(text, pos + 19, names, used, length);
-                    found[count] = address;
-                    starts[count] = used;
-                    used += length;
+                    addresses[count] = address;
+                    lines[count] = line;
                     count++;
                 }
             }
-            pos = end + 1;
         }
-        return sorted(found, starts, names, count, used);
+        sortByAddress(addresses, lines, count);
+        return new KernelSymbols(text, sortedEnd, Arrays.copyOf(addresses, count), Arrays.copyOf(lines, count));
     }
 
-    /**
-     * Sorts by address without boxing: each symbol as one long, its address less the lowest in the high bits and its
-     * index in the low ones (kernel text and modules lie within a few GiB of each other).
-     */
-    private static KernelSymbols sorted(long[] found, int[] starts, byte[] names, int count, int used) {
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        for (int i = 0; i < count; i++) {
-            min = Math.min(min, found[i]);
-            max = Math.max(max, found[i]);
+    /** The function holding a kernel address, or its hex form. */
+    public String name(long address) {
+        int kernel = searchSorted(address);
+        int module = searchModules(address);
+        int line;
+        if (kernel < 0) {
+            line = module;
+        } else if (module < 0) {
+            line = kernel;
+        } else {
+            line = Long.compareUnsigned(address(text, kernel), address(text, module)) >= 0 ? kernel : module;
         }
-        if (count > 0 && (max - min < 0 || (max - min) >>> (63 - INDEX_BITS) != 0)) {
-            // Addresses too far apart to pack (never seen on x86-64): kernel frames are then named by address.
-            return new KernelSymbols(new long[0], new int[] {0}, new byte[0]);
-        }
-        long[] packed = new long[count];
-        for (int i = 0; i < count; i++) {
-            packed[i] = ((found[i] - min) << INDEX_BITS) | i;
-        }
-        Arrays.sort(packed);
-        long[] addresses = new long[count];
-        int[] nameStarts = new int[count + 1];
-        byte[] nameBytes = new byte[used];
-        int at = 0;
-        for (int i = 0; i < count; i++) {
-            int index = (int) (packed[i] & ((1 << INDEX_BITS) - 1));
-            addresses[i] = (packed[i] >>> INDEX_BITS) + min;
-            int length = (index + 1 < count ? starts[index + 1] : used) - starts[index];
-            System.arraycopy(names, starts[index], nameBytes, at, length);
-            nameStarts[i] = at;
-            at += length;
-        }
-        nameStarts[count] = at;
-        return new KernelSymbols(addresses, nameStarts, nameBytes);
+        return line < 0 ? "[kernel 0x" + Long.toHexString(address) + "]" : nameAt(line);
     }
 
-    private static int indexOf(byte[] text, byte b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (text[i] == b) {
-                return i;
+    /** Number of module functions parsed (the kernel's own are searched in place). */
+    int moduleFunctions() {
+        return moduleAddresses.length;
+    }
+
+    /** The last function line of the kernel's own at or below {@code address}, or -1. */
+    private int searchSorted(long address) {
+        int lo = 0;
+        int hi = sortedEnd;
+        int best = -1;
+        while (lo < hi) {
+            int line = lineStart(text, (lo + hi) >>> 1);
+            if (line < lo) {
+                line = lo;
             }
+            long at = address(text, line);
+            if (at != -1 && at != 0 && Long.compareUnsigned(at, address) <= 0) {
+                best = line;
+                lo = nextLine(text, line);
+            } else {
+                hi = line;
+            }
+        }
+        // The closest symbol may be data; the function is the last text symbol before it.
+        for (int back = 0; best >= 0 && back < MAX_LOOK_BACK; back++) {
+            if (isFunction(text, best) && address(text, best) != 0) {
+                return best;
+            }
+            best = best == 0 ? -1 : lineStart(text, best - 1);
         }
         return -1;
     }
 
-    /** Sixteen hex digits at {@code pos}, or -1 when they are not. */
-    private static long hex(byte[] text, int pos) {
+    private int searchModules(long address) {
+        int lo = 0;
+        int hi = moduleAddresses.length - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(moduleAddresses[mid], address) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found < 0 ? -1 : moduleLines[found];
+    }
+
+    private String nameAt(int line) {
+        int end = line + NAME_AT;
+        while (end < text.length && text[end] != '\n' && text[end] != '\t') {
+            end++;
+        }
+        return new String(text, line + NAME_AT, end - (line + NAME_AT), StandardCharsets.ISO_8859_1);
+    }
+
+    /** The start of the first line with a module tag (a tab), found by binary search: the tagged lines come last. */
+    private static int firstModuleLine(byte[] text) {
+        int lo = 0;
+        int hi = text.length;
+        while (lo < hi) {
+            int line = lineStart(text, (lo + hi) >>> 1);
+            if (line < lo) {
+                line = lo;
+            }
+            if (hasTab(text, line)) {
+                hi = line;
+            } else {
+                lo = nextLine(text, line);
+            }
+        }
+        return Math.min(lo, text.length);
+    }
+
+    private static boolean hasTab(byte[] text, int line) {
+        for (int i = line; i < text.length && text[i] != '\n'; i++) {
+            if (text[i] == '\t') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isFunction(byte[] text, int line) {
+        return line + NAME_AT < text.length && text[line + 16] == ' ' && text[line + 18] == ' '
+                && (text[line + 17] == 't' || text[line + 17] == 'T');
+    }
+
+    private static int lineStart(byte[] text, int position) {
+        int i = Math.min(position, text.length);
+        while (i > 0 && text[i - 1] != '\n') {
+            i--;
+        }
+        return i;
+    }
+
+    private static int nextLine(byte[] text, int line) {
+        int i = line;
+        while (i < text.length && text[i] != '\n') {
+            i++;
+        }
+        return i + 1;
+    }
+
+    /** Sixteen hex digits at the start of a line, or -1 when they are not. */
+    private static long address(byte[] text, int line) {
+        if (line + 16 > text.length) {
+            return -1;
+        }
         long value = 0;
-        for (int i = pos; i < pos + 16; i++) {
+        for (int i = line; i < line + 16; i++) {
             int c = text[i];
             int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
             if (digit < 0) {
@@ -140,29 +206,19 @@ public final class KernelSymbols {
         return value;
     }
 
-    /** The function holding a kernel address, or its hex form. */
-    public String name(long address) {
-        int lo = 0;
-        int hi = addresses.length - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(addresses[mid], address) <= 0) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
+    /** Module lines are few: a plain insertion sort keeps the code small. */
+    private static void sortByAddress(long[] addresses, int[] lines, int count) {
+        for (int i = 1; i < count; i++) {
+            long a = addresses[i];
+            int l = lines[i];
+            int j = i - 1;
+            while (j >= 0 && Long.compareUnsigned(addresses[j], a) > 0) {
+                addresses[j + 1] = addresses[j];
+                lines[j + 1] = lines[j];
+                j--;
             }
+            addresses[j + 1] = a;
+            lines[j + 1] = l;
         }
-        if (found < 0) {
-            return "[kernel 0x" + Long.toHexString(address) + "]";
-        }
-        return new String(nameBytes, nameStarts[found], nameStarts[found + 1] - nameStarts[found],
-                StandardCharsets.ISO_8859_1);
-    }
-
-    /** Number of symbols. */
-    public int size() {
-        return addresses.length;
     }
 }

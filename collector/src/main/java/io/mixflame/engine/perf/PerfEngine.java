@@ -89,7 +89,6 @@ public final class PerfEngine implements SamplingEngine {
         try {
             memory = new LinuxProcessMemory(pid);
             stacks = new SampleStackBuilder(pid, memory);
-            stacks.warmUp();
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
@@ -179,6 +178,9 @@ public final class PerfEngine implements SamplingEngine {
 
     private void walk(SamplingSettings settings, SampleSink target) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        // Here rather than in start(): start() runs on the application's thread (premain), which must not wait
+        // for symbol tables; samples taken meanwhile wait in the ring buffers and the pool.
+        stacks.warmUp();
         try {
             while (running || !ready.isEmpty()) {
                 CapturedThread s = ready.poll();

@@ -125,7 +125,6 @@ public final class WallEngine implements SamplingEngine {
         try {
             memory = new LinuxProcessMemory(pid);
             stacks = new SampleStackBuilder(pid, memory);
-            stacks.warmUp();
             blocked = new BlockedThreadCapture(pid, memory, BLOCKED_STACK_BYTES);
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
@@ -150,6 +149,8 @@ public final class WallEngine implements SamplingEngine {
 
     private void loop(SamplingSettings settings, SampleSink target) {
         samplerTid = (int) selfTid();
+        // On the sampler's thread, not in start(): the application's thread (premain) must not wait for it.
+        stacks.warmUp();
         settingsInUse = settings;
         targetInUse = target;
         long lastPoll = 0;
