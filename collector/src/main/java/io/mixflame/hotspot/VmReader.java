@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class VmReader {
     private static final int MAX_STRING = 1024;
+    private static final int FIRST_PIECE = 64;
 
     private final ProcessMemory memory;
     private final byte[] scratch = new byte[4096];
@@ -67,15 +68,25 @@ public final class VmReader {
         return view.clear().limit(length);
     }
 
-    /** A NUL-terminated string of at most {@value #MAX_STRING} bytes. */
+    /**
+     * A NUL-terminated string of at most {@value #MAX_STRING} bytes, read a short piece at a time: HotSpot's table
+     * names are short, and reading the most a name can be for each of thousands made attaching slow.
+     */
     public String cString(long address) throws MemoryReadException {
-        int got = memory.read(address, scratch, 0, MAX_STRING);
-        if (got <= 0) {
-            throw new MemoryReadException(address);
-        }
-        for (int i = 0; i < got; i++) {
-            if (scratch[i] == 0) {
-                return new String(scratch, 0, i, StandardCharsets.ISO_8859_1);
+        int have = 0;
+        for (int want = FIRST_PIECE; have < MAX_STRING; want = Math.min(MAX_STRING, want * 4)) {
+            int got = memory.read(address + have, scratch, have, want - have);
+            if (got <= 0) {
+                break;
+            }
+            for (int i = have; i < have + got; i++) {
+                if (scratch[i] == 0) {
+                    return new String(scratch, 0, i, StandardCharsets.ISO_8859_1);
+                }
+            }
+            have += got;
+            if (have < want) {
+                break;
             }
         }
         throw new MemoryReadException(address);

@@ -63,6 +63,7 @@ public final class VmStructs {
     }
 
     private void readStructs(VmReader r, Symbols s) throws UnsupportedVmException, MemoryReadException {
+        NameCache names = new NameCache(r);
         long base = s.value("gHotSpotVMStructs");
         long typeName = s.value("gHotSpotVMStructEntryTypeNameOffset");
         long fieldName = s.value("gHotSpotVMStructEntryFieldNameOffset");
@@ -79,14 +80,15 @@ public final class VmStructs {
                 return;
             }
             long typeStringPtr = r.u64(entry + typeString);
-            String ts = typeStringPtr == 0 ? "" : r.cString(typeStringPtr);
+            String ts = typeStringPtr == 0 ? "" : names.of(typeStringPtr);
             boolean st = r.s32(entry + isStatic) != 0;
-            fields.put(r.cString(typePtr) + "::" + r.cString(fieldPtr),
+            fields.put(names.of(typePtr) + "::" + names.of(fieldPtr),
                     new Field(ts, st, r.u64(entry + offset), r.u64(entry + address)));
         }
     }
 
     private void readTypes(VmReader r, Symbols s) throws UnsupportedVmException, MemoryReadException {
+        NameCache names = new NameCache(r);
         long base = s.value("gHotSpotVMTypes");
         long typeName = s.value("gHotSpotVMTypeEntryTypeNameOffset");
         long size = s.value("gHotSpotVMTypeEntrySizeOffset");
@@ -97,7 +99,7 @@ public final class VmStructs {
             if (typePtr == 0) {
                 return;
             }
-            typeSizes.put(r.cString(typePtr), r.u64(entry + size));
+            typeSizes.put(names.of(typePtr), r.u64(entry + size));
         }
     }
 
@@ -114,6 +116,25 @@ public final class VmStructs {
                 return;
             }
             constants.put(r.cString(namePtr), ints ? (long) r.s32(entry + value) : r.u64(entry + value));
+        }
+    }
+
+    /** The tables' strings by address: a type's name is one string that thousands of entries point to. */
+    private static final class NameCache {
+        private final VmReader reader;
+        private final Map<Long, String> byAddress = new java.util.HashMap<>();
+
+        NameCache(VmReader reader) {
+            this.reader = reader;
+        }
+
+        String of(long address) throws MemoryReadException {
+            String s = byAddress.get(address);
+            if (s == null) {
+                s = reader.cString(address);
+                byAddress.put(address, s);
+            }
+            return s;
         }
     }
 
