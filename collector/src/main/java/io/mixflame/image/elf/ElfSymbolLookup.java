@@ -16,6 +16,7 @@ public final class ElfSymbolLookup {
      */
     public static Map<String, Long> withPrefix(ElfFile elf, String prefix) {
         Map<String, Long> found = new HashMap<>();
+        byte[] prefixBytes = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         for (String table : new String[] {".dynsym", ".symtab"}) {
             var section = elf.section(table).filter(ElfSection::hasData);
             if (section.isEmpty()) {
@@ -27,6 +28,7 @@ public final class ElfSymbolLookup {
             }
             ByteCursor c = elf.cursor(section.get());
             ByteCursor names = elf.cursor(strings);
+            java.nio.ByteBuffer nameBytes = elf.sectionBytes(strings);
             while (c.remaining() >= SYMBOL_SIZE) {
                 long nameIndex = c.u32();
                 c.u8();
@@ -37,13 +39,27 @@ public final class ElfSymbolLookup {
                 if (shndx == 0 || nameIndex == 0 || nameIndex >= strings.size()) {
                     continue;
                 }
-                names.seek(strings.offset() + nameIndex);
-                String name = names.cstring();
-                if (name.startsWith(prefix)) {
-                    found.putIfAbsent(name, value);
+                // Compared as bytes first: libjvm has tens of thousands of symbols and a few dozen match.
+                if (!startsWith(nameBytes, strings, nameIndex, prefixBytes)) {
+                    continue;
                 }
+                names.seek(strings.offset() + nameIndex);
+                found.putIfAbsent(names.cstring(), value);
             }
         }
         return found;
+    }
+
+    private static boolean startsWith(java.nio.ByteBuffer table, ElfSection strings, long index, byte[] prefix) {
+        if (index + prefix.length > strings.size()) {
+            return false;
+        }
+        int at = (int) index;
+        for (int i = 0; i < prefix.length; i++) {
+            if (table.get(at + i) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }
