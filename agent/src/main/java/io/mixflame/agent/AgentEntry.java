@@ -40,6 +40,7 @@ public final class AgentEntry {
         if (options.logLevel() != null) {
             LogLevel.set(options.logLevel());
         }
+        CompilerDirective.installOnce();
         run(options);
     }
 

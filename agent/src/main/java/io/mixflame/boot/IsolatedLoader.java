@@ -56,22 +56,40 @@ final class IsolatedLoader {
             return get(parent);
         }
         loader = new URLClassLoader("mixflame", new URL[] {inner()}, jna.loader());
-        grantNativeAccess(jna.module(), instrumentation);
+        openJdkInternals(instrumentation);
+        grantNativeAccess(jna.module());
         return loader;
     }
 
     /**
-     * Opens java.lang to the profiler's loader alone (not to the application) and has code there grant native
-     * access to the JNA module. Nothing to do before JDK 22, where the grant does not exist and nothing warns.
+     * Opens to the profiler's loader alone (not to the application) the two JDK packages it reaches into: java.lang,
+     * to grant native access to its JNA (JDK 22 on), and jdk.management's internal package, to add a compiler
+     * directive for its own classes ({@code io.mixflame.agent.CompilerDirective}). What cannot be opened is left:
+     * each use checks for itself.
      */
-    private static void grantNativeAccess(Module jna, Instrumentation instrumentation) {
-        if (Runtime.version().feature() < 22 || instrumentation == null) {
+    private static void openJdkInternals(Instrumentation instrumentation) {
+        if (instrumentation == null) {
+            return;
+        }
+        Set<Module> profiler = Set.of(loader.getUnnamedModule());
+        try {
+            if (Runtime.version().feature() >= 22) {
+                instrumentation.redefineModule(Object.class.getModule(), Set.of(), Map.of(),
+                        Map.of("java.lang", profiler), Set.of(), Map.of());
+            }
+            ModuleLayer.boot().findModule("jdk.management").ifPresent(m -> instrumentation.redefineModule(m,
+                    Set.of(), Map.of(), Map.of("com.sun.management.internal", profiler), Set.of(), Map.of()));
+        } catch (RuntimeException e) {
+            // A JDK that refuses: native-access warnings, and no directive.
+        }
+    }
+
+    /** Has code in the profiler's loader grant native access to the JNA module; nothing to do before JDK 22. */
+    private static void grantNativeAccess(Module jna) {
+        if (Runtime.version().feature() < 22) {
             return;
         }
         try {
-            Module base = Object.class.getModule();
-            instrumentation.redefineModule(base, Set.of(), Map.of(),
-                    Map.of("java.lang", Set.of(loader.getUnnamedModule())), Set.of(), Map.of());
             Class.forName(GRANT, true, loader).getMethod("grant", Module.class).invoke(null, jna);
         } catch (ReflectiveOperationException | RuntimeException e) {
             // JNA then loads as it would without the layer, with the JDK's warning.

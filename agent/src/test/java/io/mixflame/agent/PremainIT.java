@@ -47,4 +47,21 @@ class PremainIT {
             }
         }
     }
+
+    /** The agent adds its compiler directive, for its own packages only: the application's code compiles as before. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void aCompilerDirectiveCoversTheProfilersPackagesOnly(Path jdk) throws Exception {
+        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,file=" + dir.resolve("d.collapsed"),
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "30"))) {
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            Process jcmd = new ProcessBuilder(jdk.resolve("bin/jcmd").toString(), Long.toString(app.pid()),
+                    "Compiler.directives_print").redirectErrorStream(true).start();
+            String printed = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(jcmd.waitFor()).as(printed).isZero();
+            assertThat(printed).contains("io/mixflame/unwind/*.*", "io/mixflame/symbolize/*.*")
+                    .doesNotContain("io/mixflame/testapp").doesNotContain("io/mixflame/*.*");
+        }
+    }
 }

@@ -1,0 +1,78 @@
+package io.mixflame.agent;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asks HotSpot, once per JVM, not to inline the profiler's methods into each other when C2 compiles them. The
+ * profiler's code is compiled by the application's JIT, on the application's CPUs; inlined into one another its
+ * per-sample methods made compile units that took C2 seconds each, where compiled one by one they cost about half
+ * the compile time and a few percent per sample (BENCHMARKS.md). The directive names the profiler's own packages
+ * only, so no method of the application is compiled differently. Added with the {@code Compiler.directives_add}
+ * diagnostic command, reached through jdk.management's internal bean (opened to this loader alone by the boot
+ * classes); where that is missing (a jlinked runtime without jdk.management) nothing is done.
+ */
+public final class CompilerDirective {
+    private static final Logger LOG = LoggerFactory.getLogger(CompilerDirective.class);
+    private static final String[] PACKAGES = {"agent", "boot", "cache", "capture", "cli", "engine", "hotspot", "image",
+        "process", "profile", "report", "stack", "symbolize", "unwind"};
+    private static boolean installed;
+
+    private CompilerDirective() {
+    }
+
+    /** The directive, as JSON: C2 inlines none of the profiler's methods into the profiler's methods. */
+    static String json() {
+        StringBuilder match = new StringBuilder();
+        StringBuilder inline = new StringBuilder();
+        for (String p : PACKAGES) {
+            match.append(match.length() == 0 ? "" : ", ").append("\"io/mixflame/").append(p).append("/*.*\"");
+            inline.append(inline.length() == 0 ? "" : ", ").append("\"-io/mixflame/").append(p).append("/*.*\"");
+        }
+        return "[{ match: [" + match + "], c2: { inline: [" + inline + "] } }]\n";
+    }
+
+    /** Adds the directive unless it was added already; never throws. */
+    public static synchronized void installOnce() {
+        if (installed) {
+            return;
+        }
+        installed = true;
+        Path file = null;
+        try {
+            // Its class initializer loads the native library the diagnostic-command bean is bound to, and does nothing
+            // else: no MBean server is started, no logging initialized.
+            Class.forName("com.sun.management.internal.PlatformMBeanProviderImpl", true, null);
+            Class<?> impl = Class.forName("com.sun.management.internal.DiagnosticCommandImpl");
+            Method getter = impl.getDeclaredMethod("getDiagnosticCommandMBean");
+            getter.setAccessible(true);
+            Object bean = getter.invoke(null);
+            if (bean == null) {
+                return;
+            }
+            file = Files.createTempFile("mixflame-directive-", ".json");
+            Files.writeString(file, json(), StandardCharsets.UTF_8);
+            Class<?> dynamic = Class.forName("javax.management.DynamicMBean");
+            Object answer = dynamic.getMethod("invoke", String.class, Object[].class, String[].class).invoke(bean,
+                    "compilerDirectivesAdd", new Object[] {new String[] {file.toString()}},
+                    new String[] {String[].class.getName()});
+            LOG.debug("compiler directive for the profiler's classes: {}", answer);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError | java.io.IOException e) {
+            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
+                    ? e.getCause() : e;
+            LOG.debug("no compiler directive for the profiler's classes: {}", cause.toString());
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (java.io.IOException ignored) {
+                    // a small file in the temporary directory is all that is left
+                }
+            }
+        }
+    }
+}
