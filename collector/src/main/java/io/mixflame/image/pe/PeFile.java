@@ -72,7 +72,7 @@ public final class PeFile {
         this.sections = readSections(optional + optionalSize, sectionCount);
     }
 
-    /** Parses an image held in memory (a mapped file, a test's bytes). The buffer's position is ignored. */
+    /** Parses an image held in memory (a mapped file, a test's bytes): bytes 0 to the buffer's limit. */
     public static PeFile parse(ByteBuffer bytes) {
         return new PeFile(bytes);
     }
@@ -139,7 +139,7 @@ public final class PeFile {
         if (rva < 0 || length < 0) {
             throw new PeFormatException("negative RVA or length");
         }
-        if (rva + length <= sizeOfHeaders && rva + length <= data.capacity()) {
+        if (rva + length <= sizeOfHeaders && rva + length <= data.limit()) {
             return rva;
         }
         for (PeSection s : sections) {
@@ -185,9 +185,9 @@ public final class PeFile {
     }
 
     private void checkFileRange(long offset, long length, String what) {
-        if (offset < 0 || length < 0 || offset + length > data.capacity()) {
+        if (offset < 0 || length < 0 || offset + length > data.limit()) {
             throw new PeFormatException(what + " at file offset 0x" + Long.toHexString(offset) + "+" + length
-                    + " lies past the end of the image (" + data.capacity() + " bytes)");
+                    + " lies past the end of the image (" + data.limit() + " bytes)");
         }
     }
 

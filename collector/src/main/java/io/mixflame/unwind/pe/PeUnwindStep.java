@@ -14,9 +14,9 @@ import io.mixflame.unwind.UnwindStatus;
  * instruction had not run yet; a function without unwind data is a leaf, unwound as a lone {@code ret}.
  *
  * <p>Like RtlVirtualUnwind2 given LowLimit/HighLimit, every stack slot read must lie inside the stack's limits and
- * the caller's rsp must too, 8-byte aligned and above the frame's own (so a walk of steps always ends); anything else ends the step with
- * {@link UnwindStatus#FAILED} and a reason. The step never throws and never loops: the codes are finite and the
- * chain was bounded when decoded. The registers passed in change only when the step succeeds.
+ * the caller's rsp must too, 8-byte aligned and above the frame's own (so a walk of steps always ends); anything
+ * else ends the step with {@link UnwindStatus#FAILED} and a reason. The step never throws and never loops: the
+ * codes are finite and the chain was bounded when decoded. The registers passed in change only on success.
  */
 public final class PeUnwindStep {
     private final UnwindMemory memory;

@@ -63,7 +63,8 @@ final class PrologUndo {
                 }
                 regs.set(Registers.RSP, regs.get(frame) - 16L * info.frameOffset());
             }
-            case UnwindCode.SAVE_NONVOL, UnwindCode.SAVE_NONVOL_FAR -> restore(code.opInfo(), establisher + code.operand());
+            case UnwindCode.SAVE_NONVOL, UnwindCode.SAVE_NONVOL_FAR ->
+                    restore(code.opInfo(), establisher + code.operand());
             case UnwindCode.SAVE_XMM128, UnwindCode.SAVE_XMM128_FAR -> skippedXmmSaves++;
             case UnwindCode.PUSH_MACHFRAME -> {
                 // The CPU pushed [error code,] rip, cs, rflags, rsp, ss.
@@ -74,8 +75,14 @@ final class PrologUndo {
                 regs.set(Registers.RSP, rsp);
                 return true;
             }
+            case UnwindCode.EPILOG, UnwindCode.SPARE -> {
+                // Version 1 used these for 64-bit XMM saves; version 2's epilog descriptions change no register.
+                if (info.version() == 1) {
+                    skippedXmmSaves++;
+                }
+            }
             default -> {
-                // Version 2 epilog descriptions and the retired spare codes change nothing in a prolog.
+                // The reader admits no other operation.
             }
         }
         return false;

@@ -51,7 +51,8 @@ class PeFileTest {
     void rvasOutsideSectionsAreRejected() {
         PeFile pe = PeFile.parse(ByteBuffer.wrap(image()));
 
-        assertThatThrownBy(() -> pe.u8(0x5000)).isInstanceOf(PeFormatException.class).hasMessageContaining("no section");
+        assertThatThrownBy(() -> pe.u8(0x5000)).isInstanceOf(PeFormatException.class)
+                .hasMessageContaining("no section");
         // Inside .text's page but past its 5 bytes of data.
         assertThatThrownBy(() -> pe.u32(0x1003)).isInstanceOf(PeFormatException.class)
                 .hasMessageContaining(".text");

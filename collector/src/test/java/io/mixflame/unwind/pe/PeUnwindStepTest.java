@@ -5,6 +5,7 @@ import static io.mixflame.unwind.pe.PeUnwindFixture.STACK_HIGH;
 import static io.mixflame.unwind.pe.PeUnwindFixture.regs;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.image.pe.UnwindCode;
 import io.mixflame.testsupport.PeImageBuilder;
 import io.mixflame.testsupport.UnwindInfoBytes;
 import io.mixflame.unwind.Registers;
@@ -128,16 +129,27 @@ class PeUnwindStepTest {
     }
 
     @Test
+    void version2EpilogCodesChangeNoRegister() {
+        // Two UWOP_EPILOG descriptions (two slots each) ahead of the prolog's codes, as version 2 lays them out.
+        byte[] info = new UnwindInfoBytes().version(2).prolog(2).code(3, UnwindCode.EPILOG, 1).slot(0)
+                .code(0x40, UnwindCode.EPILOG, 0).slot(0).push(2, WIN_RBX).push(1, WIN_RBP).toByteArray();
+        PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, info);
+        f.stack(SP, 0xb0b, 0xbadd, RET);
+
+        Registers r = unwoundAt(f, 0x1050);
+
+        assertThat(r.get(Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(r.get(Registers.RBP)).isEqualTo(0xbadd);
+        assertThat(r.sp()).isEqualTo(SP + 24);
+    }
+
+    @Test
     void machineFrameRestoresTheInterruptedContext() {
         byte[] info = new UnwindInfoBytes().machFrame(0, false).toByteArray();
-        PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, info);
         long interruptedSp = SP + 0x808;
-        f.stack(SP, RET, 0x33, 0x246, interruptedSp, 0x2b);
-        Registers r = regs(SP);
 
-        PeUnwindResult result = f.unwind(0x1004, r);
+        Registers r = unwindMachineFrame(info, SP, RET, 0x33, 0x246, interruptedSp, 0x2b);
 
-        assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
         assertThat(r.pc()).isEqualTo(RET);
         assertThat(r.sp()).isEqualTo(interruptedSp);
     }
@@ -146,16 +158,32 @@ class PeUnwindStepTest {
     void machineFrameWithErrorCodeIsOneSlotHigher() {
         // The allocation is undone first (it is later in the prolog), then the machine frame.
         byte[] info = new UnwindInfoBytes().allocSmall(0, 0x20).machFrame(0, true).toByteArray();
-        PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, info);
         long interruptedSp = SP + 0x1000;
-        f.stack(SP + 0x20, 0xe4404, RET, 0x33, 0x246, interruptedSp, 0x2b);
+
+        Registers r = unwindMachineFrame(info, SP + 0x20, 0xe4404, RET, 0x33, 0x246, interruptedSp, 0x2b);
+
+        assertThat(r.pc()).isEqualTo(RET);
+        assertThat(r.sp()).isEqualTo(interruptedSp);
+    }
+
+    /** Unwinds a frame at rsp {@link #SP} and pc {@code pcRva}; must succeed. */
+    private static Registers unwoundAt(PeUnwindFixture f, long pcRva) {
+        Registers r = regs(SP);
+        PeUnwindResult result = f.unwind(pcRva, r);
+        assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
+        return r;
+    }
+
+    /** Unwinds a frame at rsp {@link #SP} whose stack holds {@code frame} from {@code frameAt}; must succeed. */
+    private static Registers unwindMachineFrame(byte[] info, long frameAt, long... frame) {
+        PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, info);
+        f.stack(frameAt, frame);
         Registers r = regs(SP);
 
         PeUnwindResult result = f.unwind(0x1004, r);
 
         assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
-        assertThat(r.pc()).isEqualTo(RET);
-        assertThat(r.sp()).isEqualTo(interruptedSp);
+        return r;
     }
 
     @Test
@@ -187,23 +215,20 @@ class PeUnwindStepTest {
 
         // At offset 2 both pushes ran, the sub had not.
         f.stack(SP, 0xb0b, 0xbadd, RET);
-        Registers afterPushes = regs(SP);
-        assertThat(f.unwind(0x1002, afterPushes).status()).isEqualTo(UnwindStatus.UNWOUND);
+        Registers afterPushes = unwoundAt(f, 0x1002);
         assertThat(afterPushes.sp()).isEqualTo(SP + 24);
         assertThat(afterPushes.get(Registers.RBX)).isEqualTo(0xb0b);
 
         // At offset 1 only push rbp ran.
         f.stack(SP, 0xbadd, RET);
-        Registers afterOnePush = regs(SP);
-        assertThat(f.unwind(0x1001, afterOnePush).status()).isEqualTo(UnwindStatus.UNWOUND);
+        Registers afterOnePush = unwoundAt(f, 0x1001);
         assertThat(afterOnePush.get(Registers.RBP)).isEqualTo(0xbadd);
         assertThat(afterOnePush.isKnown(Registers.RBX)).isFalse();
         assertThat(afterOnePush.sp()).isEqualTo(SP + 16);
 
         // At the first instruction nothing ran: a plain return.
         f.stack(SP, RET);
-        Registers atEntry = regs(SP);
-        assertThat(f.unwind(0x1000, atEntry).status()).isEqualTo(UnwindStatus.UNWOUND);
+        Registers atEntry = unwoundAt(f, 0x1000);
         assertThat(atEntry.pc()).isEqualTo(RET);
         assertThat(atEntry.sp()).isEqualTo(SP + 8);
     }
@@ -215,22 +240,19 @@ class PeUnwindStepTest {
                 .load(0x1000, 0x1100, PUSH_PUSH_ALLOC);
 
         f.stack(SP + 0x20, 0xb0b, 0xbadd, RET);
-        Registers atAdd = regs(SP);
-        assertThat(f.unwind(0x1040, atAdd).status()).isEqualTo(UnwindStatus.UNWOUND);
+        Registers atAdd = unwoundAt(f, 0x1040);
         assertThat(atAdd.sp()).isEqualTo(SP + 0x38);
         assertThat(atAdd.get(Registers.RBX)).isEqualTo(0xb0b);
         assertThat(atAdd.pc()).isEqualTo(RET);
 
         // After the add the prolog codes would undo the allocation a second time; the epilog path must not.
         f.stack(SP, 0xb0b, 0xbadd, RET);
-        Registers atPop = regs(SP);
-        assertThat(f.unwind(0x1044, atPop).status()).isEqualTo(UnwindStatus.UNWOUND);
+        Registers atPop = unwoundAt(f, 0x1044);
         assertThat(atPop.sp()).isEqualTo(SP + 24);
         assertThat(atPop.get(Registers.RBP)).isEqualTo(0xbadd);
 
         f.stack(SP, RET);
-        Registers atRet = regs(SP);
-        assertThat(f.unwind(0x1046, atRet).status()).isEqualTo(UnwindStatus.UNWOUND);
+        Registers atRet = unwoundAt(f, 0x1046);
         assertThat(atRet.pc()).isEqualTo(RET);
         assertThat(atRet.sp()).isEqualTo(SP + 8);
     }
