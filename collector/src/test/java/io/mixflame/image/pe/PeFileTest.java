@@ -61,6 +61,18 @@ class PeFileTest {
     }
 
     @Test
+    void zeroFillPastTheRawDataIsNotReadFromTheFile() {
+        // The last section (.rdata) claims 0xf00 bytes once loaded but has 0x200 in the file, which ends there.
+        int rdataHeader = PeImageBuilder.SECTION_TABLE_OFFSET + 40;
+        PeFile pe = PeFile.parse(ByteBuffer.wrap(patched(rdataHeader + 8, 4, 0xf00)));
+
+        assertThat(pe.sections().get(1).loadedSize()).isEqualTo(0xf00);
+        assertThat(pe.u32(0x2006)).isEqualTo(0xdeadbeefL);
+        assertThatThrownBy(() -> pe.u32(0x2400)).isInstanceOf(PeFormatException.class)
+                .hasMessageContaining("past the file data");
+    }
+
+    @Test
     void truncatedImagesAreRejectedAtEveryLength() {
         byte[] bytes = image();
         int sectionTableEnd = PeImageBuilder.SECTION_TABLE_OFFSET + 2 * 40;
