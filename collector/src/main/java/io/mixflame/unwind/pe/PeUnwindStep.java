@@ -76,9 +76,13 @@ public final class PeUnwindStep {
         } catch (StackReader.BadStackException e) {
             return PeUnwindResult.failed(e.getMessage());
         }
-        String bad = checkCallerSp(next.sp(), oldSp);
-        if (bad != null) {
-            return PeUnwindResult.failed(bad);
+        // A zero return address ends the stack (the thread's first frame) wherever the caller's rsp would be:
+        // the topmost slot may be the stack's last, leaving rsp at the high limit.
+        if (next.pc() != 0) {
+            String bad = checkCallerSp(next.sp(), oldSp);
+            if (bad != null) {
+                return PeUnwindResult.failed(bad);
+            }
         }
         regs.copyFrom(next);
         UnwindStatus status = next.pc() == 0 ? UnwindStatus.COMPLETED : UnwindStatus.UNWOUND;

@@ -73,14 +73,15 @@ class PeUnwindGarbageTest {
                 assertThat(regs.pc()).isEqualTo(PeUnwindFixture.BASE + rva);
                 return UnwindStatus.FAILED;
             }
+            if (result.status() == UnwindStatus.COMPLETED) {
+                assertThat(regs.pc()).isZero();
+                return UnwindStatus.COMPLETED;
+            }
             assertThat(Long.compareUnsigned(regs.sp(), before.sp())).isPositive();
             assertThat(regs.sp()).isBetween(STACK_LOW, STACK_HIGH - 1);
             assertThat(regs.sp() & 7).isZero();
             // rsp rises by at least 8 a step, so a walk is bounded by the stack's size.
             assertThat(steps).isLessThanOrEqualTo((int) ((STACK_HIGH - STACK_LOW) / 8));
-            if (result.status() == UnwindStatus.COMPLETED) {
-                return UnwindStatus.COMPLETED;
-            }
             rva = regs.pc() - PeUnwindFixture.BASE;
         }
     }

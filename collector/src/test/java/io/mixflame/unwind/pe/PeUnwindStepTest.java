@@ -325,6 +325,14 @@ class PeUnwindStepTest {
     }
 
     @Test
+    void zeroReturnAddressInTheStacksLastSlotEndsTheStack() {
+        PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, PUSH_PUSH_ALLOC);
+        f.stack(STACK_HIGH - 8, 0);
+
+        assertThat(f.unwind(0x1200, regs(STACK_HIGH - 8)).status()).isEqualTo(UnwindStatus.COMPLETED);
+    }
+
+    @Test
     void rspPastTheHighLimitFails() {
         PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, PUSH_PUSH_ALLOC);
         f.stack(STACK_HIGH - 8, RET);
