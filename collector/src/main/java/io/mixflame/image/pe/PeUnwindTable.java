@@ -1,0 +1,79 @@
+package io.mixflame.image.pe;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Optional;
+
+/**
+ * The exception directory ({@code .pdata}) of an x64 image: its RUNTIME_FUNCTION entries sorted by start, found by
+ * binary search, and their unwind info decoded on demand. An image without the directory has no entries (all its
+ * functions are leaves as far as unwinding is concerned).
+ */
+public final class PeUnwindTable {
+    private static final int ENTRY_SIZE = 12;
+
+    private final RuntimeFunction[] entries;
+    private final UnwindInfoReader reader;
+
+    private PeUnwindTable(RuntimeFunction[] entries, UnwindInfoReader reader) {
+        this.entries = entries;
+        this.reader = reader;
+    }
+
+    /**
+     * Reads the exception directory.
+     *
+     * @throws PeFormatException if it lies outside the image or holds an entry that ends before it begins
+     */
+    public static PeUnwindTable read(PeFile file) {
+        PeDataDirectory dir = file.directory(PeFile.DIRECTORY_EXCEPTION);
+        RuntimeFunction[] entries = new RuntimeFunction[0];
+        if (dir.isPresent()) {
+            file.rvaToOffset(dir.rva(), dir.size());
+            int count = (int) (dir.size() / ENTRY_SIZE);
+            entries = new RuntimeFunction[count];
+            for (int i = 0; i < count; i++) {
+                long at = dir.rva() + (long) ENTRY_SIZE * i;
+                RuntimeFunction f = new RuntimeFunction(file.u32(at), file.u32(at + 4), file.u32(at + 8));
+                if (f.end() < f.begin()) {
+                    throw new PeFormatException("RUNTIME_FUNCTION " + i + " ends before it begins");
+                }
+                entries[i] = f;
+            }
+            // The linker sorts them; sorting again costs little and makes the search safe on odd images.
+            Arrays.sort(entries, Comparator.comparingLong(RuntimeFunction::begin));
+        }
+        return new PeUnwindTable(entries, new UnwindInfoReader(file));
+    }
+
+    /** The entry whose range holds an RVA; empty for leaf functions and addresses outside any function. */
+    public Optional<RuntimeFunction> find(long rva) {
+        int low = 0;
+        int high = entries.length - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            RuntimeFunction f = entries[mid];
+            if (rva < f.begin()) {
+                high = mid - 1;
+            } else if (rva >= f.end()) {
+                low = mid + 1;
+            } else {
+                return Optional.of(f);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The decoded unwind info of an entry, with its chain.
+     *
+     * @throws PeFormatException if it is malformed
+     */
+    public UnwindInfo unwindInfo(RuntimeFunction entry) {
+        return reader.read(entry.unwindInfo());
+    }
+
+    public int size() {
+        return entries.length;
+    }
+}
