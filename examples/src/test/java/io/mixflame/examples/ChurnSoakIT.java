@@ -42,8 +42,6 @@ class ChurnSoakIT {
     void churnAtOneMillisecondLeavesHeapFilesAndThreadsFlat(Path jdk) throws Exception {
         Path out = dir.resolve("churn.collapsed");
         try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
-                // A small code cache: compiled code of unloaded classes is flushed and its space reused sooner.
-                "-XX:ReservedCodeCacheSize=16m",
                 "-javaagent:" + BuiltJars.agent() + "=start,interval=1ms,file=" + out,
                 "-jar", BuiltJars.examples().toString(), "churn", "--seconds", Integer.toString(SECONDS)))) {
             long pid = app.pid();
