@@ -66,13 +66,13 @@ public final class MixedFrameNamer {
 
         @Override
         public void unnamed(long at) {
-            out.add(new NamedFrame(FrameType.MARKER, at, sp, "[unknown Java frame]", null, 0, 0, null, null, null,
+            out.add(new NamedFrame(FrameType.MARKER, at, sp, Frame.UNKNOWN_JAVA.name(), null, 0, 0, null, null, null,
                     null, -1, 0));
         }
 
         @Override
         public void unloaded(long at) {
-            out.add(new NamedFrame(FrameType.MARKER, at, sp, "[unloaded method]", null, 0, 0, null, null, null,
+            out.add(new NamedFrame(FrameType.MARKER, at, sp, Frame.UNLOADED_METHOD.name(), null, 0, 0, null, null, null,
                     null, -1, 0));
         }
     }

@@ -20,8 +20,8 @@ import java.util.Arrays;
  */
 public final class ProfileFrameNamer {
     private static final int CACHE_ENTRIES = 16_384;
-    private static final Frame UNNAMED = new Frame("[unknown Java frame]", FrameType.MARKER);
-    private static final Frame UNLOADED = new Frame("[unloaded method]", FrameType.MARKER);
+    private static final Frame UNNAMED = Frame.UNKNOWN_JAVA;
+    private static final Frame UNLOADED = Frame.UNLOADED_METHOD;
 
     private final ProcessModules modules;
     private final NativeSymbolizer natives;

@@ -17,6 +17,10 @@ public record Frame(String name, FrameType type) {
     public static final Frame UNKNOWN = new Frame("[unknown]", FrameType.MARKER);
     /** The stack was deeper than the engine records; frames nearer the root are missing. */
     public static final Frame TRUNCATED = new Frame("[truncated]", FrameType.MARKER);
+    /** A Java frame whose method's class was unloaded before the frame could be named. */
+    public static final Frame UNLOADED_METHOD = new Frame("[unloaded method]", FrameType.MARKER);
+    /** A Java frame whose method could not be read. */
+    public static final Frame UNKNOWN_JAVA = new Frame("[unknown Java frame]", FrameType.MARKER);
     /** The profile reached its bound on distinct stacks or frames; samples counted here have no stack. */
     public static final Frame OVERFLOW = new Frame("[overflow]", FrameType.MARKER);
 

@@ -21,7 +21,7 @@ final class ThreadNames {
     private final long pid;
     private final HotSpotVm vm;
     private final Map<Integer, String> names = new HashMap<>();
-    private final Map<Integer, NamedRoot> roots = new HashMap<>();
+    private final io.mixflame.cache.LongKeyedCache<Frame> roots = new io.mixflame.cache.LongKeyedCache<>(LIMIT);
     private long lastRefresh;
 
     ThreadNames(long pid, HotSpotVm vm) {
@@ -29,21 +29,17 @@ final class ThreadNames {
         this.vm = vm;
     }
 
-    /** The thread's root frame, made once for each name the thread has had. */
+    /**
+     * The thread's root frame, made once: a thread's name is taken once and kept (see {@link #name}), so the frame
+     * is too, found without boxing the thread id on every sample.
+     */
     Frame frame(int tid) {
-        String name = name(tid);
-        NamedRoot root = roots.get(tid);
-        if (root == null || !root.name().equals(name)) {
-            if (roots.size() > LIMIT) {
-                roots.clear();
-            }
-            root = new NamedRoot(name, Frame.thread(name, tid));
-            roots.put(tid, root);
+        Frame f = roots.get(tid);
+        if (f == null) {
+            f = Frame.thread(name(tid), tid);
+            roots.put(tid, f);
         }
-        return root.frame();
-    }
-
-    private record NamedRoot(String name, Frame frame) {
+        return f;
     }
 
     String name(int tid) {
