@@ -1,7 +1,7 @@
 package io.mixflame.cli;
 
 import io.mixflame.process.MemoryMapping;
-import io.mixflame.process.MemoryMaps;
+import io.mixflame.process.linux.ProcMaps;
 import java.io.IOException;
 import java.util.List;
 
@@ -22,7 +22,7 @@ final class AttachTarget {
     static String refusal(long pid) {
         List<MemoryMapping> maps;
         try {
-            maps = MemoryMaps.read(pid);
+            maps = ProcMaps.read(pid);
         } catch (IOException e) {
             return ProcessHandle.of(pid).isPresent()
                     ? "cannot read the memory map of process " + pid + " (another user's process?)"

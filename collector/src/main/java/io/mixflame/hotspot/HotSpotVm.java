@@ -2,7 +2,7 @@ package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.image.LoadedModule;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -50,36 +50,21 @@ public final class HotSpotVm {
      * The JVM in a process, when libjvm is mapped there and describes itself; otherwise empty, after one log line
      * naming what was missing (the walk then shows native frames only).
      */
-    public static Optional<HotSpotVm> attach(ProcessModules modules, VmReader reader) {
-        Optional<LoadedModule> libjvm = findLibjvm(modules);
-        if (libjvm.isEmpty()) {
+    public static Optional<HotSpotVm> attach(ModuleMap modules, VmReader reader) {
+        LoadedModule libjvm = modules.jvmLibrary();
+        if (libjvm == null) {
             return Optional.empty();
         }
         try {
-            VmStructs structs = VmStructs.read(reader, libjvm.get());
+            VmStructs structs = VmStructs.read(reader, libjvm);
             return Optional.of(new HotSpotVm(structs, new HotSpotLayout(structs, reader), reader));
         } catch (UnsupportedVmException e) {
-            LOG.warn("Java frames will not be named in process {}: {}", modules.pid(), e.getMessage());
+            LOG.warn("Java frames will not be named: {}", e.getMessage());
             return Optional.empty();
         } catch (MemoryReadException e) {
-            LOG.warn("Java frames will not be named in process {}: the code cache cannot be read ({})",
-                    modules.pid(), e.getMessage());
+            LOG.warn("Java frames will not be named: the code cache cannot be read ({})", e.getMessage());
             return Optional.empty();
         }
-    }
-
-    private static Optional<LoadedModule> findLibjvm(ProcessModules modules) {
-        try {
-            if (modules.mappings().isEmpty()) {
-                modules.refresh();
-            }
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        }
-        return modules.mappings().stream()
-                .filter(m -> m.executable() && m.path().endsWith("/libjvm.so"))
-                .findFirst()
-                .flatMap(m -> modules.find(m.start()));
     }
 
     /** The JVM's feature version (17, 25, ...). */

@@ -2,8 +2,6 @@ package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.image.LoadedModule;
-import io.mixflame.image.elf.ElfFile;
-import io.mixflame.image.elf.ElfSymbolLookup;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -34,14 +32,15 @@ public final class VmStructs {
      * @throws UnsupportedVmException when libjvm does not export them (not HotSpot, or a stripped build)
      */
     public static VmStructs read(VmReader reader, LoadedModule libjvm) throws UnsupportedVmException {
-        ElfFile elf = libjvm.module().elf()
-                .orElseThrow(() -> new UnsupportedVmException(libjvm.module().path() + " cannot be read"));
         VmStructs vm = new VmStructs();
-        Map<String, Long> symbols = ElfSymbolLookup.withPrefix(elf, "gHotSpotVM");
+        Map<String, Long> symbols = libjvm.image().exports().withPrefix("gHotSpotVM");
+        if (symbols.isEmpty()) {
+            throw new UnsupportedVmException(libjvm.image().path() + " exports none of HotSpot's tables");
+        }
         Symbols s = name -> {
             Long value = symbols.get(name);
             if (value == null) {
-                throw new UnsupportedVmException("libjvm does not export " + name);
+                throw new UnsupportedVmException(libjvm.image().name() + " does not export " + name);
             }
             return reader.u64(value + libjvm.bias());
         };

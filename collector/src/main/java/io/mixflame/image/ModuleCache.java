@@ -1,26 +1,27 @@
 package io.mixflame.image;
 
-import io.mixflame.image.elf.ElfFile;
-import java.nio.file.Path;
+import java.io.File;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
- * The parsed modules of every process the profiler looks at, keyed by file identity (path, inode, size and
- * modification time), so a library mapped by many processes, or mapped again, is parsed once. Bounded: the least
- * recently used module is dropped beyond the limit.
+ * The module images of every process the profiler looks at, keyed by file identity (path, file id, size and
+ * modification time), so a library mapped by many processes, or mapped again, is read once. Bounded: the least
+ * recently used image is dropped beyond the limit. Images read their contents lazily, so holding one is cheap.
  */
 public final class ModuleCache {
     private static final ModuleCache SHARED = new ModuleCache(512);
 
     private final int limit;
-    private final Map<String, NativeModule> modules;
+    private final Map<String, ModuleImage> modules;
 
+    /** A cache of at most {@code limit} images. */
     public ModuleCache(int limit) {
         this.limit = limit;
         this.modules = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, NativeModule> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, ModuleImage> eldest) {
                 return size() > ModuleCache.this.limit;
             }
         };
@@ -31,21 +32,22 @@ public final class ModuleCache {
         return SHARED;
     }
 
-    /** The module of a file on disk. */
-    public synchronized NativeModule file(String path, long inode) {
-        Path p = Path.of(path);
-        long size = p.toFile().length();
-        long modified = p.toFile().lastModified();
-        String key = path + '\0' + inode + '\0' + size + '\0' + modified;
-        return modules.computeIfAbsent(key, k -> new NativeModule(path, () -> ElfFile.open(p)));
+    /**
+     * The image of a file on disk, made by {@code open} when this file (by path, {@code fileId}, size and
+     * modification time) has none yet.
+     */
+    public synchronized ModuleImage file(String path, long fileId, Supplier<ModuleImage> open) {
+        File f = new File(path);
+        String key = path + '\0' + fileId + '\0' + f.length() + '\0' + f.lastModified();
+        return modules.computeIfAbsent(key, k -> open.get());
     }
 
-    /** A module whose bytes are in a process's memory (the vDSO), keyed by the caller. */
-    public synchronized NativeModule memory(String key, String name, NativeModule.ElfSource source) {
-        return modules.computeIfAbsent("mem\0" + key, k -> new NativeModule(name, source));
+    /** An image whose bytes are not a plain file (the vDSO, a deleted file), keyed by the caller. */
+    public synchronized ModuleImage memory(String key, Supplier<ModuleImage> open) {
+        return modules.computeIfAbsent("mem\0" + key, k -> open.get());
     }
 
-    /** Number of modules held. */
+    /** Number of images held. */
     public synchronized int size() {
         return modules.size();
     }

@@ -1,5 +1,6 @@
 package io.mixflame.stack;
 
+import io.mixflame.capture.CaptureMethod;
 import java.util.List;
 
 /**

@@ -1,24 +1,24 @@
 package io.mixflame.stack;
 
+import io.mixflame.capture.CaptureMethod;
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.capture.proc.BlockedThreadCapture;
-import io.mixflame.capture.proc.KernelStack;
-import io.mixflame.capture.ptrace.PtraceCapture;
+import io.mixflame.capture.ThreadCapture;
+import io.mixflame.capture.ThreadCaptureException;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.InlinedScope;
 import io.mixflame.hotspot.JavaMethod;
 import io.mixflame.hotspot.JavaThreadInfo;
 import io.mixflame.hotspot.VmReader;
-import io.mixflame.process.BlockedThreadState;
-import io.mixflame.process.LinuxProcessMemory;
-import io.mixflame.process.StackMapping;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.platform.TargetProcess;
+import io.mixflame.platform.TargetProcesses;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.MixedFrameNamer;
-import io.mixflame.image.ModuleCache;
 import io.mixflame.symbolize.NamedFrame;
 import io.mixflame.symbolize.NativeSymbolizer;
-import io.mixflame.image.ProcessModules;
 import io.mixflame.symbolize.SymbolizedFrame;
 import io.mixflame.symbolize.java.JavaFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
@@ -28,15 +28,10 @@ import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Walks the stacks of one process — this one or another, by pid — Java and native frames in true call order.
@@ -59,26 +54,27 @@ public final class ProcessStackWalker implements AutoCloseable {
     private static final int ATTEMPTS = 5;
 
     private final long pid;
-    private final LinuxProcessMemory memory;
-    private final ProcessModules modules;
+    private final TargetProcess target;
+    private final ProcessMemory memory;
+    private final ModuleMap modules;
     private final HotSpotVm vm;
     private final NativeStackWalker walker;
     private final NativeSymbolizer natives;
     private final MixedFrameNamer namer;
-    private final BlockedThreadCapture blocked;
+    private final ThreadCapture threadCapture;
     private final CapturedThread captured = new CapturedThread(STACK_COPY);
     private boolean closed;
 
     private ProcessStackWalker(long pid) throws IOException {
         this.pid = pid;
-        this.memory = new LinuxProcessMemory(pid);
-        this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
-        modules.refresh();
+        this.target = TargetProcesses.open(pid);
+        this.memory = target.memory();
+        this.modules = target.modules();
         this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
         this.walker = UnwinderChain.walker(vm);
         this.natives = new NativeSymbolizer(modules);
         this.namer = new MixedFrameNamer(natives, vm == null ? null : new JavaFrameNamer(vm));
-        this.blocked = new BlockedThreadCapture(pid, memory, STACK_COPY);
+        this.threadCapture = target.threadCapture(STACK_COPY);
     }
 
     /**
@@ -115,72 +111,35 @@ public final class ProcessStackWalker implements AutoCloseable {
             }
         }
         List<ThreadSummary> result = new ArrayList<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path task : (Iterable<Path>) tasks.sorted()::iterator) {
-                long tid;
-                try {
-                    tid = Long.parseLong(task.getFileName().toString());
-                } catch (NumberFormatException e) {
-                    continue;
-                }
-                JavaThreadInfo j = java.get(tid);
-                String name = j != null && j.name() != null ? j.name() : comm(task);
-                result.add(new ThreadSummary(tid, name, j == null ? null : j.stateName()));
-            }
+        ThreadSource source = target.threads();
+        for (int tid : source.list()) {
+            JavaThreadInfo j = java.get((long) tid);
+            String name = j != null && j.name() != null ? j.name() : source.name(tid);
+            result.add(new ThreadSummary(tid, name == null ? "?" : name, j == null ? null : j.stateName()));
         }
         result.sort((a, b) -> Long.compare(a.tid(), b.tid()));
         return result;
-    }
-
-    private static String comm(Path task) {
-        try {
-            return Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            return "?";
-        }
     }
 
     /** Captures one thread's stack now. */
     public synchronized CallStack capture(long tid, CaptureOptions options) {
         checkOpen();
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-            StackMemory stack = new StackMemory(memory);
-            UnwindContext context = new UnwindContext(stack, modules);
-            Optional<BlockedThreadState> state;
+            CaptureMethod method;
             try {
-                state = blocked.capture(tid, modules::stackMappingContaining, captured);
-            } catch (IOException e) {
-                return failure(tid, "thread " + tid + " of process " + pid + " does not exist", options, List.of());
-            }
-            if (state.isPresent()) {
-                context.load(captured);
-                WalkedStack walked = new WalkedStack();
-                walker.walk(context, walked);
-                try {
-                    if (!blocked.unchanged(tid, state.get())) {
-                        continue;
-                    }
-                } catch (IOException e) {
-                    return failure(tid, "thread " + tid + " ended during the capture", options, List.of());
-                }
-                List<String> kernel = options.inProcessOnly() ? List.of() : KernelStack.read(pid, tid);
-                return finish(tid, CaptureMethod.BLOCKED_IN_KERNEL, walked, kernel, options);
-            }
-            if (pid == ProcessHandle.current().pid()) {
-                return failure(tid, "thread " + tid + " is running; a running thread of the own process can only be"
-                        + " captured by the perf sampler", options, List.of());
-            }
-            try {
-                PtraceCapture.capture(tid, memory, captured);
-                StackMapping.containing(modules.mappings(), captured.register(CapturedThread.RSP))
-                        .ifPresent(m -> captured.setStackRegion(m.start(), m.end()));
-                context.load(captured);
-                WalkedStack walked = new WalkedStack();
-                walker.walk(context, walked);
-                return finish(tid, CaptureMethod.PTRACE_STOP, walked, List.of(), options);
-            } catch (IllegalStateException e) {
+                method = threadCapture.capture((int) tid, captured);
+            } catch (ThreadCaptureException e) {
                 return failure(tid, e.getMessage(), options, List.of());
             }
+            UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
+            context.load(captured);
+            WalkedStack walked = new WalkedStack();
+            walker.walk(context, walked);
+            if (!threadCapture.stillAsCaptured((int) tid)) {
+                continue;
+            }
+            List<String> kernel = options.inProcessOnly() ? List.of() : threadCapture.kernelFrames((int) tid);
+            return finish(tid, method, walked, kernel, options);
         }
         return failure(tid, "thread " + tid + " kept moving during every capture", options, List.of());
     }
@@ -323,7 +282,8 @@ public final class ProcessStackWalker implements AutoCloseable {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            memory.close();
+            threadCapture.close();
+            target.close();
         }
     }
 }

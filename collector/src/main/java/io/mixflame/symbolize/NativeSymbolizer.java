@@ -1,15 +1,15 @@
 package io.mixflame.symbolize;
 
-import io.mixflame.image.ProcessModules;
-import io.mixflame.image.SymbolTable;
 import io.mixflame.image.LoadedModule;
-import java.util.Optional;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.SymbolTable;
 
 /** Names native code addresses of one process: module, function, displacement. */
 public final class NativeSymbolizer {
-    private final ProcessModules modules;
+    private final ModuleMap modules;
 
-    public NativeSymbolizer(ProcessModules modules) {
+    /** Names code in the modules of {@code modules}. */
+    public NativeSymbolizer(ModuleMap modules) {
         this.modules = modules;
     }
 
@@ -21,18 +21,17 @@ public final class NativeSymbolizer {
      */
     public SymbolizedFrame symbolize(long pc, boolean callSite) {
         long lookup = callSite ? pc - 1 : pc;
-        Optional<LoadedModule> loaded = modules.find(lookup);
-        if (loaded.isEmpty()) {
+        LoadedModule m = modules.moduleAt(lookup);
+        if (m == null) {
             return new SymbolizedFrame(pc, null, null, 0, 0);
         }
-        LoadedModule m = loaded.get();
-        SymbolTable symbols = m.module().symbols();
+        SymbolTable symbols = m.image().symbols();
         int index = symbols.indexOf(lookup - m.bias());
         if (index < 0) {
-            return new SymbolizedFrame(pc, m.module().name(), null, 0, pc - m.bias());
+            return new SymbolizedFrame(pc, m.image().name(), null, 0, pc - m.bias());
         }
         long start = symbols.address(index) + m.bias();
-        return new SymbolizedFrame(pc, m.module().name(), displayName(symbols, index), start, pc - start);
+        return new SymbolizedFrame(pc, m.image().name(), displayName(symbols, index), start, pc - start);
     }
 
     /** The symbol's name demangled, made once per symbol and kept with the table. */

@@ -1,6 +1,6 @@
 package io.mixflame.symbolize;
 
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaMethod;
@@ -23,7 +23,7 @@ public final class ProfileFrameNamer {
     private static final Frame UNNAMED = Frame.UNKNOWN_JAVA;
     private static final Frame UNLOADED = Frame.UNLOADED_METHOD;
 
-    private final ProcessModules modules;
+    private final ModuleMap modules;
     private final NativeSymbolizer natives;
     private final HotSpotVm vm;
     private final JavaFrameNamer java;
@@ -48,7 +48,7 @@ public final class ProfileFrameNamer {
      * @param modules the module map of the process
      * @param vm      its JVM, or null when it has none the profiler can read
      */
-    public ProfileFrameNamer(ProcessModules modules, HotSpotVm vm) {
+    public ProfileFrameNamer(ModuleMap modules, HotSpotVm vm) {
         this.modules = modules;
         this.natives = new NativeSymbolizer(modules);
         this.vm = vm;

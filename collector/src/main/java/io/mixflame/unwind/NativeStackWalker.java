@@ -1,10 +1,8 @@
 package io.mixflame.unwind;
 
 import io.mixflame.process.MemoryMapping;
-import io.mixflame.process.StackMapping;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Walks one thread's stack from its registers through a chain of {@link Unwinder}s, checking every step the way
@@ -38,24 +36,16 @@ public final class NativeStackWalker {
     public void walk(UnwindContext context, WalkedStack out) {
         out.clear();
         Registers r = context.registers();
-        ProcessModules modules = context.modules();
+        ModuleMap modules = context.modules();
         if (context.bounds() == null) {
-            Optional<StackBounds> bounds = boundsAround(modules.mappings(), r.sp());
-            if (bounds.isEmpty()) {
-                try {
-                    modules.refresh();
-                } catch (java.io.IOException e) {
-                    // the bounds check below reports it
-                }
-                bounds = boundsAround(modules.mappings(), r.sp());
-            }
-            if (bounds.isEmpty()) {
+            StackBounds bounds = boundsAround(modules, r.sp());
+            if (bounds == null) {
                 out.add(WalkedStack.CODE, r.pc(), r.sp(), false, false);
                 out.add(WalkedStack.UNKNOWN, 0, 0, false, false);
                 out.setEnd(WalkedStack.End.BAD_STACK);
                 return;
             }
-            context.setBounds(bounds.get());
+            context.setBounds(bounds);
         }
         context.setCallSite(false);
         context.takeDescribedKind();
@@ -97,13 +87,12 @@ public final class NativeStackWalker {
             if (context.signalFrame()) {
                 out.markLastSignalFrame();
                 // The interrupted code may run on another stack than the handler (sigaltstack).
-                Optional<StackBounds> next = context.bounds().contains(newSp) ? Optional.of(context.bounds())
-                        : boundsAround(modules.mappings(), newSp);
-                if (next.isEmpty()) {
+                StackBounds next = context.bounds().contains(newSp) ? context.bounds() : boundsAround(modules, newSp);
+                if (next == null) {
                     fail(out, WalkedStack.End.BAD_STACK);
                     return;
                 }
-                context.setBounds(next.get());
+                context.setBounds(next);
             } else if (Long.compareUnsigned(newSp, sp) <= 0) {
                 fail(out, WalkedStack.End.BAD_STACK);
                 return;
@@ -135,7 +124,8 @@ public final class NativeStackWalker {
     }
 
     /** The stack region holding an sp: its readable and writable mapping. */
-    static Optional<StackBounds> boundsAround(List<MemoryMapping> maps, long sp) {
-        return StackMapping.containing(maps, sp).map(m -> new StackBounds(m.start(), m.end()));
+    private static StackBounds boundsAround(ModuleMap modules, long sp) {
+        MemoryMapping m = modules.stackRegionContaining(sp);
+        return m == null ? null : new StackBounds(m.start(), m.end());
     }
 }

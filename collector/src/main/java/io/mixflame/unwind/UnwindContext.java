@@ -1,7 +1,7 @@
 package io.mixflame.unwind;
 
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
 
 /**
  * What an unwinder works on during one step: the frame's registers (replaced by the caller's), the stack's memory,
@@ -10,7 +10,7 @@ import io.mixflame.image.ProcessModules;
 public final class UnwindContext {
     private final Registers registers = new Registers();
     private final StackMemory memory;
-    private final ProcessModules modules;
+    private final ModuleMap modules;
     private StackBounds bounds;
     private boolean callSite;
     private boolean signalFrame;
@@ -19,7 +19,7 @@ public final class UnwindContext {
     private long describedA;
     private long describedB;
 
-    public UnwindContext(StackMemory memory, ProcessModules modules) {
+    public UnwindContext(StackMemory memory, ModuleMap modules) {
         this.memory = memory;
         this.modules = modules;
     }
@@ -33,7 +33,7 @@ public final class UnwindContext {
         return memory;
     }
 
-    public ProcessModules modules() {
+    public ModuleMap modules() {
         return modules;
     }
 

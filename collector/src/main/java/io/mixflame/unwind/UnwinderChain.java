@@ -2,6 +2,7 @@ package io.mixflame.unwind;
 
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.unwind.dwarf.DwarfUnwinder;
+import io.mixflame.unwind.pe.PeUnwinder;
 import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,8 @@ import java.util.List;
 /**
  * The one place the unwinders are put in order, for every walker of the profiler (the perf and wall engines,
  * {@code stacks}, the benchmarks): HotSpot's frames first where there is a JVM (its code has no call frame
- * information worth reading), then the native unwind data of the modules, then frame pointers.
+ * information worth reading), then the native unwind data of the modules (DWARF call frame information of ELF modules, {@code .pdata} of PE
+ * modules), then frame pointers.
  */
 public final class UnwinderChain {
     private UnwinderChain() {
@@ -26,11 +28,14 @@ public final class UnwinderChain {
 
     /** The unwinders in order, for a process with the JVM {@code vm} (or null). */
     public static List<Unwinder> unwinders(HotSpotVm vm) {
-        List<Unwinder> chain = new ArrayList<>(3);
+        List<Unwinder> chain = new ArrayList<>(4);
         if (vm != null) {
             chain.add(new HotSpotUnwinder(vm));
         }
+        // Each native unwinder reads one format of unwind data and declines modules with another, so one chain
+        // serves ELF and PE processes alike.
         chain.add(new DwarfUnwinder());
+        chain.add(new PeUnwinder());
         chain.add(new FramePointerUnwinder());
         return chain;
     }

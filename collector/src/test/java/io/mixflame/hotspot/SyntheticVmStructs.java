@@ -1,7 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.image.LoadedModule;
-import io.mixflame.image.NativeModule;
+import io.mixflame.image.linux.ElfModuleImage;
 import io.mixflame.testsupport.ElfImageBuilder;
 import io.mixflame.testsupport.FakeProcessMemory;
 import java.util.ArrayList;
@@ -101,7 +101,7 @@ final class SyntheticVmStructs {
         writeConstants(w, libjvm, "gHotSpotVMLongConstant", longConstants);
 
         var elf = libjvm.build();
-        return new LoadedModule(new NativeModule("libjvm.so", () -> elf), at, w.next, 0);
+        return new LoadedModule(new ElfModuleImage("libjvm.so", () -> elf), at, w.next, 0);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mixflame.stack;
 
+import io.mixflame.capture.CaptureMethod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Memory;

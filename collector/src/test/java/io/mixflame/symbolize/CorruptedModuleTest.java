@@ -1,7 +1,7 @@
 package io.mixflame.symbolize;
 
 import io.mixflame.image.SymbolTable;
-import io.mixflame.image.NativeModule;
+import io.mixflame.image.linux.ElfModuleImage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.image.elf.ElfFile;
@@ -52,7 +52,7 @@ class CorruptedModuleTest {
             bytes[random.nextInt(region)] = (byte) random.nextInt(256);
         }
         byte[] damaged = bytes;
-        NativeModule module = new NativeModule(library + " (" + what + ")", () -> ElfFile.parse(ByteBuffer.wrap(damaged)));
+        ElfModuleImage module = new ElfModuleImage(library + " (" + what + ")", () -> ElfFile.parse(ByteBuffer.wrap(damaged)));
 
         SymbolTable symbols = module.symbols();
         CallFrameInfo cfi = module.cfi();
@@ -71,7 +71,7 @@ class CorruptedModuleTest {
         assertThat(symbols.size()).isLessThanOrEqualTo(intact(library).symbols().size() + damaged.length / 24);
     }
 
-    private static NativeModule intact(Path library) {
-        return new NativeModule(library.toString(), () -> ElfFile.open(library));
+    private static ElfModuleImage intact(Path library) {
+        return new ElfModuleImage(library.toString(), () -> ElfFile.open(library));
     }
 }

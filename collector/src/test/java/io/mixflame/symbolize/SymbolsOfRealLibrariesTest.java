@@ -1,10 +1,10 @@
 package io.mixflame.symbolize;
 
 import io.mixflame.image.SymbolTable;
-import io.mixflame.image.NativeModule;
+import io.mixflame.image.linux.ElfModuleImage;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.image.dwarf.CfiRule;
@@ -28,7 +28,7 @@ class SymbolsOfRealLibrariesTest {
 
     @Test
     void pltStubsAreNamedAfterTheirTargets() {
-        NativeModule jvm = new NativeModule(LIBJVM.toString(), () -> ElfFile.open(LIBJVM));
+        ElfModuleImage jvm = new ElfModuleImage(LIBJVM.toString(), () -> ElfFile.open(LIBJVM));
         SymbolTable symbols = jvm.symbols();
         boolean found = false;
         for (int i = 0; i < symbols.size() && !found; i++) {
@@ -38,8 +38,18 @@ class SymbolsOfRealLibrariesTest {
     }
 
     @Test
+    void libjvmExportsHotSpotsSelfDescription() {
+        ElfModuleImage jvm = new ElfModuleImage(LIBJVM.toString(), () -> ElfFile.open(LIBJVM));
+        var tables = jvm.exports().withPrefix("gHotSpotVM");
+        assertThat(tables).containsKeys("gHotSpotVMStructs", "gHotSpotVMTypes", "gHotSpotVMIntConstants",
+                "gHotSpotVMLongConstants", "gHotSpotVMStructEntryArrayStride");
+        assertThat(tables.keySet()).allMatch(name -> name.startsWith("gHotSpotVM"));
+        assertThat(tables.get("gHotSpotVMStructs")).isPositive();
+    }
+
+    @Test
     void libstdcxxSymbolsDemangle() {
-        NativeModule module = new NativeModule(LIBSTDCXX.toString(), () -> ElfFile.open(LIBSTDCXX));
+        ElfModuleImage module = new ElfModuleImage(LIBSTDCXX.toString(), () -> ElfFile.open(LIBSTDCXX));
         SymbolTable symbols = module.symbols();
         assertThat(symbols.size()).isGreaterThan(1000);
         boolean sawNamespace = false;
@@ -51,7 +61,7 @@ class SymbolsOfRealLibrariesTest {
 
     @Test
     void functionEntryRuleIsTheReturnAddressOnTopOfTheStack() throws Exception {
-        NativeModule jvm = new NativeModule(LIBJVM.toString(), () -> ElfFile.open(LIBJVM));
+        ElfModuleImage jvm = new ElfModuleImage(LIBJVM.toString(), () -> ElfFile.open(LIBJVM));
         SymbolTable symbols = jvm.symbols();
         int index = -1;
         for (int i = 0; i < symbols.size(); i++) {
@@ -71,7 +81,7 @@ class SymbolsOfRealLibrariesTest {
     @Test
     void signalTrampolineIsASignalFrameWithExpressionRules() {
         Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
-        NativeModule module = new NativeModule(libc.toString(), () -> ElfFile.open(libc));
+        ElfModuleImage module = new ElfModuleImage(libc.toString(), () -> ElfFile.open(libc));
         SymbolTable symbols = module.symbols();
         int index = -1;
         for (int i = 0; i < symbols.size(); i++) {

@@ -7,12 +7,13 @@ import io.mixflame.hotspot.VmReader;
 import io.mixflame.symbolize.MixedFrameNamer;
 import io.mixflame.symbolize.NamedFrame;
 import io.mixflame.symbolize.java.JavaFrameNamer;
-import io.mixflame.process.BlockedThreadState;
-import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.capture.proc.BlockedThreadState;
+import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.image.ModuleCache;
 import io.mixflame.symbolize.NativeSymbolizer;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.symbolize.SymbolizedFrame;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
@@ -32,15 +33,15 @@ public final class NativeWalk implements AutoCloseable {
     }
 
     private final ProcessMemory memory;
-    private final ProcessModules modules;
+    private final ProcModuleMap modules;
 
     public NativeWalk(long pid) throws java.io.IOException {
         this.memory = new LinuxProcessMemory(pid);
-        this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
+        this.modules = new ProcModuleMap(pid, memory, ModuleCache.shared());
         modules.refresh();
     }
 
-    public ProcessModules modules() {
+    public ProcModuleMap modules() {
         return modules;
     }
 
@@ -56,7 +57,7 @@ public final class NativeWalk implements AutoCloseable {
             UnwindContext context = new UnwindContext(stack, modules);
             BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 64 * 1024);
             CapturedThread captured = new CapturedThread(64 * 1024);
-            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, captured);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackRegionContaining, captured);
             if (state.isEmpty()) {
                 Thread.sleep(50);
                 continue;
@@ -80,7 +81,7 @@ public final class NativeWalk implements AutoCloseable {
             UnwindContext context = new UnwindContext(stack, modules);
             BlockedThreadCapture capture = new BlockedThreadCapture(modules.pid(), memory, 32 * 1024);
             CapturedThread captured = new CapturedThread(32 * 1024);
-            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, captured);
+            Optional<BlockedThreadState> state = capture.capture(tid, modules::stackRegionContaining, captured);
             if (state.isEmpty()) {
                 Thread.sleep(50);
                 continue;

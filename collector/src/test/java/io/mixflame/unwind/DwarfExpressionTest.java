@@ -3,7 +3,7 @@ package io.mixflame.unwind;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.image.dwarf.DwarfExpression;
 import io.mixflame.unwind.dwarf.FrameExpressionInputs;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.image.ProcessModules;
-import io.mixflame.image.SyntheticProcessModules;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.SyntheticModuleMap;
 import io.mixflame.testsupport.CfiInstructions;
 import io.mixflame.testsupport.EhFrameBuilder;
 import io.mixflame.testsupport.FakeProcessMemory;
@@ -38,7 +38,7 @@ class GarbageStackWalkTest {
 
     private final Random random = new Random(SEED);
     private final FakeProcessMemory memory = new FakeProcessMemory();
-    private final ProcessModules modules = new SyntheticProcessModules()
+    private final ModuleMap modules = new SyntheticModuleMap()
             .anonymousCode(CODE, CODE + CODE_SIZE)
             .anonymousCode(JIT, JIT + CODE_SIZE)
             .module("libgarbage.so", MODULE, MODULE + CODE_SIZE, MODULE, UnwindInfoImage.indexed(moduleCfi()))

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaThreadInfo;
 import io.mixflame.hotspot.VmReader;
-import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.image.ModuleCache;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.testapp.NamedThreadApp;
 import io.mixflame.testsupport.ChildProcess;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class JavaThreadListTest {
         try (ChildProcess app = ChildProcess.java(jdk, options, "io.mixflame.testapp.NamedThreadApp");
              LinuxProcessMemory memory = new LinuxProcessMemory(app.pid())) {
             app.readUntil("ready");
-            ProcessModules modules = new ProcessModules(app.pid(), memory, ModuleCache.shared());
+            ModuleMap modules = new ProcModuleMap(app.pid(), memory, ModuleCache.shared());
             modules.refresh();
             HotSpotVm vm = HotSpotVm.attach(modules, new VmReader(memory)).orElseThrow();
             assertThat(vm.checksMethodLiveness()).as("symbol counts and method arrays described").isTrue();

@@ -2,8 +2,8 @@ package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.image.ProcessModules;
-import io.mixflame.image.SyntheticProcessModules;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.SyntheticModuleMap;
 import io.mixflame.testsupport.FakeProcessMemory;
 import io.mixflame.testsupport.SyntheticStack;
 import java.util.ArrayList;
@@ -33,7 +33,7 @@ class NativeStackWalkerTest {
 
     private final FakeProcessMemory memory = new FakeProcessMemory();
     private final SyntheticStack stack = new SyntheticStack(memory, STACK_LOW, STACK_HIGH);
-    private final ProcessModules modules = new SyntheticProcessModules()
+    private final ModuleMap modules = new SyntheticModuleMap()
             .anonymousCode(CODE, CODE + 0x10000)
             .anonymousCode(JIT, JIT + 0x10000)
             .readWrite(STACK_LOW, STACK_HIGH)

@@ -37,8 +37,12 @@ final class ProcessFootprint {
     }
 
     private static long processCpuMillis() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime() / 1_000_000;
+        try {
+            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+                return os.getProcessCpuTime() / 1_000_000;
+            }
+        } catch (LinkageError e) {
+            // A runtime linked without java.management (a jlink image, such as the Windows JRE the tests use).
         }
         return -1;
     }

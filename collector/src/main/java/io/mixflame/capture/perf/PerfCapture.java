@@ -1,16 +1,14 @@
 package io.mixflame.capture.perf;
 
-import java.io.IOException;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +31,7 @@ public final class PerfCapture implements AutoCloseable {
 
     private final PerfCaptureSettings settings;
     private final PerfSyscalls sys;
+    private final ThreadSource threads;
     private final int pageSize;
     private final Map<Integer, ThreadEvent> events = new HashMap<>();
     private final Set<Integer> refused = new HashSet<>();
@@ -55,9 +54,20 @@ public final class PerfCapture implements AutoCloseable {
     private record ThreadEvent(int fd, long address, long length, PerfRingBuffer ring) {
     }
 
+    /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}. */
     public PerfCapture(PerfCaptureSettings settings, PerfSyscalls sys) {
+        this(settings, sys, new ProcThreadSource(settings.pid()));
+    }
+
+    /**
+     * @param settings what to sample
+     * @param sys      the perf system calls
+     * @param threads  the process's threads
+     */
+    public PerfCapture(PerfCaptureSettings settings, PerfSyscalls sys, ThreadSource threads) {
         this.settings = settings;
         this.sys = sys;
+        this.threads = threads;
         this.pageSize = 4096;
         this.sample = new RawSample(settings.stackBytes());
     }
@@ -99,31 +109,27 @@ public final class PerfCapture implements AutoCloseable {
     }
 
     private int firstThread() throws PerfCaptureUnavailableException {
-        try (Stream<Path> tasks = Files.list(taskDir())) {
-            return tasks.map(p -> Integer.parseInt(p.getFileName().toString())).findFirst()
-                    .orElseThrow(() -> new PerfCaptureUnavailableException("process " + settings.pid() + " has no threads"));
-        } catch (IOException e) {
-            throw new PerfCaptureUnavailableException("process " + settings.pid() + " cannot be read: " + e.getMessage());
+        int[] tids = threads.list();
+        if (tids.length == 0) {
+            throw new PerfCaptureUnavailableException("process " + settings.pid() + " has no threads or cannot be read");
         }
+        return tids[0];
     }
 
-    private Path taskDir() {
-        return Path.of("/proc", Long.toString(settings.pid()), "task");
+    /** The process's thread count now (a cheap test for started or ended threads), or -1. */
+    public int threadCount() {
+        return threads.count();
     }
 
     /** Opens events for threads started since the last call and closes those of threads that ended. */
     public void refreshThreads() {
-        Set<Integer> alive = new HashSet<>();
-        try (Stream<Path> tasks = Files.list(taskDir())) {
-            tasks.forEach(p -> {
-                try {
-                    alive.add(Integer.parseInt(p.getFileName().toString()));
-                } catch (NumberFormatException e) {
-                    // not a thread
-                }
-            });
-        } catch (IOException e) {
+        int[] tids = threads.list();
+        if (tids.length == 0) {
             return;
+        }
+        Set<Integer> alive = new HashSet<>(tids.length * 2);
+        for (int tid : tids) {
+            alive.add(tid);
         }
         refreshThreads(alive);
     }

@@ -1,7 +1,6 @@
 package io.mixflame.capture.proc;
 
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.process.BlockedThreadState;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ProcessMemory;
 import java.io.IOException;
@@ -33,27 +32,27 @@ public final class BlockedThreadCapture {
      * Captures thread {@code tid} into {@code out}: sp and pc from its syscall line, the top of its stack, its stack
      * region.
      *
-     * @param stackRegion the mapping holding a stack pointer, to bound the stack
+     * @param stackRegion the mapping holding a stack pointer, or null, to bound the stack
      * @return the state the thread was captured in, empty when it is running (not blocked) or its stack is unknown
      */
-    public Optional<BlockedThreadState> capture(long tid, LongFunction<Optional<MemoryMapping>> stackRegion,
+    public Optional<BlockedThreadState> capture(long tid, LongFunction<MemoryMapping> stackRegion,
                                                 CapturedThread out) throws IOException {
         Optional<BlockedThreadState> state = BlockedThreadState.read(pid, tid);
         if (state.isEmpty()) {
             return Optional.empty();
         }
         BlockedThreadState s = state.get();
-        Optional<MemoryMapping> region = stackRegion.apply(s.sp());
-        if (region.isEmpty()) {
+        MemoryMapping region = stackRegion.apply(s.sp());
+        if (region == null) {
             return Optional.empty();
         }
-        long end = region.get().end();
+        long end = region.end();
         int length = (int) Math.min(Math.min(stackBytes, out.stackBuffer().length), end - s.sp());
         out.clear(tid, System.nanoTime());
         out.setStackLength(memory.read(s.sp(), out.stackBuffer(), 0, length));
         out.setRegister(CapturedThread.RSP, s.sp());
         out.setRegister(CapturedThread.RIP, s.pc());
-        out.setStackRegion(region.get().start(), end);
+        out.setStackRegion(region.start(), end);
         return state;
     }
 

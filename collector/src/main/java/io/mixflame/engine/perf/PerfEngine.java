@@ -10,8 +10,7 @@ import io.mixflame.capture.perf.RawSample;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
-import io.mixflame.process.LinuxProcessMemory;
-import io.mixflame.process.ProcessThreadCount;
+import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -135,7 +134,7 @@ public final class PerfEngine implements SamplingEngine {
                     perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
                 }
                 if (t1 - lastPoll >= THREAD_POLL_NANOS) {
-                    int count = ProcessThreadCount.read(pid);
+                    int count = capture.threadCount();
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
                         capture.refreshThreads();
                         listedCount = count;

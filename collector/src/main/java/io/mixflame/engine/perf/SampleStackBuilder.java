@@ -2,7 +2,7 @@ package io.mixflame.engine.perf;
 
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
-import io.mixflame.process.BlockedThreadState;
+import io.mixflame.capture.proc.BlockedThreadState;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.VmReader;
 import io.mixflame.process.ProcessMemory;
@@ -10,8 +10,11 @@ import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.KernelSymbols;
 import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleCache;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.linux.ProcModuleMap;
+import io.mixflame.process.linux.ProcThreadSource;
 import io.mixflame.symbolize.ProfileFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
@@ -31,7 +34,7 @@ public final class SampleStackBuilder {
     private static final int BLOCKED_STACK_BYTES = 64 * 1024;
 
     private final long pid;
-    private final ProcessModules modules;
+    private final ModuleMap modules;
     private final HotSpotVm vm;
     private final StackMemory stack;
     /** The capture of a blocked thread, reused. */
@@ -48,14 +51,14 @@ public final class SampleStackBuilder {
     /** A builder for the process {@code pid}, reading it through {@code memory}. */
     public SampleStackBuilder(long pid, ProcessMemory memory) throws IOException {
         this.pid = pid;
-        this.modules = new ProcessModules(pid, memory, ModuleCache.shared());
+        this.modules = new ProcModuleMap(pid, memory, ModuleCache.shared());
         modules.refresh();
         this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
         this.stack = new StackMemory(memory);
         this.context = new UnwindContext(stack, modules);
         this.walker = UnwinderChain.walker(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
-        this.threadNames = new ThreadNames(pid, vm);
+        this.threadNames = new ThreadNames(new ProcThreadSource(pid), vm);
     }
 
     /**
@@ -63,9 +66,9 @@ public final class SampleStackBuilder {
      * rather than while the first samples wait.
      */
     public void warmUp() {
-        for (var m : modules.mappings()) {
-            if (m.executable() && (m.path().endsWith("/libjvm.so") || m.path().endsWith("/libc.so.6"))) {
-                modules.find(m.start()).ifPresent(loaded -> loaded.module().symbols());
+        for (LoadedModule m : modules.modules()) {
+            if (m == modules.jvmLibrary() || m.image().name().equals("libc.so.6")) {
+                m.image().symbols();
             }
         }
     }
@@ -82,7 +85,7 @@ public final class SampleStackBuilder {
      * @return the depth, or -1 when the thread is running or moved during the capture
      */
     public int buildBlocked(int tid, BlockedThreadCapture capture, boolean threadRoot, Frame leaf) throws IOException {
-        Optional<BlockedThreadState> state = capture.capture(tid, modules::stackMappingContaining, blocked);
+        Optional<BlockedThreadState> state = capture.capture(tid, modules::stackRegionContaining, blocked);
         if (state.isEmpty()) {
             return -1;
         }
@@ -107,7 +110,7 @@ public final class SampleStackBuilder {
     }
 
     /** The modules of the process, for captures that need its memory maps. */
-    public ProcessModules modules() {
+    public ModuleMap modules() {
         return modules;
     }
 

@@ -3,10 +3,7 @@ package io.mixflame.engine.perf;
 import io.mixflame.profile.Frame;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaThreadInfo;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.mixflame.process.ThreadSource;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -18,14 +15,14 @@ final class ThreadNames {
     private static final long REFRESH_NANOS = 1_000_000_000L;
     private static final int LIMIT = 65_536;
 
-    private final long pid;
+    private final ThreadSource threads;
     private final HotSpotVm vm;
     private final Map<Integer, String> names = new HashMap<>();
     private final io.mixflame.cache.LongKeyedCache<Frame> roots = new io.mixflame.cache.LongKeyedCache<>(LIMIT);
     private long lastRefresh;
 
-    ThreadNames(long pid, HotSpotVm vm) {
-        this.pid = pid;
+    ThreadNames(ThreadSource threads, HotSpotVm vm) {
+        this.threads = threads;
         this.vm = vm;
     }
 
@@ -63,10 +60,8 @@ final class ThreadNames {
                 return n;
             }
         }
-        try {
-            n = Files.readString(Path.of("/proc", Long.toString(pid), "task", Integer.toString(tid), "comm"),
-                    StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
+        n = threads.name(tid);
+        if (n == null) {
             n = "thread " + tid;
         }
         names.put(tid, n);

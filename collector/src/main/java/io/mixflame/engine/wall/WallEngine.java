@@ -13,8 +13,9 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.perf.SampleStackBuilder;
-import io.mixflame.process.LinuxProcessMemory;
-import io.mixflame.process.ProcessThreadCount;
+import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.ProcThreadSource;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
@@ -31,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +59,7 @@ public final class WallEngine implements SamplingEngine {
 
     private final long pid;
     private final PerfSyscalls syscalls;
+    private final ThreadSource threadSource;
     private final EnumSet<ThreadState> states;
     private volatile boolean running;
     private Thread sampler;
@@ -108,6 +109,7 @@ public final class WallEngine implements SamplingEngine {
      */
     public WallEngine(long pid, PerfSyscalls syscalls, EnumSet<ThreadState> states) {
         this.pid = pid;
+        this.threadSource = new ProcThreadSource(pid);
         this.syscalls = syscalls;
         this.states = EnumSet.copyOf(states);
     }
@@ -132,7 +134,7 @@ public final class WallEngine implements SamplingEngine {
         capture = new PerfCapture(new PerfCaptureSettings(pid,
                 Math.max(MIN_CPU_PERIOD_NANOS, settings.intervalNanos() / CPU_SAMPLES_PER_TICK),
                 PerfCaptureSettings.DEFAULT_STACK_BYTES, PerfCaptureSettings.DEFAULT_DATA_PAGES,
-                PerfCaptureSettings.DEFAULT_MAX_THREADS, false), syscalls);
+                PerfCaptureSettings.DEFAULT_MAX_THREADS, false), syscalls, threadSource);
         try {
             capture.start();
         } catch (PerfCaptureUnavailableException e) {
@@ -294,23 +296,19 @@ public final class WallEngine implements SamplingEngine {
         if (now - lastListing >= FULL_LISTING_NANOS) {
             return true;
         }
-        int count = ProcessThreadCount.read(pid);
+        int count = threadSource.count();
         return count < 0 || count != listedThreads;
     }
 
     /** Reads the thread list once for both the /proc readers and the perf events; null when it cannot be read. */
     private Set<Integer> refreshThreads() {
-        Set<Integer> alive = new HashSet<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            tasks.forEach(p -> {
-                try {
-                    alive.add(Integer.parseInt(p.getFileName().toString()));
-                } catch (NumberFormatException e) {
-                    // not a thread
-                }
-            });
-        } catch (IOException e) {
+        int[] tids = threadSource.list();
+        if (tids.length == 0) {
             return null;
+        }
+        Set<Integer> alive = new HashSet<>(tids.length * 2);
+        for (int tid : tids) {
+            alive.add(tid);
         }
         Set<Integer> all = new HashSet<>(alive);
         listedThreads = all.size();

@@ -1,7 +1,9 @@
 package io.mixflame.image.dwarf;
 
+import io.mixflame.image.UnwindData;
+
 /** A module's call frame information: the unwind rule at any of its addresses (link-time addresses). */
-public interface CallFrameInfo {
+public interface CallFrameInfo extends UnwindData {
 
     /** The rule covering an address, or null. */
     CfiRule find(long address);

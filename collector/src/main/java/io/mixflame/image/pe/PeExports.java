@@ -88,6 +88,11 @@ public final class PeExports {
         return Optional.ofNullable(best);
     }
 
+    /** Every export kept, by RVA. */
+    public List<PeExport> all() {
+        return List.of(byRva);
+    }
+
     /** Number of exports kept (forwarders excluded). */
     public int size() {
         return byRva.length;

@@ -1,5 +1,6 @@
 package io.mixflame.image.pe;
 
+import io.mixflame.image.UnwindData;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Optional;
@@ -9,7 +10,7 @@ import java.util.Optional;
  * binary search, and their unwind info decoded on demand. An image without the directory has no entries (all its
  * functions are leaves as far as unwinding is concerned).
  */
-public final class PeUnwindTable {
+public final class PeUnwindTable implements UnwindData {
     private static final int ENTRY_SIZE = 12;
 
     private final RuntimeFunction[] entries;
@@ -64,6 +65,23 @@ public final class PeUnwindTable {
         return Optional.empty();
     }
 
+    /** The begin RVA of the first function at or above {@code rva}, or -1 when none lies there. */
+    public long nextBegin(long rva) {
+        int low = 0;
+        int high = entries.length - 1;
+        long best = -1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            if (entries[mid].begin() >= rva) {
+                best = entries[mid].begin();
+                high = mid - 1;
+            } else {
+                low = mid + 1;
+            }
+        }
+        return best;
+    }
+
     /**
      * The decoded unwind info of an entry, with its chain.
      *
@@ -73,6 +91,7 @@ public final class PeUnwindTable {
         return reader.read(entry.unwindInfo());
     }
 
+    /** Number of RUNTIME_FUNCTION entries. */
     public int size() {
         return entries.length;
     }

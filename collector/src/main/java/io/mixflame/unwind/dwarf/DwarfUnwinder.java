@@ -2,6 +2,7 @@ package io.mixflame.unwind.dwarf;
 
 import io.mixflame.image.dwarf.DwarfExpression;
 import io.mixflame.image.dwarf.RegisterRule;
+import io.mixflame.image.dwarf.CallFrameInfo;
 import io.mixflame.image.dwarf.CfiRule;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.image.LoadedModule;
@@ -9,7 +10,6 @@ import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwindStatus;
 import io.mixflame.unwind.Unwinder;
-import java.util.Optional;
 
 /**
  * Unwinds frames of native code that has DWARF call frame information, by the rules of its module's
@@ -27,22 +27,21 @@ public final class DwarfUnwinder implements Unwinder {
 
     private static CfiRule rule(UnwindContext context) {
         long pc = context.lookupPc();
-        Optional<LoadedModule> module = context.modules().find(pc);
-        if (module.isEmpty()) {
+        LoadedModule module = context.modules().moduleAt(pc);
+        if (module == null || !(module.image().unwindData() instanceof CallFrameInfo cfi)) {
             return null;
         }
-        return module.get().module().cfi().find(pc - module.get().bias());
+        return cfi.find(pc - module.bias());
     }
 
     @Override
     public UnwindStatus tryUnwind(UnwindContext context) {
         long pc = context.lookupPc();
-        Optional<LoadedModule> loaded = context.modules().find(pc);
-        if (loaded.isEmpty()) {
+        LoadedModule module = context.modules().moduleAt(pc);
+        if (module == null || !(module.image().unwindData() instanceof CallFrameInfo cfi)) {
             return UnwindStatus.FAILED;
         }
-        LoadedModule module = loaded.get();
-        CfiRule rule = module.module().cfi().find(pc - module.bias());
+        CfiRule rule = cfi.find(pc - module.bias());
         if (rule == null) {
             return UnwindStatus.FAILED;
         }
@@ -58,7 +57,7 @@ public final class DwarfUnwinder implements Unwinder {
             } else {
                 int base = rule.cfaRegister();
                 if (!r.isKnown(base)) {
-                    if (base != Registers.RBP || !FramePointerSearch.recover(context, module, rule)) {
+                    if (base != Registers.RBP || !FramePointerSearch.recover(context, module, cfi, rule)) {
                         return UnwindStatus.FAILED;
                     }
                     context.setGuessedFramePointer(true);

@@ -1,6 +1,7 @@
 package io.mixflame.unwind.dwarf;
 
 import io.mixflame.image.dwarf.RegisterRule;
+import io.mixflame.image.dwarf.CallFrameInfo;
 import io.mixflame.image.dwarf.CfiRule;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.image.LoadedModule;
@@ -25,10 +26,10 @@ final class FramePointerSearch {
     }
 
     /** Sets rbp in the context's registers when a convincing candidate is found. */
-    static boolean recover(UnwindContext context, LoadedModule module, CfiRule rule) {
+    static boolean recover(UnwindContext context, LoadedModule module, CallFrameInfo cfi, CfiRule rule) {
         Registers r = context.registers();
         long sp = r.sp();
-        long functionStart = module.module().cfi().functionStart(context.lookupPc() - module.bias());
+        long functionStart = cfi.functionStart(context.lookupPc() - module.bias());
         if (functionStart < 0 || rule.returnAddress().kind() != RegisterRule.Kind.SAVED_AT) {
             return false;
         }

@@ -3,7 +3,7 @@ package io.mixflame.capture.perf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.process.MemoryMapping;
-import io.mixflame.process.MemoryMaps;
+import io.mixflame.process.linux.ProcMaps;
 import io.mixflame.testsupport.ChildProcess;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -36,7 +36,7 @@ class PerfCaptureLiveTest {
                     tids.put(f[1], Integer.parseInt(f[2]));
                 }
             }
-            List<MemoryMapping> maps = MemoryMaps.read(app.pid());
+            List<MemoryMapping> maps = ProcMaps.read(app.pid());
             Map<Integer, Integer> samples = new HashMap<>();
             int[] bad = new int[3];
             long deadline = System.nanoTime() + 20_000_000_000L;
@@ -55,7 +55,7 @@ class PerfCaptureLiveTest {
                 if (!outside.isEmpty()) {
                     // Code the JIT placed after the maps were read: check those ips against the maps as they are now.
                     try {
-                        List<MemoryMapping> now = MemoryMaps.read(app.pid());
+                        List<MemoryMapping> now = ProcMaps.read(app.pid());
                         outside.removeIf(ip -> now.stream().anyMatch(m -> m.executable() && m.contains(ip)));
                     } catch (java.io.IOException e) {
                         break;

@@ -2,8 +2,8 @@ package io.mixflame.unwind.dwarf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.image.ProcessModules;
-import io.mixflame.image.SyntheticProcessModules;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.SyntheticModuleMap;
 import io.mixflame.testsupport.CfiInstructions;
 import io.mixflame.testsupport.EhFrameBuilder;
 import io.mixflame.testsupport.FakeProcessMemory;
@@ -59,7 +59,7 @@ class DwarfUnwinderTest {
         int signal = eh.cie("zRS", EhFrameBuilder.PCREL_SDATA4, 1, -8, RA,
                 new CfiInstructions().defCfa(RSP, 8).offset(RA, 1));
         eh.fde(signal, SIGNAL_FUNCTION, 0x10, new CfiInstructions());
-        ProcessModules modules = new SyntheticProcessModules()
+        ModuleMap modules = new SyntheticModuleMap()
                 .readWrite(STACK_LOW, STACK_HIGH)
                 .module("libsynthetic.so", BIAS, BIAS + 0x10000, BIAS, UnwindInfoImage.indexed(eh))
                 .build();

@@ -2,11 +2,11 @@ package io.mixflame.examples.bench;
 
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
-import io.mixflame.process.BlockedThreadState;
-import io.mixflame.process.LinuxProcessMemory;
+import io.mixflame.capture.proc.BlockedThreadState;
+import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.image.ModuleCache;
 import io.mixflame.symbolize.NativeSymbolizer;
-import io.mixflame.image.ProcessModules;
+import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
@@ -45,7 +45,7 @@ public class NativeWalkBenchmark {
     private final Object lock = new Object();
     private Thread waiter;
     private LinuxProcessMemory memory;
-    private ProcessModules modules;
+    private ProcModuleMap modules;
     private StackMemory stack;
     private UnwindContext context;
     private NativeStackWalker walker;
@@ -72,12 +72,12 @@ public class NativeWalkBenchmark {
         long pid = ProcessHandle.current().pid();
         long tid = threadNamed(pid, "bench-waiter");
         memory = LinuxProcessMemory.self();
-        modules = new ProcessModules(pid, memory, ModuleCache.shared());
+        modules = new ProcModuleMap(pid, memory, ModuleCache.shared());
         modules.refresh();
         stack = new StackMemory(memory);
         context = new UnwindContext(stack, modules);
         Optional<BlockedThreadState> state = new BlockedThreadCapture(pid, memory, 64 * 1024)
-                .capture(tid, modules::stackMappingContaining, captured);
+                .capture(tid, modules::stackRegionContaining, captured);
         if (state.isEmpty()) {
             throw new IllegalStateException("bench-waiter is not blocked");
         }

@@ -1,8 +1,7 @@
-package io.mixflame.image;
+package io.mixflame.image.elf;
 
-import io.mixflame.image.elf.ByteCursor;
-import io.mixflame.image.elf.ElfFile;
-import io.mixflame.image.elf.ElfSection;
+import io.mixflame.image.SymbolTableBuilder;
+
 import java.util.Optional;
 
 /**

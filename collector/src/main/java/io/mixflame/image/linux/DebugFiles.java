@@ -1,4 +1,4 @@
-package io.mixflame.image;
+package io.mixflame.image.linux;
 
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.image.elf.ElfFormatException;

@@ -1,6 +1,13 @@
-package io.mixflame.image;
+package io.mixflame.image.linux;
 
+import io.mixflame.image.ExportedSymbols;
+import io.mixflame.image.ModuleImage;
+import io.mixflame.image.SymbolTable;
+import io.mixflame.image.SymbolTableBuilder;
+import io.mixflame.image.UnwindData;
+import io.mixflame.image.elf.ElfExportedSymbols;
 import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfSymbolReader;
 import io.mixflame.image.elf.ElfSegment;
 import io.mixflame.image.dwarf.CfiParser;
 import io.mixflame.image.dwarf.CallFrameInfo;
@@ -10,12 +17,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One ELF file as the profiler uses it: its function symbols and its call frame information, each read once on
- * first use and shared by every process that maps the file. A file that cannot be parsed gets no symbols and no
- * CFI and one log line; it never fails a walk.
+ * A Linux module image: one ELF file with its function symbols (and those of its separate debug file), its
+ * exported symbols and its DWARF call frame information, each read once on first use. A file that cannot be parsed
+ * gets none of them and one log line; it never fails a walk.
  */
-public final class NativeModule {
-    private static final Logger LOG = LoggerFactory.getLogger(NativeModule.class);
+public final class ElfModuleImage implements ModuleImage {
+    private static final Logger LOG = LoggerFactory.getLogger(ElfModuleImage.class);
 
     private final String name;
     private final String path;
@@ -24,6 +31,7 @@ public final class NativeModule {
     private volatile boolean elfFailed;
     private volatile SymbolTable symbols;
     private volatile CallFrameInfo cfi;
+    private volatile ExportedSymbols exports;
 
     /** Where the module's bytes come from: a file, or memory (the vDSO). */
     @FunctionalInterface
@@ -31,18 +39,22 @@ public final class NativeModule {
         ElfFile open() throws Exception;
     }
 
-    public NativeModule(String path, ElfSource source) {
+    /**
+     * @param path   the file's path, or a pseudo-name such as {@code [vdso]}
+     * @param source opens the file when something of it is first asked for
+     */
+    public ElfModuleImage(String path, ElfSource source) {
         this.path = path;
         this.name = path.substring(path.lastIndexOf('/') + 1);
         this.source = source;
     }
 
-    /** The file's name without directories, such as {@code libc.so.6}. */
+    @Override
     public String name() {
         return name;
     }
 
-    /** The file's path, or a pseudo-name such as {@code [vdso]}. */
+    @Override
     public String path() {
         return path;
     }
@@ -66,7 +78,7 @@ public final class NativeModule {
         return Optional.ofNullable(elf);
     }
 
-    /** The module's function symbols (with those of its separate debug file), read on first use. */
+    @Override
     public SymbolTable symbols() {
         SymbolTable s = symbols;
         if (s == null) {
@@ -78,6 +90,21 @@ public final class NativeModule {
             }
         }
         return s;
+    }
+
+    @Override
+    public UnwindData unwindData() {
+        return cfi();
+    }
+
+    @Override
+    public ExportedSymbols exports() {
+        ExportedSymbols e = exports;
+        if (e == null) {
+            e = elf().<ExportedSymbols>map(ElfExportedSymbols::new).orElse(ExportedSymbols.NONE);
+            exports = e;
+        }
+        return e;
     }
 
     /** The module's call frame information, interpreted on first use. */
@@ -94,10 +121,8 @@ public final class NativeModule {
         return t;
     }
 
-    /**
-     * The load bias of a mapping of this file: what to add to the file's link-time addresses to get the
-     * addresses in the process, from the segment that holds the mapping's file offset.
-     */
+    /** From the segment that holds the mapping's file offset. */
+    @Override
     public long loadBias(long mappingStart, long fileOffset) {
         Optional<ElfFile> file = elf();
         if (file.isEmpty()) {

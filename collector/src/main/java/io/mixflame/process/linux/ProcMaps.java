@@ -1,5 +1,6 @@
-package io.mixflame.process;
+package io.mixflame.process.linux;
 
+import io.mixflame.process.MemoryMapping;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads {@code /proc/PID/maps}. */
-public final class MemoryMaps {
-    private MemoryMaps() {
+public final class ProcMaps {
+    private ProcMaps() {
     }
 
     /**

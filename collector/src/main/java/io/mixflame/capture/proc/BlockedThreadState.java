@@ -1,4 +1,4 @@
-package io.mixflame.process;
+package io.mixflame.capture.proc;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

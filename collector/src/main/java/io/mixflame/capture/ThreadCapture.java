@@ -1,0 +1,36 @@
+package io.mixflame.capture;
+
+import java.util.List;
+
+/**
+ * Captures one thread of a process on demand — its registers and a copy of the top of its stack — for thread dumps:
+ * {@code /proc} and ptrace on Linux, SuspendThread and GetThreadContext on Windows. (Samplers are driven otherwise:
+ * perf_events deliver their captures.) One capture at a time.
+ */
+public interface ThreadCapture extends AutoCloseable {
+
+    /**
+     * Captures thread {@code tid} into {@code out}.
+     *
+     * @return how it was captured
+     * @throws ThreadCaptureException when it could not be, with a one-line reason
+     */
+    CaptureMethod capture(int tid, CapturedThread out) throws ThreadCaptureException;
+
+    /**
+     * After the last capture was walked: whether the thread is still as captured. A capture that does not stop the
+     * thread can be overtaken by it, and its walk is then to be retried.
+     */
+    default boolean stillAsCaptured(int tid) {
+        return true;
+    }
+
+    /** The kernel's own frames of a thread, as text, where the system shows them; empty elsewhere. */
+    default List<String> kernelFrames(int tid) {
+        return List.of();
+    }
+
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,163 @@
+package io.mixflame.image.windows;
+
+import io.mixflame.image.ExportedSymbols;
+import io.mixflame.image.ModuleImage;
+import io.mixflame.image.SymbolTable;
+import io.mixflame.image.SymbolTableBuilder;
+import io.mixflame.image.UnwindData;
+import io.mixflame.image.pe.PeExport;
+import io.mixflame.image.pe.PeExports;
+import io.mixflame.image.pe.PeFile;
+import io.mixflame.image.pe.PeUnwindTable;
+import io.mixflame.image.pe.RuntimeFunction;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Windows module image: one PE file, mapped read-only, with its exports as function symbols (a module without
+ * debug information names nothing else), its exports for HotSpot's tables, and its {@code .pdata} unwind table.
+ * Addresses are RVAs: the bias of a loaded module is its base address. Each part is read on first use; a file that
+ * cannot be read has none and one log line, and never fails a walk.
+ */
+public final class PeModuleImage implements ModuleImage {
+    private static final Logger LOG = LoggerFactory.getLogger(PeModuleImage.class);
+
+    private final String path;
+    private final String name;
+    private PeFile file;
+    private boolean failed;
+    private PeExports exports;
+    private SymbolTable symbols;
+    private UnwindData unwind;
+
+    /** The image of the file at {@code path} (a path of the system the profiler runs on). */
+    public PeModuleImage(String path) {
+        this.path = path;
+        int slash = Math.max(path.lastIndexOf('\\'), path.lastIndexOf('/'));
+        this.name = path.substring(slash + 1);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String path() {
+        return path;
+    }
+
+    private synchronized PeFile file() {
+        if (file == null && !failed) {
+            try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ)) {
+                file = PeFile.parse(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()));
+            } catch (Exception e) {
+                failed = true;
+                LOG.debug("{} gets no symbols or unwind data: {}", path, e.getMessage());
+            }
+        }
+        return file;
+    }
+
+    private synchronized PeExports peExports() {
+        if (exports == null) {
+            PeFile f = file();
+            try {
+                exports = f == null ? null : PeExports.read(f);
+            } catch (RuntimeException e) {
+                LOG.warn("exports of {} are malformed: {}", path, e.getMessage());
+            }
+        }
+        return exports;
+    }
+
+    @Override
+    public synchronized SymbolTable symbols() {
+        if (symbols == null) {
+            PeExports e = peExports();
+            symbols = e == null ? SymbolTable.EMPTY : table(e, unwindData());
+        }
+        return symbols;
+    }
+
+    /**
+     * The exports as a symbol table, their names packed into one string table. An export is sized by the
+     * RUNTIME_FUNCTION that begins at it; one outside every function (a leaf, such as ntdll's system call stubs)
+     * reaches to the next function. A module exports few of its functions, and without sizes every unexported
+     * function would take the name of the export below it (jvm.dll's code would be all
+     * {@code AsyncGetCallTrace+0x...}); with them, such code is named by module and offset.
+     */
+    private static SymbolTable table(PeExports exports, UnwindData unwind) {
+        ByteArrayOutputStream names = new ByteArrayOutputStream();
+        SymbolTableBuilder builder = new SymbolTableBuilder();
+        long[] offsets = new long[exports.size()];
+        int i = 0;
+        for (PeExport e : exports.all()) {
+            offsets[i++] = names.size();
+            names.writeBytes(e.name().getBytes(StandardCharsets.UTF_8));
+            names.write(0);
+        }
+        int table = builder.strings(ByteBuffer.wrap(names.toByteArray()));
+        i = 0;
+        for (PeExport e : exports.all()) {
+            long size = 0;
+            if (unwind instanceof PeUnwindTable functions) {
+                RuntimeFunction f = functions.find(e.rva()).orElse(null);
+                if (f != null) {
+                    // Inside a function but not at its start: data, or an alias; its first byte only.
+                    size = f.begin() == e.rva() ? f.end() - f.begin() : 1;
+                } else {
+                    long next = functions.nextBegin(e.rva());
+                    size = next < 0 ? 0 : next - e.rva();
+                }
+            }
+            builder.add(e.rva(), size, table, offsets[i++], false);
+        }
+        return builder.build();
+    }
+
+    @Override
+    public ExportedSymbols exports() {
+        PeExports e = peExports();
+        if (e == null) {
+            return ExportedSymbols.NONE;
+        }
+        return prefix -> {
+            Map<String, Long> found = new HashMap<>();
+            for (PeExport x : e.all()) {
+                if (x.name().startsWith(prefix)) {
+                    found.putIfAbsent(x.name(), x.rva());
+                }
+            }
+            return found;
+        };
+    }
+
+    @Override
+    public synchronized UnwindData unwindData() {
+        if (unwind == null) {
+            PeFile f = file();
+            try {
+                unwind = f == null ? UnwindData.NONE : PeUnwindTable.read(f);
+            } catch (RuntimeException e) {
+                LOG.warn("unwind data of {} is malformed: {}", path, e.getMessage());
+                unwind = UnwindData.NONE;
+            }
+        }
+        return unwind;
+    }
+
+    /** Addresses are RVAs: the module's base is its bias. */
+    @Override
+    public long loadBias(long mappingStart, long fileOffset) {
+        return mappingStart;
+    }
+}

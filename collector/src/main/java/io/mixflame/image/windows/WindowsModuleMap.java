@@ -1,0 +1,217 @@
+package io.mixflame.image.windows;
+
+import com.sun.jna.Memory;
+import io.mixflame.image.LoadedModule;
+import io.mixflame.image.ModuleCache;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.ModuleSnapshot;
+import io.mixflame.process.MemoryMapping;
+import io.mixflame.process.windows.Kernel32Calls;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The module map of a Windows process: its modules from a Toolhelp module snapshot (each image whole, from its base
+ * for {@code SizeOfImage} bytes, its RVAs biased by the base), and other memory — JIT code, thread stacks — from
+ * {@code VirtualQueryEx}, asked once per region and remembered until the modules change. The snapshot is taken again
+ * when an address falls outside every known region, at most once per {@value #REFRESH_NANOS} ns.
+ */
+public final class WindowsModuleMap implements ModuleMap {
+    /** The file name of HotSpot's library on Windows. */
+    public static final String JVM_LIBRARY = "jvm.dll";
+    private static final long REFRESH_NANOS = 50_000_000L;
+    /** MODULEENTRY32W on x64. */
+    private static final int MODULE_ENTRY_SIZE = 1080;
+    private static final int MOD_BASE_ADDR = 24;
+    private static final int MOD_BASE_SIZE = 32;
+    private static final int EXE_PATH = 560;
+    private static final int MAX_PATH = 260;
+    /** MEMORY_BASIC_INFORMATION on x64. */
+    private static final int MBI_SIZE = 48;
+    private static final int MEM_COMMIT = 0x1000;
+    private static final int EXECUTE_ANY = 0x10 | 0x20 | 0x40 | 0x80;
+    /** PAGE_READWRITE, PAGE_WRITECOPY, PAGE_EXECUTE_READWRITE, PAGE_EXECUTE_WRITECOPY. */
+    private static final int WRITABLE_ANY = 0x04 | 0x08 | 0x40 | 0x80;
+    private static final int NO_ACCESS = 0x01;
+    private static final int GUARD = 0x100;
+    private static final int MAX_REGIONS = 4096;
+
+    private final int pid;
+    private final long process;
+    private final ModuleCache cache;
+    private final Memory info = new Memory(MBI_SIZE);
+    private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
+    /** Regions asked of VirtualQueryEx, in address order; replaced whole. */
+    private volatile ModuleSnapshot regions = ModuleSnapshot.EMPTY;
+    private volatile int generation;
+    private long lastRefresh;
+
+    /**
+     * @param pid     the process
+     * @param process a handle to it with {@code PROCESS_QUERY_INFORMATION | PROCESS_VM_READ}
+     * @param cache   where parsed images are shared
+     */
+    public WindowsModuleMap(long pid, long process, ModuleCache cache) {
+        this.pid = (int) pid;
+        this.process = process;
+        this.cache = cache;
+        this.lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
+    }
+
+    @Override
+    public int generation() {
+        return generation;
+    }
+
+    @Override
+    public List<MemoryMapping> mappings() {
+        return snapshot.mappings();
+    }
+
+    @Override
+    public List<LoadedModule> modules() {
+        return snapshot.modules();
+    }
+
+    @Override
+    public synchronized void refresh() throws IOException {
+        lastRefresh = System.nanoTime();
+        long snap = Kernel32Calls.CreateToolhelp32Snapshot(Kernel32Calls.TH32CS_SNAPMODULE, pid);
+        if (snap == Kernel32Calls.INVALID_HANDLE_VALUE || snap == 0) {
+            throw new IOException("the modules of process " + pid + " cannot be listed");
+        }
+        List<MemoryMapping> maps = new ArrayList<>();
+        List<LoadedModule> list = new ArrayList<>();
+        try (Memory entry = new Memory(MODULE_ENTRY_SIZE)) {
+            entry.clear();
+            entry.setInt(0, MODULE_ENTRY_SIZE);
+            boolean more = Kernel32Calls.Module32FirstW(snap, entry);
+            while (more) {
+                long base = entry.getLong(MOD_BASE_ADDR);
+                long size = entry.getInt(MOD_BASE_SIZE) & 0xffffffffL;
+                String path = wideString(entry, EXE_PATH, MAX_PATH);
+                var image = cache.file(path, base, () -> new PeModuleImage(path));
+                maps.add(new MemoryMapping(base, base + size, true, false, true, 0, 0, path));
+                list.add(new LoadedModule(image, base, base + size, image.loadBias(base, 0)));
+                entry.setInt(0, MODULE_ENTRY_SIZE);
+                more = Kernel32Calls.Module32NextW(snap, entry);
+            }
+        } finally {
+            Kernel32Calls.CloseHandle(snap);
+        }
+        maps.sort(Comparator.comparingLong(MemoryMapping::start));
+        list.sort(Comparator.comparingLong(LoadedModule::start));
+        ModuleSnapshot before = snapshot;
+        snapshot = new ModuleSnapshot(maps, list);
+        if (!snapshot.modules().equals(before.modules())) {
+            generation++;
+            regions = ModuleSnapshot.EMPTY;
+        }
+    }
+
+    private static String wideString(Memory m, int offset, int maxChars) {
+        char[] chars = new char[maxChars];
+        int n = 0;
+        while (n < maxChars) {
+            char c = m.getChar(offset + 2L * n);
+            if (c == 0) {
+                break;
+            }
+            chars[n++] = c;
+        }
+        return new String(chars, 0, n);
+    }
+
+    @Override
+    public LoadedModule moduleAt(long address) {
+        LoadedModule hit = snapshot.moduleAt(address);
+        if (hit != null || region(address) != null) {
+            return hit;
+        }
+        refreshIfStale();
+        return snapshot.moduleAt(address);
+    }
+
+    @Override
+    public boolean isExecutable(long address) {
+        if (snapshot.moduleAt(address) != null) {
+            return true;
+        }
+        MemoryMapping r = region(address);
+        return r != null && r.executable();
+    }
+
+    @Override
+    public MemoryMapping stackRegionContaining(long sp) {
+        MemoryMapping r = region(sp);
+        return r != null && r.readable() && r.writable() ? r : null;
+    }
+
+    @Override
+    public LoadedModule jvmLibrary() {
+        if (snapshot.modules().isEmpty()) {
+            refreshIfStale();
+        }
+        return snapshot.moduleNamed(JVM_LIBRARY);
+    }
+
+    /** The committed region holding an address, from what was asked before or asked now; null when none. */
+    private MemoryMapping region(long address) {
+        MemoryMapping known = regions.mappingAt(address);
+        if (known != null) {
+            return known;
+        }
+        MemoryMapping asked = query(address);
+        if (asked != null) {
+            remember(asked);
+        }
+        return asked;
+    }
+
+    private synchronized MemoryMapping query(long address) {
+        if (Kernel32Calls.VirtualQueryEx(process, address, info, MBI_SIZE) != MBI_SIZE) {
+            return null;
+        }
+        long base = info.getLong(0);
+        long size = info.getLong(24);
+        int state = info.getInt(32);
+        int protect = info.getInt(36);
+        if (state != MEM_COMMIT) {
+            return null;
+        }
+        boolean readable = (protect & 0xff) != NO_ACCESS && (protect & GUARD) == 0;
+        boolean executable = (protect & EXECUTE_ANY) != 0;
+        boolean writable = (protect & WRITABLE_ANY) != 0;
+        return new MemoryMapping(base, base + size, readable, writable, executable, 0, 0, "");
+    }
+
+    private synchronized void remember(MemoryMapping m) {
+        List<MemoryMapping> list = new ArrayList<>(regions.mappings());
+        if (list.size() >= MAX_REGIONS) {
+            list.clear();
+        }
+        list.removeIf(r -> Long.compareUnsigned(r.start(), m.end()) < 0 && Long.compareUnsigned(m.start(), r.end()) < 0);
+        list.add(m);
+        list.sort((a, b) -> Long.compareUnsigned(a.start(), b.start()));
+        regions = new ModuleSnapshot(list, List.of());
+    }
+
+    private synchronized void refreshIfStale() {
+        if (System.nanoTime() - lastRefresh < REFRESH_NANOS) {
+            return;
+        }
+        try {
+            refresh();
+        } catch (IOException e) {
+            // The process ended or cannot be listed: lookups answer from what was read before.
+        }
+    }
+
+    /** Frees the query buffer. */
+    public void close() {
+        info.close();
+    }
+}

@@ -1,0 +1,33 @@
+package io.mixflame.platform;
+
+import io.mixflame.capture.ThreadCapture;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.process.ThreadSource;
+
+/**
+ * Another process (or this one) as the profiler's stages see it, whatever the system: its memory, its module map,
+ * its threads, and a way to capture one of them. Made by {@link TargetProcesses#open}, the one place that knows
+ * which system the profiler runs on.
+ */
+public interface TargetProcess extends AutoCloseable {
+
+    /** The process id. */
+    long pid();
+
+    /** Its memory, through a reader that cannot crash this JVM. */
+    ProcessMemory memory();
+
+    /** Its modules and memory regions. */
+    ModuleMap modules();
+
+    /** Its threads. */
+    ThreadSource threads();
+
+    /** A capture of its threads on demand, copying at most {@code stackBytes} of each stack. */
+    ThreadCapture threadCapture(int stackBytes);
+
+    /** Releases handles and buffers. */
+    @Override
+    void close();
+}

@@ -1,0 +1,26 @@
+package io.mixflame.platform;
+
+import io.mixflame.platform.linux.LinuxTargetProcess;
+import io.mixflame.platform.windows.WindowsTargetProcess;
+import java.io.IOException;
+import java.util.Locale;
+
+/** Opens processes with the implementations of the system the profiler runs on. */
+public final class TargetProcesses {
+    private TargetProcesses() {
+    }
+
+    /** Whether the profiler runs on Windows. */
+    public static boolean onWindows() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
+    }
+
+    /**
+     * Opens process {@code pid} and reads its module map.
+     *
+     * @throws IOException when it does not exist or cannot be read, with the reason
+     */
+    public static TargetProcess open(long pid) throws IOException {
+        return onWindows() ? WindowsTargetProcess.open(pid) : LinuxTargetProcess.open(pid);
+    }
+}

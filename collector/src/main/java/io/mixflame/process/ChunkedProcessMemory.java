@@ -1,0 +1,73 @@
+package io.mixflame.process;
+
+import com.sun.jna.Memory;
+
+/**
+ * The part of a {@link ProcessMemory} every system shares: reads cut into chunks copied by the system into one native
+ * buffer, a short chunk ending the read (the rest of the range is not mapped), and words read the same way. A
+ * system's reader says only how one chunk is copied.
+ */
+public abstract class ChunkedProcessMemory implements ProcessMemory {
+    /** Bytes copied by one system call at most. */
+    protected static final int CHUNK = 64 * 1024;
+
+    /** Where each chunk is copied to. */
+    protected final Memory buffer = new Memory(CHUNK);
+    private boolean closed;
+
+    /**
+     * Copies up to {@code length} ({@code <= CHUNK}) bytes at {@code address} of the process into {@link #buffer}.
+     *
+     * @return how many bytes were readable from {@code address} on, 0 when none
+     */
+    protected abstract int readChunk(long address, int length);
+
+    /** Releases what the system's reader holds besides the buffer. */
+    protected abstract void release();
+
+    @Override
+    public final int read(long address, byte[] target, int offset, int length) {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        int done = 0;
+        while (done < length) {
+            int n = Math.min(CHUNK, length - done);
+            int got = address + done == 0 || address + done + n < address + done ? 0 : readChunk(address + done, n);
+            if (got <= 0) {
+                break;
+            }
+            buffer.read(0, target, offset + done, got);
+            done += got;
+            if (got < n) {
+                break;
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public final long readLong(long address) throws MemoryReadException {
+        if (address == 0 || readChunk(address, 8) != 8) {
+            throw new MemoryReadException(address);
+        }
+        return buffer.getLong(0);
+    }
+
+    @Override
+    public final int readInt(long address) throws MemoryReadException {
+        if (address == 0 || readChunk(address, 4) != 4) {
+            throw new MemoryReadException(address);
+        }
+        return buffer.getInt(0);
+    }
+
+    @Override
+    public final void close() {
+        if (!closed) {
+            closed = true;
+            release();
+            buffer.close();
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package io.mixflame.process;
+
+/**
+ * The threads of one process: which exist now and what the operating system calls them. {@code /proc/PID/task} on
+ * Linux; a thread snapshot of the process on Windows.
+ */
+public interface ThreadSource {
+
+    /**
+     * The number of threads now, or -1 when it cannot be read: a cheap test, made often, of whether threads started
+     * or ended since the last {@link #list()}.
+     */
+    int count();
+
+    /** The ids of the threads alive now, in no particular order; empty when the process cannot be read. */
+    int[] list();
+
+    /** The operating system's name of a thread, or null when it has none or has ended. */
+    String name(int tid);
+}

@@ -1,0 +1,74 @@
+package io.mixflame.process.linux;
+
+import io.mixflame.process.ThreadSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The threads of a Linux process from {@code /proc/PID/task}: the directory's link count (threads + 2) for the cheap
+ * count — one stat call, where {@code /proc/PID/stat} would sum the CPU time of every thread — its entries for the
+ * list, and each thread's {@code comm} for its name.
+ */
+public final class ProcThreadSource implements ThreadSource {
+    private final Path taskDir;
+
+    /** The threads of process {@code pid}. */
+    public ProcThreadSource(long pid) {
+        this.taskDir = Path.of("/proc", Long.toString(pid), "task");
+    }
+
+    @Override
+    public int count() {
+        try {
+            Object links = Files.getAttribute(taskDir, "unix:nlink");
+            return links instanceof Integer n ? n - 2 : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public int[] list() {
+        int[] tids = new int[64];
+        int n = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(taskDir)) {
+            for (Path p : tasks) {
+                int tid = parseTid(p.getFileName().toString());
+                if (tid > 0) {
+                    if (n == tids.length) {
+                        tids = Arrays.copyOf(tids, n * 2);
+                    }
+                    tids[n++] = tid;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return new int[0];
+        }
+        return Arrays.copyOf(tids, n);
+    }
+
+    @Override
+    public String name(int tid) {
+        try {
+            return Files.readString(taskDir.resolve(Integer.toString(tid)).resolve("comm"), StandardCharsets.UTF_8).strip();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static int parseTid(String name) {
+        int tid = 0;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9' || tid > (Integer.MAX_VALUE - 9) / 10) {
+                return -1;
+            }
+            tid = tid * 10 + (c - '0');
+        }
+        return name.isEmpty() ? -1 : tid;
+    }
+}

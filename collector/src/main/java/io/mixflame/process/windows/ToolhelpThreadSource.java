@@ -1,0 +1,63 @@
+package io.mixflame.process.windows;
+
+import com.sun.jna.Memory;
+import io.mixflame.process.ThreadSource;
+import java.util.Arrays;
+
+/**
+ * The threads of a Windows process from a Toolhelp snapshot (which lists the threads of every process; those of the
+ * target are kept). Windows has no cheaper count than a snapshot, so {@link #count()} takes one too. Thread names
+ * are left to HotSpot's thread list: {@code GetThreadDescription} names few native threads and is missing on older
+ * systems.
+ */
+public final class ToolhelpThreadSource implements ThreadSource {
+    /** THREADENTRY32: dwSize, cntUsage, th32ThreadID, th32OwnerProcessID, tpBasePri, tpDeltaPri, dwFlags. */
+    private static final int ENTRY_SIZE = 28;
+    private static final int THREAD_ID = 8;
+    private static final int OWNER_ID = 12;
+
+    private final int pid;
+
+    /** The threads of process {@code pid}. */
+    public ToolhelpThreadSource(long pid) {
+        this.pid = (int) pid;
+    }
+
+    @Override
+    public int count() {
+        return list().length;
+    }
+
+    @Override
+    public synchronized int[] list() {
+        long snapshot = Kernel32Calls.CreateToolhelp32Snapshot(Kernel32Calls.TH32CS_SNAPTHREAD, 0);
+        if (snapshot == Kernel32Calls.INVALID_HANDLE_VALUE || snapshot == 0) {
+            return new int[0];
+        }
+        int[] tids = new int[64];
+        int n = 0;
+        try (Memory entry = new Memory(ENTRY_SIZE)) {
+            entry.clear();
+            entry.setInt(0, ENTRY_SIZE);
+            boolean more = Kernel32Calls.Thread32First(snapshot, entry);
+            while (more) {
+                if (entry.getInt(OWNER_ID) == pid) {
+                    if (n == tids.length) {
+                        tids = Arrays.copyOf(tids, n * 2);
+                    }
+                    tids[n++] = entry.getInt(THREAD_ID);
+                }
+                entry.setInt(0, ENTRY_SIZE);
+                more = Kernel32Calls.Thread32Next(snapshot, entry);
+            }
+        } finally {
+            Kernel32Calls.CloseHandle(snapshot);
+        }
+        return Arrays.copyOf(tids, n);
+    }
+
+    @Override
+    public String name(int tid) {
+        return null;
+    }
+}

@@ -1,0 +1,43 @@
+package io.mixflame.unwind.pe;
+
+import io.mixflame.image.LoadedModule;
+import io.mixflame.image.pe.PeFormatException;
+import io.mixflame.image.pe.PeUnwindTable;
+import io.mixflame.image.pe.RuntimeFunction;
+import io.mixflame.image.pe.UnwindInfo;
+import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.UnwindStatus;
+import io.mixflame.unwind.Unwinder;
+
+/**
+ * The native unwinder of Windows x64 modules: a frame whose pc lies in a PE image is unwound by that image's
+ * {@code .pdata}/{@code .xdata} ({@link PeUnwindStep}); a pc without a RUNTIME_FUNCTION is a leaf. Frames of modules
+ * with other unwind data (ELF's CFI), and code outside every module (a JIT's), are declined, so the chain hands them
+ * to the unwinder that knows them.
+ */
+public final class PeUnwinder implements Unwinder {
+
+    @Override
+    public boolean canUnwindFrom(UnwindContext context) {
+        LoadedModule module = context.modules().moduleAt(context.lookupPc());
+        return module != null && module.image().unwindData() instanceof PeUnwindTable;
+    }
+
+    @Override
+    public UnwindStatus tryUnwind(UnwindContext context) {
+        LoadedModule module = context.modules().moduleAt(context.lookupPc());
+        if (module == null || !(module.image().unwindData() instanceof PeUnwindTable table) || context.bounds() == null) {
+            return UnwindStatus.FAILED;
+        }
+        RuntimeFunction entry;
+        UnwindInfo info;
+        try {
+            entry = table.find(context.lookupPc() - module.bias()).orElse(null);
+            info = entry == null ? null : table.unwindInfo(entry);
+        } catch (PeFormatException e) {
+            return UnwindStatus.FAILED;
+        }
+        PeUnwindStep step = new PeUnwindStep(context.memory()::readLong, context.bounds());
+        return step.unwind(module.bias(), entry, info, context.registers()).status();
+    }
+}
