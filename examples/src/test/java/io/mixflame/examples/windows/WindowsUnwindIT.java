@@ -1,0 +1,243 @@
+package io.mixflame.examples.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.CommandRun;
+import io.mixflame.testsupport.WindowsToolchain;
+import io.mixflame.unwind.StackBounds;
+import io.mixflame.unwind.pe.PeFrame;
+import io.mixflame.unwind.pe.PeStackWalk;
+import io.mixflame.unwind.pe.PeStackWalker;
+import io.mixflame.unwind.pe.PeWalkEnd;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * mixflame's PE x64 stack walker against DbgHelp's StackWalk64, under Wine. A MinGW-built program parks worker
+ * threads in functions of each unwind shape (frame pointer or none, a frame larger than a page, alloca, pushed
+ * non-volatile registers, saved XMM registers, a leaf without unwind data, a fiber's stack), suspends them, and
+ * dumps each one's registers and stack with StackWalk64's walk of it; the walker, given the same registers, the
+ * stack copy and the modules' files from disk, must find the same frames (pc and rsp) in the same order down to
+ * the thread's first frame. Then the copy is corrupted: the walk must stop at the damage with a marker.
+ */
+class WindowsUnwindIT {
+    private static final List<String> THREAD_START = List.of("kernel32.dll!BaseThreadInitThunk",
+            "ntdll.dll!RtlUserThreadStart");
+    /** Each worker's frames, innermost first, as the program's source arranges them. */
+    private static final Map<String, List<String>> EXPECTED = new LinkedHashMap<>();
+    /** A value in no module and far from any stack: a corrupted slot. */
+    private static final long GARBAGE = 0xdead_beef_dead_beefL;
+    private static final int MAX_FRAMES = 256;
+
+    static {
+        expect("frame-pointer", "shape_frame_pointer");
+        expect("no-frame-pointer", "shape_no_frame_pointer");
+        expect("large-frame", "shape_large_frame");
+        expect("alloca", "shape_alloca");
+        expect("nonvolatile", "shape_nonvolatile");
+        expect("xmm", "shape_xmm");
+        expect("leaf-without-unwind-data", "leaf_park", "shape_calls_leaf", "shape_no_frame_pointer");
+        expect("every-shape", "leaf_park", "shape_calls_leaf", "shape_no_frame_pointer", "shape_nonvolatile",
+                "shape_frame_pointer", "shape_large_frame", "shape_xmm", "shape_alloca");
+        // A fiber's first frame is kernelbase's fiber start routine, which exports no name: only its module counts.
+        List<String> fiber = new ArrayList<>(exe("shape_large_frame", "shape_frame_pointer", "shape_nonvolatile",
+                "run_chain", "fiber_main"));
+        fiber.add("kernelbase.dll");
+        EXPECTED.put("fiber", fiber);
+    }
+
+    private static void expect(String thread, String... shapes) {
+        List<String> frames = new ArrayList<>(exe(shapes));
+        frames.addAll(exe("run_chain", "worker_main"));
+        frames.addAll(THREAD_START);
+        EXPECTED.put(thread, frames);
+    }
+
+    private static List<String> exe(String... functions) {
+        return Stream.of(functions).map(f -> "unwind_shapes.exe!" + f).toList();
+    }
+
+    @TempDir
+    static Path dir;
+    private static PeStackDump dump;
+    private static DumpedProcess process;
+
+    /**
+     * Every test asks for the toolchain itself, so that without it each is reported not run with the reason (a
+     * class-level abort in {@code @BeforeAll} shows in the reports as no test at all); the program runs once.
+     */
+    @BeforeEach
+    void runTheProgramUnderWineOnce() throws Exception {
+        WindowsToolchain wine = WindowsToolchain.require();
+        if (process == null) {
+            runTheProgram(wine);
+        }
+    }
+
+    private static void runTheProgram(WindowsToolchain wine) throws Exception {
+        Path source = Path.of("target/test-classes/native/pe-unwind/unwind_shapes.c").toAbsolutePath();
+        Path exe = dir.resolve("unwind_shapes.exe");
+        wine.compile(dir, List.of("-O2", "-Wall", "-o", exe.toString(), source.toString(), "-ldbghelp", "-lpsapi"));
+        Path dumpFile = dir.resolve("dump.txt");
+        CommandRun run = wine.runUnderWine(dir, "unwind_shapes", Duration.ofMinutes(2),
+                List.of(exe.toString(), wine.windowsPath(dumpFile)));
+        assertThat(run.status()).as("unwind_shapes.exe: %s%s", run.stdout(), run.stderr()).isZero();
+        assertThat(run.stdout()).as("Windows line ends").isEqualTo("dump written\r\n");
+        dump = PeStackDump.read(dumpFile);
+        process = new DumpedProcess(dump, wine::linuxPath);
+    }
+
+    static Stream<String> threads() {
+        return EXPECTED.keySet().stream();
+    }
+
+    private static PeStackWalk walk(PeStackDump.DumpedThread t, byte[] stack, long high) {
+        return new PeStackWalker(process.images(), MAX_FRAMES).walk(t.startRegisters(),
+                process.memory(t.stackStart(), stack), new StackBounds(t.stackLow(), high));
+    }
+
+    private static PeStackWalk walk(PeStackDump.DumpedThread t) {
+        return walk(t, t.stack(), t.stackHigh());
+    }
+
+    private static String describe(List<PeFrame> frames) {
+        return frames.stream().map(f -> String.format("  pc %x sp %x %s", f.pc(), f.sp(), process.name(f.pc())))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static String describeOracle(List<PeStackDump.OracleFrame> frames) {
+        return frames.stream().map(f -> String.format("  pc %x sp %x %s (DbgHelp: %s)", f.pc(), f.sp(),
+                process.name(f.pc()), f.name())).collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void theDumpHoldsEveryWorkerWalkedToItsEndByStackWalk64() {
+        assertThat(dump.threads().keySet()).containsExactlyElementsOf(EXPECTED.keySet());
+        dump.threads().values().forEach(t -> assertThat(t.walkEnd()).as(t.name())
+                .isEqualTo(t.walk().size() + " return-address-zero"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("threads")
+    void walksTheSameFramesAsStackWalk64(String name) {
+        PeStackDump.DumpedThread t = dump.threads().get(name);
+        PeStackWalk ours = walk(t);
+        String both = "ours (" + ours.end() + " " + ours.detail() + "):\n" + describe(ours.frames())
+                + "\nStackWalk64 (" + t.walkEnd() + "):\n" + describeOracle(t.walk());
+
+        assertThat(ours.frames()).extracting(PeFrame::pc).as(both)
+                .containsExactlyElementsOf(t.walk().stream().map(PeStackDump.OracleFrame::pc).toList());
+        assertThat(ours.frames()).extracting(PeFrame::sp).as(both)
+                .containsExactlyElementsOf(t.walk().stream().map(PeStackDump.OracleFrame::sp).toList());
+        assertThat(ours.end()).as(both).isEqualTo(PeWalkEnd.END_OF_STACK);
+        assertThat(names(ours.frames(), EXPECTED.get(name))).as(both).containsExactlyElementsOf(EXPECTED.get(name));
+    }
+
+    /** The frames' names, each cut to its module where the expected name is a module's alone. */
+    private static List<String> names(List<PeFrame> frames, List<String> expected) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < frames.size(); i++) {
+            String n = process.name(frames.get(i).pc());
+            boolean moduleOnly = i < expected.size() && !expected.get(i).contains("!");
+            names.add(moduleOnly ? n.substring(0, Math.max(0, n.indexOf('!'))) : n);
+        }
+        return names;
+    }
+
+    @Test
+    void aCorruptedReturnAddressEndsTheWalkJustBelowIt() {
+        PeStackDump.DumpedThread t = dump.threads().get("every-shape");
+        List<PeFrame> whole = walk(t).frames();
+        for (int k = 1; k < whole.size(); k++) {
+            // A caller's rsp is just above the return address its callee returned to.
+            byte[] stack = corrupted(t, whole.get(k).sp() - 8);
+
+            PeStackWalk walk = walk(t, stack, t.stackHigh());
+
+            assertThat(walk.end()).as("return address of frame %d corrupted", k).isEqualTo(PeWalkEnd.NO_MODULE);
+            assertThat(walk.detail()).contains(Long.toHexString(GARBAGE));
+            assertThat(walk.frames()).as("return address of frame %d corrupted", k)
+                    .containsExactlyElementsOf(whole.subList(0, k));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("threads")
+    void anyOneCorruptedSlotEndsTheWalkInAMarkerAfterTrueFramesOnly(String name) {
+        PeStackDump.DumpedThread t = dump.threads().get(name);
+        List<PeFrame> whole = walk(t).frames();
+        Map<PeWalkEnd, Integer> ends = new EnumMap<>(PeWalkEnd.class);
+        for (long slot = t.stackStart(); slot + 8 <= t.stackStart() + t.stack().length; slot += 8) {
+            PeStackWalk walk = walk(t, corrupted(t, slot), t.stackHigh());
+            long corruptedSlot = slot;
+            Supplier<String> what = () -> String.format("slot %x corrupted: %s %s%n%s", corruptedSlot, walk.end(),
+                    walk.detail(), describe(walk.frames()));
+
+            assertThat(walk.frames().size()).as(what).isLessThanOrEqualTo(whole.size());
+            assertThat(walk.frames()).as(what).containsExactlyElementsOf(whole.subList(0, walk.frames().size()));
+            assertThat(walk.end()).as(what).isNotEqualTo(PeWalkEnd.FRAME_CAP);
+            if (walk.end() == PeWalkEnd.END_OF_STACK) {
+                assertThat(walk.frames()).as(what).hasSameSizeAs(whole);
+            }
+            ends.merge(walk.end(), 1, Integer::sum);
+        }
+        // Every return address is one slot whose corruption must show; the last frame's zero is one more.
+        assertThat(ends.getOrDefault(PeWalkEnd.NO_MODULE, 0)).as("%s", ends).isGreaterThanOrEqualTo(whole.size());
+    }
+
+    @Test
+    void aCorruptedSavedFramePointerIsABadStack() {
+        // In every-shape, shape_nonvolatile pushes the rbp that its caller, shape_frame_pointer, finds its frame
+        // by: garbage there must end the walk at the caller, not follow the garbage.
+        PeStackDump.DumpedThread t = dump.threads().get("every-shape");
+        List<PeFrame> whole = walk(t).frames();
+        int framePointerFrame = EXPECTED.get("every-shape").indexOf("unwind_shapes.exe!shape_frame_pointer");
+        long from = whole.get(framePointerFrame - 1).sp();
+        long to = whole.get(framePointerFrame).sp();
+        List<Long> badStackSlots = new ArrayList<>();
+        for (long slot = from; slot < to; slot += 8) {
+            if (walk(t, corrupted(t, slot), t.stackHigh()).end() == PeWalkEnd.BAD_STACK) {
+                badStackSlots.add(slot);
+            }
+        }
+
+        assertThat(badStackSlots).as("slots of shape_nonvolatile's frame whose corruption is a bad stack")
+                .hasSize(1);
+        PeStackWalk walk = walk(t, corrupted(t, badStackSlots.get(0)), t.stackHigh());
+        assertThat(walk.frames()).containsExactlyElementsOf(whole.subList(0, framePointerFrame + 1));
+        assertThat(walk.detail()).contains("outside the stack");
+    }
+
+    @Test
+    void aStackCutShortEndsInABadStackAtTheCut() {
+        PeStackDump.DumpedThread t = dump.threads().get("every-shape");
+        List<PeFrame> whole = walk(t).frames();
+        int kept = 5;
+
+        PeStackWalk walk = walk(t, t.stack(), whole.get(kept).sp());
+
+        assertThat(walk.end()).isEqualTo(PeWalkEnd.BAD_STACK);
+        assertThat(walk.frames()).containsExactlyElementsOf(whole.subList(0, kept));
+    }
+
+    private static byte[] corrupted(PeStackDump.DumpedThread t, long slot) {
+        byte[] copy = t.stack().clone();
+        ByteBuffer.wrap(copy).order(ByteOrder.LITTLE_ENDIAN).putLong((int) (slot - t.stackStart()), GARBAGE);
+        return copy;
+    }
+}
