@@ -15,17 +15,24 @@ import org.slf4j.LoggerFactory;
  */
 public final class CxxDemangler {
     private static final Logger LOG = LoggerFactory.getLogger(CxxDemangler.class);
-    private static final Optional<Function> DEMANGLE = lookup("__cxa_demangle");
-    private static final Optional<Function> FREE = lookupFree();
-
     private CxxDemangler() {
+    }
+
+    /**
+     * The library, looked up on the first mangled name rather than when the class loads: a process with no Itanium
+     * names (a Windows JVM's modules) never needs libstdc++, and must not log that it lacks it.
+     */
+    private static final class Library {
+        static final Optional<Function> DEMANGLE = lookup("__cxa_demangle");
+        static final Optional<Function> FREE = lookupFree();
     }
 
     private static Optional<Function> lookup(String name) {
         try {
             return Optional.of(NativeLibrary.getInstance("libstdc++.so.6").getFunction(name));
         } catch (UnsatisfiedLinkError e) {
-            LOG.info("C++ names stay mangled: libstdc++.so.6 not found ({})", e.getMessage());
+            LOG.info("C++ names stay mangled: libstdc++.so.6 not found ({})",
+                    e.getMessage().replaceAll("\\s+", " ").strip());
             return Optional.empty();
         }
     }
@@ -45,7 +52,7 @@ public final class CxxDemangler {
 
     /** The demangled name, or {@code name} itself when it is not mangled or cannot be demangled. */
     public static String demangle(String name) {
-        if (!isMangled(name) || DEMANGLE.isEmpty() || FREE.isEmpty()) {
+        if (!isMangled(name) || Library.DEMANGLE.isEmpty() || Library.FREE.isEmpty()) {
             return name;
         }
         // A trailing "@plt" or ".cold" is ours or the compiler's, not part of the mangled name.
@@ -58,7 +65,7 @@ public final class CxxDemangler {
         }
         try (Memory status = new Memory(4)) {
             status.setInt(0, -1);
-            Pointer result = (Pointer) DEMANGLE.get().invoke(Pointer.class,
+            Pointer result = (Pointer) Library.DEMANGLE.get().invoke(Pointer.class,
                     new Object[] {mangled, Pointer.NULL, Pointer.NULL, status});
             if (result == null || status.getInt(0) != 0) {
                 return name;
@@ -66,7 +73,7 @@ public final class CxxDemangler {
             try {
                 return result.getString(0, "UTF-8") + suffix;
             } finally {
-                FREE.get().invokeVoid(new Object[] {result});
+                Library.FREE.get().invokeVoid(new Object[] {result});
             }
         }
     }

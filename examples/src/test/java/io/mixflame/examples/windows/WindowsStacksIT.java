@@ -1,0 +1,148 @@
+package io.mixflame.examples.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.CommandRun;
+import io.mixflame.testsupport.WindowsToolchain;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code stacks} of a Windows JVM, from another Windows JVM, under Wine: the {@code parked} example stops three
+ * threads in known Java call chains and prints each thread's own view of its stack; {@code java -jar mixflame.jar
+ * stacks PID}, run by the Windows JRE as a separate process, must show those Java frames in the same order, with
+ * native frames of the wait (ntdll, jvm.dll) above them and of the thread's start (jvm.dll) below.
+ */
+class WindowsStacksIT {
+    private static final Pattern THREAD = Pattern.compile("parked: thread (\\S+): (.*)");
+    private static final Pattern PID = Pattern.compile("parked: pid (\\d+)");
+    private static final Pattern JAVA_FRAME = Pattern.compile("^\\s+at ([^(]+)\\(");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void javaFramesOfParkedThreadsMatchWhatTheThreadsReportWithNativeFramesAroundThem() throws Exception {
+        WindowsToolchain wine = WindowsToolchain.require();
+        Path targetOut = dir.resolve("parked.stdout.txt");
+        ProcessBuilder target = new ProcessBuilder(wine.wine64().toString(), wine.javaExe().toString(), "-jar",
+                wine.windowsPath(BuiltJars.examples()), "parked", "--seconds", "300");
+        target.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
+        target.environment().putAll(wine.environment());
+        Process app = target.directory(dir.toFile()).redirectOutput(targetOut.toFile())
+                .redirectError(dir.resolve("parked.stderr.txt").toFile()).start();
+        try {
+            String report = awaitReady(app, targetOut);
+            Matcher pid = PID.matcher(report);
+            assertThat(pid.find()).as(report).isTrue();
+            Map<String, List<String>> expected = new LinkedHashMap<>();
+            for (String line : report.split("\r?\n")) {
+                Matcher m = THREAD.matcher(line);
+                if (m.matches()) {
+                    expected.put(m.group(1), List.of(m.group(2).split(";")));
+                }
+            }
+            assertThat(expected).as(report).containsOnlyKeys("parked-lock", "parked-sleep", "parked-wait");
+
+            CommandRun stacks = wine.runUnderWine(dir, "stacks", Duration.ofMinutes(3), List.of(
+                    wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "stacks", pid.group(1)));
+
+            String dump = stacks.stdout().replace("\r\n", "\n");
+            assertThat(stacks.status()).as(stacks.stderr() + dump).isZero();
+            assertThat(dump).as("the dump's head").contains("(HotSpot JVM)");
+            for (Map.Entry<String, List<String>> e : expected.entrySet()) {
+                List<String> block = threadBlock(dump, e.getKey());
+                assertThat(block).as("%s in\n%s", e.getKey(), dump).isNotEmpty();
+                assertThat(block.get(0)).as("how %s was captured", e.getKey()).contains("captured=suspended");
+                List<String> frames = block.subList(1, block.size());
+                assertThat(javaFrames(frames)).as("Java frames of %s in\n%s", e.getKey(), String.join("\n", block))
+                        .containsExactlyElementsOf(e.getValue());
+                int firstJava = firstJavaIndex(frames);
+                int lastJava = lastJavaIndex(frames);
+                List<String> above = frames.subList(0, firstJava);
+                List<String> below = frames.subList(lastJava + 1, frames.size());
+                assertThat(above).as("native frames of the wait above %s's Java frames", e.getKey())
+                        .anyMatch(f -> f.contains("ntdll.dll")).anyMatch(f -> f.contains("jvm.dll"));
+                assertThat(below).as("native frames of the thread's start below %s's Java frames", e.getKey())
+                        .anyMatch(f -> f.contains("jvm.dll"));
+            }
+        } finally {
+            app.descendants().forEach(ProcessHandle::destroyForcibly);
+            app.destroyForcibly();
+            app.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static String awaitReady(Process app, Path out) throws Exception {
+        for (int i = 0; i < 1200; i++) {
+            String text = Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+            if (text.contains("parked: ready")) {
+                return text;
+            }
+            if (!app.isAlive()) {
+                throw new AssertionError("the parked example ended early: " + text
+                        + Files.readString(out.resolveSibling("parked.stderr.txt"), StandardCharsets.UTF_8));
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new AssertionError("the parked example never got ready: " + Files.readString(out, StandardCharsets.UTF_8));
+    }
+
+    /** The header line and frame lines of one thread in the text dump. */
+    private static List<String> threadBlock(String dump, String name) {
+        List<String> block = new ArrayList<>();
+        for (String line : dump.split("\n")) {
+            if (block.isEmpty()) {
+                if (line.startsWith("\"" + name + "\" ")) {
+                    block.add(line);
+                }
+            } else if (line.isBlank()) {
+                break;
+            } else {
+                block.add(line);
+            }
+        }
+        return block;
+    }
+
+    private static List<String> javaFrames(List<String> frames) {
+        List<String> java = new ArrayList<>();
+        for (String f : frames) {
+            Matcher m = JAVA_FRAME.matcher(f);
+            if (m.find()) {
+                java.add(m.group(1));
+            }
+        }
+        return java;
+    }
+
+    private static int firstJavaIndex(List<String> frames) {
+        for (int i = 0; i < frames.size(); i++) {
+            if (JAVA_FRAME.matcher(frames.get(i)).find()) {
+                return i;
+            }
+        }
+        throw new AssertionError("no Java frame in " + frames);
+    }
+
+    private static int lastJavaIndex(List<String> frames) {
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            if (JAVA_FRAME.matcher(frames.get(i)).find()) {
+                return i;
+            }
+        }
+        throw new AssertionError("no Java frame in " + frames);
+    }
+}
