@@ -2,6 +2,7 @@ package io.mixflame.image;
 
 import io.mixflame.process.MemoryMapping;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * The mappings and modules of a process as read at one moment, searched by address without allocating. Immutable:
@@ -21,37 +22,27 @@ public record ModuleSnapshot(List<MemoryMapping> mappings, List<LoadedModule> mo
 
     /** The mapping holding an address, or null. */
     public MemoryMapping mappingAt(long address) {
-        List<MemoryMapping> maps = mappings;
-        int lo = 0;
-        int hi = maps.size() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            MemoryMapping m = maps.get(mid);
-            if (Long.compareUnsigned(address, m.start()) < 0) {
-                hi = mid - 1;
-            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
-                lo = mid + 1;
-            } else {
-                return m;
-            }
-        }
-        return null;
+        return containing(mappings, address, MemoryMapping::start, MemoryMapping::end);
     }
 
     /** The module holding an address, or null. */
     public LoadedModule moduleAt(long address) {
-        List<LoadedModule> list = modules;
+        return containing(modules, address, LoadedModule::start, LoadedModule::end);
+    }
+
+    /** Binary search of ranges sorted by start, compared unsigned; the accessors are constants, nothing allocated. */
+    private static <T> T containing(List<T> ranges, long address, ToLongFunction<T> start, ToLongFunction<T> end) {
         int lo = 0;
-        int hi = list.size() - 1;
+        int hi = ranges.size() - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            LoadedModule m = list.get(mid);
-            if (Long.compareUnsigned(address, m.start()) < 0) {
+            T r = ranges.get(mid);
+            if (Long.compareUnsigned(address, start.applyAsLong(r)) < 0) {
                 hi = mid - 1;
-            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
+            } else if (Long.compareUnsigned(address, end.applyAsLong(r)) >= 0) {
                 lo = mid + 1;
             } else {
-                return m;
+                return r;
             }
         }
         return null;

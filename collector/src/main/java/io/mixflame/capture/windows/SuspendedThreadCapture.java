@@ -77,8 +77,8 @@ public final class SuspendedThreadCapture implements AutoCloseable {
         }
         contextBlock.clear();
         context.setInt(CONTEXT_FLAGS, CONTEXT_CONTROL_INTEGER);
-        out.clear(tid, System.nanoTime());
         long start = System.nanoTime();
+        out.clear(tid, start);
         if (Kernel32Calls.SuspendThread(t.handle()) == -1) {
             forget(tid, t);
             return "thread " + tid + " cannot be suspended (it ended)";

@@ -3,8 +3,8 @@ package io.mixflame.image.linux;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleCache;
 import io.mixflame.image.ModuleImage;
-import io.mixflame.image.ModuleMap;
 import io.mixflame.image.ModuleSnapshot;
+import io.mixflame.image.SnapshotModuleMap;
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ProcessMemory;
@@ -18,22 +18,17 @@ import java.util.List;
 /**
  * The module map of a Linux process, from {@code /proc/PID/maps}: every executable file mapping is an ELF module
  * (a deleted file is read through {@code /proc/PID/map_files}), and the vDSO is read from the process's memory.
- * Read again when an address falls outside every known mapping, at most once per {@value #REFRESH_NANOS} ns so that
- * walks through garbage do not re-read the file at every step.
+ * Read again, at the shared refresh rate, when an address falls outside every known mapping.
  */
-public final class ProcModuleMap implements ModuleMap {
+public final class ProcModuleMap extends SnapshotModuleMap {
     /** The file name of HotSpot's library on Linux. */
     public static final String JVM_LIBRARY = "libjvm.so";
-    private static final long REFRESH_NANOS = 50_000_000L;
     private static final long MAX_VDSO = 1 << 20;
     private static final String DELETED = " (deleted)";
 
     private final long pid;
     private final ProcessMemory memory;
     private final ModuleCache cache;
-    private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
-    private volatile int generation;
-    private long lastRefresh;
 
     /**
      * @param pid    the process
@@ -41,30 +36,15 @@ public final class ProcModuleMap implements ModuleMap {
      * @param cache  where parsed files are shared with other maps
      */
     public ProcModuleMap(long pid, ProcessMemory memory, ModuleCache cache) {
+        super(JVM_LIBRARY);
         this.pid = pid;
         this.memory = memory;
         this.cache = cache;
-        this.lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
     }
 
     /** The process. */
     public long pid() {
         return pid;
-    }
-
-    @Override
-    public int generation() {
-        return generation;
-    }
-
-    @Override
-    public List<MemoryMapping> mappings() {
-        return snapshot.mappings();
-    }
-
-    @Override
-    public List<LoadedModule> modules() {
-        return snapshot.modules();
     }
 
     @Override
@@ -89,12 +69,7 @@ public final class ProcModuleMap implements ModuleMap {
                         m, 0));
             }
         }
-        ModuleSnapshot before = snapshot;
-        snapshot = new ModuleSnapshot(maps, list);
-        if (!snapshot.modules().equals(before.modules())) {
-            generation++;
-        }
-        lastRefresh = System.nanoTime();
+        install(new ModuleSnapshot(maps, list));
     }
 
     private static LoadedModule loaded(ModuleImage image, MemoryMapping m, long fileOffset) {
@@ -112,31 +87,31 @@ public final class ProcModuleMap implements ModuleMap {
 
     @Override
     public MemoryMapping stackRegionContaining(long sp) {
-        MemoryMapping hit = snapshot.stackRegionContaining(sp);
+        MemoryMapping hit = snapshot().stackRegionContaining(sp);
         if (hit != null) {
             return hit;
         }
         // A thread started after the last read has its stack in a mapping not seen yet.
         refreshIfStale();
-        return snapshot.stackRegionContaining(sp);
+        return snapshot().stackRegionContaining(sp);
     }
 
     @Override
     public LoadedModule moduleAt(long address) {
-        ModuleSnapshot s = snapshot;
+        ModuleSnapshot s = snapshot();
         LoadedModule hit = s.moduleAt(address);
         if (hit != null || s.mappingAt(address) != null) {
             // An address in a mapping without a module (JIT code, the heap) is not a new library: no re-read.
             return hit;
         }
         refreshIfStale();
-        return snapshot.moduleAt(address);
+        return snapshot().moduleAt(address);
     }
 
     @Override
     public boolean isExecutable(long address) {
         // Asked for every frame of every walk: one search of the mappings, nothing allocated, in the usual case.
-        MemoryMapping mapping = snapshot.mappingAt(address);
+        MemoryMapping mapping = snapshot().mappingAt(address);
         if (mapping != null) {
             if (mapping.executable()) {
                 return true;
@@ -149,26 +124,6 @@ public final class ProcModuleMap implements ModuleMap {
         // A library loaded later, or memory made executable after the maps were read (a JIT commits more of its
         // code cache, reserved without access until then): read again, at most at the refresh rate.
         refreshIfStale();
-        return snapshot.executable(address);
-    }
-
-    @Override
-    public LoadedModule jvmLibrary() {
-        if (snapshot.modules().isEmpty()) {
-            refreshIfStale();
-        }
-        return snapshot.moduleNamed(JVM_LIBRARY);
-    }
-
-    private synchronized void refreshIfStale() {
-        if (System.nanoTime() - lastRefresh < REFRESH_NANOS) {
-            return;
-        }
-        try {
-            refresh();
-        } catch (IOException e) {
-            // The process ended or the map cannot be read: lookups answer from what was read before.
-            lastRefresh = System.nanoTime();
-        }
+        return snapshot().executable(address);
     }
 }

@@ -3,8 +3,8 @@ package io.mixflame.image.windows;
 import com.sun.jna.Memory;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleCache;
-import io.mixflame.image.ModuleMap;
 import io.mixflame.image.ModuleSnapshot;
+import io.mixflame.image.SnapshotModuleMap;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.windows.Kernel32Calls;
 import java.io.IOException;
@@ -16,13 +16,12 @@ import java.util.List;
 /**
  * The module map of a Windows process: its modules from a Toolhelp module snapshot (each image whole, from its base
  * for {@code SizeOfImage} bytes, its RVAs biased by the base), and other memory — JIT code, thread stacks — from
- * {@code VirtualQueryEx}, asked once per region and remembered until the modules change. The snapshot is taken again
- * when an address falls outside every known region, at most once per {@value #REFRESH_NANOS} ns.
+ * {@code VirtualQueryEx}, asked once per region and remembered until the modules change. The snapshot is taken again,
+ * at the shared refresh rate, when an address falls outside every known region.
  */
-public final class WindowsModuleMap implements ModuleMap {
+public final class WindowsModuleMap extends SnapshotModuleMap {
     /** The file name of HotSpot's library on Windows. */
     public static final String JVM_LIBRARY = "jvm.dll";
-    private static final long REFRESH_NANOS = 50_000_000L;
     /** MODULEENTRY32W on x64. */
     private static final int MODULE_ENTRY_SIZE = 1080;
     private static final int MOD_BASE_ADDR = 24;
@@ -43,11 +42,8 @@ public final class WindowsModuleMap implements ModuleMap {
     private final long process;
     private final ModuleCache cache;
     private final Memory info = new Memory(MBI_SIZE);
-    private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
     /** Regions asked of VirtualQueryEx, in address order; replaced whole. */
     private volatile ModuleSnapshot regions = ModuleSnapshot.EMPTY;
-    private volatile int generation;
-    private long lastRefresh;
 
     /**
      * @param pid     the process
@@ -55,30 +51,14 @@ public final class WindowsModuleMap implements ModuleMap {
      * @param cache   where parsed images are shared
      */
     public WindowsModuleMap(long pid, long process, ModuleCache cache) {
+        super(JVM_LIBRARY);
         this.pid = (int) pid;
         this.process = process;
         this.cache = cache;
-        this.lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
-    }
-
-    @Override
-    public int generation() {
-        return generation;
-    }
-
-    @Override
-    public List<MemoryMapping> mappings() {
-        return snapshot.mappings();
-    }
-
-    @Override
-    public List<LoadedModule> modules() {
-        return snapshot.modules();
     }
 
     @Override
     public synchronized void refresh() throws IOException {
-        lastRefresh = System.nanoTime();
         long snap = Kernel32Calls.CreateToolhelp32Snapshot(Kernel32Calls.TH32CS_SNAPMODULE, pid);
         if (snap == Kernel32Calls.INVALID_HANDLE_VALUE || snap == 0) {
             throw new IOException("the modules of process " + pid + " cannot be listed");
@@ -104,12 +84,12 @@ public final class WindowsModuleMap implements ModuleMap {
         }
         maps.sort(Comparator.comparingLong(MemoryMapping::start));
         list.sort(Comparator.comparingLong(LoadedModule::start));
-        ModuleSnapshot before = snapshot;
-        snapshot = new ModuleSnapshot(maps, list);
-        if (!snapshot.modules().equals(before.modules())) {
-            generation++;
-            regions = ModuleSnapshot.EMPTY;
-        }
+        install(new ModuleSnapshot(maps, list));
+    }
+
+    @Override
+    protected void modulesChanged() {
+        regions = ModuleSnapshot.EMPTY;
     }
 
     private static String wideString(Memory m, int offset, int maxChars) {
@@ -127,17 +107,17 @@ public final class WindowsModuleMap implements ModuleMap {
 
     @Override
     public LoadedModule moduleAt(long address) {
-        LoadedModule hit = snapshot.moduleAt(address);
+        LoadedModule hit = snapshot().moduleAt(address);
         if (hit != null || region(address) != null) {
             return hit;
         }
         refreshIfStale();
-        return snapshot.moduleAt(address);
+        return snapshot().moduleAt(address);
     }
 
     @Override
     public boolean isExecutable(long address) {
-        if (snapshot.moduleAt(address) != null) {
+        if (snapshot().moduleAt(address) != null) {
             return true;
         }
         MemoryMapping r = region(address);
@@ -148,14 +128,6 @@ public final class WindowsModuleMap implements ModuleMap {
     public MemoryMapping stackRegionContaining(long sp) {
         MemoryMapping r = region(sp);
         return r != null && r.readable() && r.writable() ? r : null;
-    }
-
-    @Override
-    public LoadedModule jvmLibrary() {
-        if (snapshot.modules().isEmpty()) {
-            refreshIfStale();
-        }
-        return snapshot.moduleNamed(JVM_LIBRARY);
     }
 
     /** The committed region holding an address, from what was asked before or asked now; null when none. */
@@ -197,17 +169,6 @@ public final class WindowsModuleMap implements ModuleMap {
         list.add(m);
         list.sort((a, b) -> Long.compareUnsigned(a.start(), b.start()));
         regions = new ModuleSnapshot(list, List.of());
-    }
-
-    private synchronized void refreshIfStale() {
-        if (System.nanoTime() - lastRefresh < REFRESH_NANOS) {
-            return;
-        }
-        try {
-            refresh();
-        } catch (IOException e) {
-            // The process ended or cannot be listed: lookups answer from what was read before.
-        }
     }
 
     /** Frees the query buffer. */

@@ -60,6 +60,4 @@ public final class Kernel32Calls {
     public static native boolean Module32FirstW(long snapshot, Pointer entry);
 
     public static native boolean Module32NextW(long snapshot, Pointer entry);
-
-    public static native int GetProcessId(long process);
 }

@@ -19,29 +19,41 @@ import io.mixflame.unwind.Unwinder;
  */
 public final class DwarfUnwinder implements Unwinder {
     private final FrameExpressionInputs inputs = new FrameExpressionInputs();
+    /**
+     * What the last {@link #canUnwindFrom} found, for the {@link #tryUnwind} the walker makes next on the same
+     * frame: the module search and the CFI lookup are the walk's main per-frame cost, and are done once.
+     */
+    private UnwindContext foundFor;
+    private long foundPc;
+    private LoadedModule foundModule;
+    private CallFrameInfo foundCfi;
+    private CfiRule foundRule;
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
-        return rule(context) != null;
+        return find(context);
     }
 
-    private static CfiRule rule(UnwindContext context) {
+    /** Looks the frame's rule up into the found fields; whether there is one. */
+    private boolean find(UnwindContext context) {
         long pc = context.lookupPc();
-        LoadedModule module = context.modules().moduleAt(pc);
-        if (module == null || !(module.image().unwindData() instanceof CallFrameInfo cfi)) {
-            return null;
-        }
-        return cfi.find(pc - module.bias());
+        foundFor = context;
+        foundPc = pc;
+        foundModule = context.modules().moduleAt(pc);
+        foundCfi = foundModule != null && foundModule.image().unwindData() instanceof CallFrameInfo cfi ? cfi : null;
+        foundRule = foundCfi == null ? null : foundCfi.find(pc - foundModule.bias());
+        return foundRule != null;
     }
 
     @Override
     public UnwindStatus tryUnwind(UnwindContext context) {
-        long pc = context.lookupPc();
-        LoadedModule module = context.modules().moduleAt(pc);
-        if (module == null || !(module.image().unwindData() instanceof CallFrameInfo cfi)) {
+        if ((foundFor != context || foundPc != context.lookupPc()) && !find(context)) {
             return UnwindStatus.FAILED;
         }
-        CfiRule rule = cfi.find(pc - module.bias());
+        foundFor = null;
+        LoadedModule module = foundModule;
+        CallFrameInfo cfi = foundCfi;
+        CfiRule rule = foundRule;
         if (rule == null) {
             return UnwindStatus.FAILED;
         }

@@ -16,16 +16,24 @@ import io.mixflame.unwind.Unwinder;
  * to the unwinder that knows them.
  */
 public final class PeUnwinder implements Unwinder {
+    /** The module the last {@link #canUnwindFrom} found, for the {@link #tryUnwind} that follows on the same frame. */
+    private UnwindContext foundFor;
+    private long foundPc;
+    private LoadedModule foundModule;
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
-        LoadedModule module = context.modules().moduleAt(context.lookupPc());
-        return module != null && module.image().unwindData() instanceof PeUnwindTable;
+        foundFor = context;
+        foundPc = context.lookupPc();
+        foundModule = context.modules().moduleAt(foundPc);
+        return foundModule != null && foundModule.image().unwindData() instanceof PeUnwindTable;
     }
 
     @Override
     public UnwindStatus tryUnwind(UnwindContext context) {
-        LoadedModule module = context.modules().moduleAt(context.lookupPc());
+        LoadedModule module = foundFor == context && foundPc == context.lookupPc() ? foundModule
+                : context.modules().moduleAt(context.lookupPc());
+        foundFor = null;
         if (module == null || !(module.image().unwindData() instanceof PeUnwindTable table) || context.bounds() == null) {
             return UnwindStatus.FAILED;
         }

@@ -1,0 +1,81 @@
+package io.mixflame.image;
+
+import io.mixflame.process.MemoryMapping;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * What every module map shares: the process as last read, one immutable {@link ModuleSnapshot} replaced whole (so a
+ * walker never sees half an update), a generation that changes with the set of modules, and reads of the process
+ * again at most once per {@value #REFRESH_NANOS} ns however often an address is unknown (walks through garbage ask
+ * at every step). A system's map says how it reads the process and how it answers what the snapshot does not know.
+ */
+public abstract class SnapshotModuleMap implements ModuleMap {
+    private static final long REFRESH_NANOS = 50_000_000L;
+
+    private final String jvmLibraryName;
+    private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
+    private volatile int generation;
+    private long lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
+
+    /** @param jvmLibraryName the file name of the JVM's library on this system */
+    protected SnapshotModuleMap(String jvmLibraryName) {
+        this.jvmLibraryName = jvmLibraryName;
+    }
+
+    /** The process as last read. */
+    protected final ModuleSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Replaces the snapshot with one just read; the generation changes when the modules did. */
+    protected final synchronized void install(ModuleSnapshot next) {
+        lastRefresh = System.nanoTime();
+        boolean modulesChanged = !next.modules().equals(snapshot.modules());
+        snapshot = next;
+        if (modulesChanged) {
+            generation++;
+            modulesChanged();
+        }
+    }
+
+    /** Told after the modules changed: what was learnt about addresses outside them may be stale. */
+    protected void modulesChanged() {
+    }
+
+    /** Reads the process again unless it was read within the refresh interval; a failed read is not retried sooner. */
+    protected final synchronized void refreshIfStale() {
+        if (System.nanoTime() - lastRefresh < REFRESH_NANOS) {
+            return;
+        }
+        try {
+            refresh();
+        } catch (IOException e) {
+            // The process ended or cannot be read: lookups answer from what was read before.
+            lastRefresh = System.nanoTime();
+        }
+    }
+
+    @Override
+    public final int generation() {
+        return generation;
+    }
+
+    @Override
+    public final List<MemoryMapping> mappings() {
+        return snapshot.mappings();
+    }
+
+    @Override
+    public final List<LoadedModule> modules() {
+        return snapshot.modules();
+    }
+
+    @Override
+    public final LoadedModule jvmLibrary() {
+        if (snapshot.modules().isEmpty()) {
+            refreshIfStale();
+        }
+        return snapshot.moduleNamed(jvmLibraryName);
+    }
+}
