@@ -1,6 +1,6 @@
 package io.mixflame.examples.windows;
 
-import io.mixflame.unwind.Registers;
+import io.mixflame.capture.CapturedThread;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -47,12 +47,12 @@ record PeStackDump(List<Module> modules, Map<String, Long> symbols, Map<String, 
                 Map.entry("rcx", 2), Map.entry("rbx", 3), Map.entry("rsi", 4), Map.entry("rdi", 5),
                 Map.entry("rbp", 6), Map.entry("rsp", 7), Map.entry("r8", 8), Map.entry("r9", 9),
                 Map.entry("r10", 10), Map.entry("r11", 11), Map.entry("r12", 12), Map.entry("r13", 13),
-                Map.entry("r14", 14), Map.entry("r15", 15), Map.entry("rip", Registers.RIP));
+                Map.entry("r14", 14), Map.entry("r15", 15), Map.entry("rip", CapturedThread.RIP));
 
-        /** The captured registers, as a walk starts from them. */
-        Registers startRegisters() {
-            Registers r = new Registers();
-            registers.forEach((name, value) -> r.set(DWARF.get(name), value));
+        /** The captured registers by their DWARF numbers, as a capture holds them. */
+        Map<Integer, Long> registersByDwarfNumber() {
+            Map<Integer, Long> r = new LinkedHashMap<>();
+            registers.forEach((name, value) -> r.put(DWARF.get(name), value));
             return r;
         }
     }

@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.WindowsToolchain;
-import io.mixflame.unwind.StackBounds;
-import io.mixflame.unwind.pe.PeFrame;
-import io.mixflame.unwind.pe.PeStackWalk;
-import io.mixflame.unwind.pe.PeStackWalker;
-import io.mixflame.unwind.pe.PeWalkEnd;
+import io.mixflame.unwind.WalkedStack;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -28,12 +24,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * mixflame's PE x64 stack walker against DbgHelp's StackWalk64, under Wine. A MinGW-built program parks worker
- * threads in functions of each unwind shape (frame pointer or none, a frame larger than a page, alloca, pushed
+ * The profiler's production walk of x64 Windows stacks ({@link io.mixflame.unwind.UnwinderChain}'s walker, whose PE
+ * unwinder reads the modules' {@code .pdata}) against DbgHelp's StackWalk64, under Wine. A MinGW-built program parks
+ * worker threads in functions of each unwind shape (frame pointer or none, a frame larger than a page, alloca, pushed
  * non-volatile registers, saved XMM registers, a leaf without unwind data, a fiber's stack), suspends them, and
  * dumps each one's registers and stack with StackWalk64's walk of it; the walker, given the same registers, the
- * stack copy and the modules' files from disk, must find the same frames (pc and rsp) in the same order down to
- * the thread's first frame. Then the copy is corrupted: the walk must stop at the damage with a marker.
+ * stack copy and a module map of the modules' files from disk, must find the same frames (pc and rsp) in the same
+ * order down to the thread's first frame. Then the copy is corrupted: the walk must stop at the damage with a marker.
  */
 class WindowsUnwindIT {
     private static final List<String> THREAD_START = List.of("kernel32.dll!BaseThreadInitThunk",
@@ -42,7 +39,6 @@ class WindowsUnwindIT {
     private static final Map<String, List<String>> EXPECTED = new LinkedHashMap<>();
     /** A value in no module and far from any stack: a corrupted slot. */
     private static final long GARBAGE = 0xdead_beef_dead_beefL;
-    private static final int MAX_FRAMES = 256;
 
     static {
         expect("frame-pointer", "shape_frame_pointer");
@@ -106,17 +102,17 @@ class WindowsUnwindIT {
         return EXPECTED.keySet().stream();
     }
 
-    private static PeStackWalk walk(PeStackDump.DumpedThread t, byte[] stack, long high) {
-        return new PeStackWalker(process.images(), MAX_FRAMES).walk(t.startRegisters(),
-                process.memory(t.stackStart(), stack), new StackBounds(t.stackLow(), high));
+    private static DumpedWalk walk(PeStackDump.DumpedThread t, byte[] stack, long high) {
+        return DumpedWalk.of(process, t, stack, high);
     }
 
-    private static PeStackWalk walk(PeStackDump.DumpedThread t) {
-        return walk(t, t.stack(), t.stackHigh());
+    private static DumpedWalk walk(PeStackDump.DumpedThread t) {
+        return DumpedWalk.of(process, t);
     }
 
-    private static String describe(List<PeFrame> frames) {
-        return frames.stream().map(f -> String.format("  pc %x sp %x %s", f.pc(), f.sp(), process.name(f.pc())))
+    private static String describe(DumpedWalk walk) {
+        return walk.end() + (walk.marked() ? " (marker)" : "") + ":\n" + walk.frames().stream()
+                .map(f -> String.format("  pc %x sp %x %s", f.pc(), f.sp(), process.name(f.pc())))
                 .collect(Collectors.joining("\n"));
     }
 
@@ -136,20 +132,20 @@ class WindowsUnwindIT {
     @MethodSource("threads")
     void walksTheSameFramesAsStackWalk64(String name) {
         PeStackDump.DumpedThread t = dump.threads().get(name);
-        PeStackWalk ours = walk(t);
-        String both = "ours (" + ours.end() + " " + ours.detail() + "):\n" + describe(ours.frames())
-                + "\nStackWalk64 (" + t.walkEnd() + "):\n" + describeOracle(t.walk());
+        DumpedWalk ours = walk(t);
+        String both = "ours " + describe(ours) + "\nStackWalk64 (" + t.walkEnd() + "):\n" + describeOracle(t.walk());
 
-        assertThat(ours.frames()).extracting(PeFrame::pc).as(both)
+        assertThat(ours.frames()).extracting(DumpedWalk.Frame::pc).as(both)
                 .containsExactlyElementsOf(t.walk().stream().map(PeStackDump.OracleFrame::pc).toList());
-        assertThat(ours.frames()).extracting(PeFrame::sp).as(both)
+        assertThat(ours.frames()).extracting(DumpedWalk.Frame::sp).as(both)
                 .containsExactlyElementsOf(t.walk().stream().map(PeStackDump.OracleFrame::sp).toList());
-        assertThat(ours.end()).as(both).isEqualTo(PeWalkEnd.END_OF_STACK);
+        assertThat(ours.end()).as(both).isEqualTo(WalkedStack.End.COMPLETED);
+        assertThat(ours.marked()).as(both).isFalse();
         assertThat(names(ours.frames(), EXPECTED.get(name))).as(both).containsExactlyElementsOf(EXPECTED.get(name));
     }
 
     /** The frames' names, each cut to its module where the expected name is a module's alone. */
-    private static List<String> names(List<PeFrame> frames, List<String> expected) {
+    private static List<String> names(List<DumpedWalk.Frame> frames, List<String> expected) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < frames.size(); i++) {
             String n = process.name(frames.get(i).pc());
@@ -162,15 +158,15 @@ class WindowsUnwindIT {
     @Test
     void aCorruptedReturnAddressEndsTheWalkJustBelowIt() {
         PeStackDump.DumpedThread t = dump.threads().get("every-shape");
-        List<PeFrame> whole = walk(t).frames();
+        List<DumpedWalk.Frame> whole = walk(t).frames();
         for (int k = 1; k < whole.size(); k++) {
             // A caller's rsp is just above the return address its callee returned to.
             byte[] stack = corrupted(t, whole.get(k).sp() - 8);
 
-            PeStackWalk walk = walk(t, stack, t.stackHigh());
+            DumpedWalk walk = walk(t, stack, t.stackHigh());
 
-            assertThat(walk.end()).as("return address of frame %d corrupted", k).isEqualTo(PeWalkEnd.NO_MODULE);
-            assertThat(walk.detail()).contains(Long.toHexString(GARBAGE));
+            assertThat(walk.end()).as("return address of frame %d corrupted", k).isEqualTo(WalkedStack.End.BAD_PC);
+            assertThat(walk.marked()).isTrue();
             assertThat(walk.frames()).as("return address of frame %d corrupted", k)
                     .containsExactlyElementsOf(whole.subList(0, k));
         }
@@ -180,58 +176,59 @@ class WindowsUnwindIT {
     @MethodSource("threads")
     void anyOneCorruptedSlotEndsTheWalkInAMarkerAfterTrueFramesOnly(String name) {
         PeStackDump.DumpedThread t = dump.threads().get(name);
-        List<PeFrame> whole = walk(t).frames();
-        Map<PeWalkEnd, Integer> ends = new EnumMap<>(PeWalkEnd.class);
+        List<DumpedWalk.Frame> whole = walk(t).frames();
+        Map<WalkedStack.End, Integer> ends = new EnumMap<>(WalkedStack.End.class);
         for (long slot = t.stackStart(); slot + 8 <= t.stackStart() + t.stack().length; slot += 8) {
-            PeStackWalk walk = walk(t, corrupted(t, slot), t.stackHigh());
+            DumpedWalk walk = walk(t, corrupted(t, slot), t.stackHigh());
             long corruptedSlot = slot;
-            Supplier<String> what = () -> String.format("slot %x corrupted: %s %s%n%s", corruptedSlot, walk.end(),
-                    walk.detail(), describe(walk.frames()));
+            Supplier<String> what = () -> String.format("slot %x corrupted: %s", corruptedSlot, describe(walk));
 
             assertThat(walk.frames().size()).as(what).isLessThanOrEqualTo(whole.size());
             assertThat(walk.frames()).as(what).containsExactlyElementsOf(whole.subList(0, walk.frames().size()));
-            assertThat(walk.end()).as(what).isNotEqualTo(PeWalkEnd.FRAME_CAP);
-            if (walk.end() == PeWalkEnd.END_OF_STACK) {
+            assertThat(walk.end()).as(what).isNotEqualTo(WalkedStack.End.DEPTH_LIMIT);
+            if (walk.end() == WalkedStack.End.COMPLETED) {
                 assertThat(walk.frames()).as(what).hasSameSizeAs(whole);
             }
+            assertThat(walk.marked()).as(what).isEqualTo(walk.end() != WalkedStack.End.COMPLETED);
             ends.merge(walk.end(), 1, Integer::sum);
         }
         // Every return address is one slot whose corruption must show; the last frame's zero is one more.
-        assertThat(ends.getOrDefault(PeWalkEnd.NO_MODULE, 0)).as("%s", ends).isGreaterThanOrEqualTo(whole.size());
+        assertThat(ends.getOrDefault(WalkedStack.End.BAD_PC, 0)).as("%s", ends).isGreaterThanOrEqualTo(whole.size());
     }
 
     @Test
-    void aCorruptedSavedFramePointerIsABadStack() {
+    void aCorruptedSavedFramePointerFailsTheUnwind() {
         // In every-shape, shape_nonvolatile pushes the rbp that its caller, shape_frame_pointer, finds its frame
         // by: garbage there must end the walk at the caller, not follow the garbage.
         PeStackDump.DumpedThread t = dump.threads().get("every-shape");
-        List<PeFrame> whole = walk(t).frames();
+        List<DumpedWalk.Frame> whole = walk(t).frames();
         int framePointerFrame = EXPECTED.get("every-shape").indexOf("unwind_shapes.exe!shape_frame_pointer");
         long from = whole.get(framePointerFrame - 1).sp();
         long to = whole.get(framePointerFrame).sp();
-        List<Long> badStackSlots = new ArrayList<>();
+        List<Long> failedSlots = new ArrayList<>();
         for (long slot = from; slot < to; slot += 8) {
-            if (walk(t, corrupted(t, slot), t.stackHigh()).end() == PeWalkEnd.BAD_STACK) {
-                badStackSlots.add(slot);
+            if (walk(t, corrupted(t, slot), t.stackHigh()).end() == WalkedStack.End.UNWIND_FAILED) {
+                failedSlots.add(slot);
             }
         }
 
-        assertThat(badStackSlots).as("slots of shape_nonvolatile's frame whose corruption is a bad stack")
-                .hasSize(1);
-        PeStackWalk walk = walk(t, corrupted(t, badStackSlots.get(0)), t.stackHigh());
+        assertThat(failedSlots).as("slots of shape_nonvolatile's frame whose corruption fails an unwind").hasSize(1);
+        DumpedWalk walk = walk(t, corrupted(t, failedSlots.get(0)), t.stackHigh());
         assertThat(walk.frames()).containsExactlyElementsOf(whole.subList(0, framePointerFrame + 1));
-        assertThat(walk.detail()).contains("outside the stack");
+        assertThat(walk.marked()).isTrue();
     }
 
     @Test
-    void aStackCutShortEndsInABadStackAtTheCut() {
+    void aStackCutShortEndsInAFailedUnwindAtTheCut() {
+        // The PE unwinder checks the caller's rsp against the stack's limits itself, as RtlVirtualUnwind2 does.
         PeStackDump.DumpedThread t = dump.threads().get("every-shape");
-        List<PeFrame> whole = walk(t).frames();
+        List<DumpedWalk.Frame> whole = walk(t).frames();
         int kept = 5;
 
-        PeStackWalk walk = walk(t, t.stack(), whole.get(kept).sp());
+        DumpedWalk walk = walk(t, t.stack(), whole.get(kept).sp());
 
-        assertThat(walk.end()).isEqualTo(PeWalkEnd.BAD_STACK);
+        assertThat(walk.end()).isEqualTo(WalkedStack.End.UNWIND_FAILED);
+        assertThat(walk.marked()).isTrue();
         assertThat(walk.frames()).containsExactlyElementsOf(whole.subList(0, kept));
     }
 
