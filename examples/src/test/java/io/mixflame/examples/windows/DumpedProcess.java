@@ -2,6 +2,8 @@ package io.mixflame.examples.windows;
 
 import io.mixflame.image.FixedModuleMap;
 import io.mixflame.image.LoadedModule;
+import io.mixflame.image.ModuleCache;
+import io.mixflame.image.ModuleImage;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.image.ModuleSnapshot;
 import io.mixflame.image.SymbolTable;
@@ -9,7 +11,7 @@ import io.mixflame.image.pe.PeFile;
 import io.mixflame.image.pe.PeSection;
 import io.mixflame.image.pe.PeUnwindTable;
 import io.mixflame.image.pe.RuntimeFunction;
-import io.mixflame.image.windows.PeModuleImage;
+import io.mixflame.image.windows.PeImageLocator;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.testsupport.FakeProcessMemory;
 import java.io.IOException;
@@ -24,13 +26,14 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The dumped process as the profiler's production walk sees a Windows process: a module map of {@link PeModuleImage}s
- * read from the files Wine mapped (its builtin DLLs in system32 are PE files too), each placed whole at the base the
- * dump gives, as {@code WindowsModuleMap} places a Toolhelp snapshot's modules; and the process's memory holding
- * those images' sections at their RVAs, for the code reads of epilog recognition. The sections hold the files' bytes,
- * which are the loaded bytes except where the loader applied relocations; none of the code shapes the unwinder
- * decodes (epilogs) holds a relocated address. The stacks are not in that memory: each walk gets its stack copy as a
- * capture would.
+ * The dumped process as the profiler's production walk sees a Windows process: a module map whose images are chosen
+ * by {@link PeImageLocator}, as {@code WindowsModuleMap} chooses them (the files Wine named, read from disk: its builtin
+ * DLLs in system32 are PE files too; or the loaded image, where the file is another build), each placed whole at the
+ * base the dump gives; and the process's memory. That memory holds what the dump holds (every module's headers as
+ * loaded, the whole loaded image of a module whose file is another build) and, for the other modules, their files'
+ * sections at their RVAs, which are the loaded bytes except where the loader applied relocations; none of the code
+ * shapes the unwinder decodes (epilogs) holds a relocated address. The stacks are not in that memory: each walk gets
+ * its stack copy as a capture would.
  */
 final class DumpedProcess {
     /** HotSpot's library: absent here, and the walks are of native code only. */
@@ -40,24 +43,22 @@ final class DumpedProcess {
     private final ModuleMap modules;
     private final FakeProcessMemory memory = new FakeProcessMemory();
 
-    /**
-     * @param windowsToLinux where a module's Windows path lies on this machine
-     * @throws IllegalStateException if a module's file is not the image that was loaded (its size of image differs)
-     */
+    /** @param windowsToLinux where a module's Windows path lies on this machine */
     DumpedProcess(PeStackDump dump, Function<String, Path> windowsToLinux) throws IOException {
         this.dump = dump;
+        for (PeStackDump.Module m : dump.modules()) {
+            if (!m.notItsFile()) {
+                Path file = windowsToLinux.apply(m.windowsPath());
+                load(m.base(), Files.readAllBytes(file));
+            }
+        }
+        dump.memory().forEach(memory::write);
+        PeImageLocator locator = new PeImageLocator(0, memory, new ModuleCache(64));
         List<MemoryMapping> mappings = new ArrayList<>();
         List<LoadedModule> loaded = new ArrayList<>();
         for (PeStackDump.Module m : dump.modules()) {
-            Path file = windowsToLinux.apply(m.windowsPath());
-            byte[] bytes = Files.readAllBytes(file);
-            PeFile pe = PeFile.parse(ByteBuffer.wrap(bytes));
-            if (pe.sizeOfImage() != m.size()) {
-                throw new IllegalStateException(file + " has size of image 0x" + Long.toHexString(pe.sizeOfImage())
-                        + " but " + m.windowsPath() + " was loaded with 0x" + Long.toHexString(m.size()));
-            }
-            load(m.base(), pe, bytes);
-            PeModuleImage image = new PeModuleImage(file.toString());
+            String file = windowsToLinux.apply(m.windowsPath()).toString();
+            ModuleImage image = locator.imageOf(file, m.base(), m.size());
             long end = m.base() + m.size();
             mappings.add(new MemoryMapping(m.base(), end, true, false, true, 0, 0, m.windowsPath()));
             loaded.add(new LoadedModule(image, m.base(), end, image.loadBias(m.base(), 0)));
@@ -67,8 +68,9 @@ final class DumpedProcess {
         this.modules = new FixedModuleMap(new ModuleSnapshot(mappings, loaded), JVM_LIBRARY);
     }
 
-    /** Lays an image's sections out at their RVAs, zero-filled past their file data, as the loader does. */
-    private void load(long base, PeFile pe, byte[] bytes) {
+    /** Lays a file's sections out at their RVAs, zero-filled past their file data, as the loader does. */
+    private void load(long base, byte[] bytes) {
+        PeFile pe = PeFile.parse(ByteBuffer.wrap(bytes));
         for (PeSection s : pe.sections()) {
             memory.map(base + s.virtualAddress(), s.loadedSize());
             long inFile = Math.min(s.rawSize(), s.loadedSize());

@@ -1,12 +1,14 @@
 package io.mixflame.examples.windows;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.WindowsToolchain;
 import io.mixflame.unwind.WalkedStack;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,10 +29,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The profiler's production walk of x64 Windows stacks ({@link io.mixflame.unwind.UnwinderChain}'s walker, whose PE
  * unwinder reads the modules' {@code .pdata}) against DbgHelp's StackWalk64, under Wine. A MinGW-built program parks
  * worker threads in functions of each unwind shape (frame pointer or none, a frame larger than a page, alloca, pushed
- * non-volatile registers, saved XMM registers, a leaf without unwind data, a fiber's stack), suspends them, and
- * dumps each one's registers and stack with StackWalk64's walk of it; the walker, given the same registers, the
- * stack copy and a module map of the modules' files from disk, must find the same frames (pc and rsp) in the same
- * order down to the thread's first frame. Then the copy is corrupted: the walk must stop at the damage with a marker.
+ * non-volatile registers, saved XMM registers, a leaf without unwind data, a fiber's stack, a thread started by
+ * ucrtbase's {@code _beginthreadex}), suspends them, and dumps each one's registers and stack with StackWalk64's walk
+ * of it; the walker, given the same registers, the stack copy and a module map of the modules' images, must find the
+ * same frames (pc and rsp) in the same order down to the thread's first frame. Then the copy is corrupted: the walk
+ * must stop at the damage with a marker. Last, the program runs beside a Windows JRE's own {@code ucrtbase.dll},
+ * which Wine names for the module while it maps its builtin one, as in a JVM's process.
  */
 class WindowsUnwindIT {
     private static final List<String> THREAD_START = List.of("kernel32.dll!BaseThreadInitThunk",
@@ -55,6 +59,12 @@ class WindowsUnwindIT {
                 "run_chain", "fiber_main"));
         fiber.add("kernelbase.dll");
         EXPECTED.put("fiber", fiber);
+        // Started by ucrtbase's _beginthreadex, as a JVM's threads are: its thread start, which exports no name,
+        // sits between the worker and kernel32's.
+        List<String> crt = new ArrayList<>(exe("shape_no_frame_pointer", "run_chain", "worker_main"));
+        crt.add("ucrtbase.dll");
+        crt.addAll(THREAD_START);
+        EXPECTED.put("crt-thread", crt);
     }
 
     private static void expect(String thread, String... shapes) {
@@ -68,10 +78,18 @@ class WindowsUnwindIT {
         return Stream.of(functions).map(f -> "unwind_shapes.exe!" + f).toList();
     }
 
+    /** One run of the program: its dump and the process the walker sees. */
+    private record Run(PeStackDump dump, DumpedProcess process) {
+    }
+
     @TempDir
     static Path dir;
+    /** The run with Wine's own ucrtbase.dll, where StackWalk64 is the oracle. */
+    private static Run run;
     private static PeStackDump dump;
     private static DumpedProcess process;
+    /** The run beside a native ucrtbase.dll, made by the one test that needs it. */
+    private static Run besideNativeUcrtbase;
 
     /**
      * Every test asks for the toolchain itself, so that without it each is reported not run with the reason (a
@@ -80,22 +98,31 @@ class WindowsUnwindIT {
     @BeforeEach
     void runTheProgramUnderWineOnce() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
-        if (process == null) {
-            runTheProgram(wine);
+        if (run == null) {
+            run = runTheProgram(wine, Files.createDirectories(dir.resolve("wine-ucrtbase")), List.of());
+            dump = run.dump();
+            process = run.process();
         }
     }
 
-    private static void runTheProgram(WindowsToolchain wine) throws Exception {
+    /**
+     * Builds and runs the program in {@code home}, with {@code besideIt} copied there first (DLLs its directory is to
+     * hold, which the loader looks at before system32).
+     */
+    private static Run runTheProgram(WindowsToolchain wine, Path home, List<Path> besideIt) throws Exception {
         Path source = Path.of("target/test-classes/native/pe-unwind/unwind_shapes.c").toAbsolutePath();
-        Path exe = dir.resolve("unwind_shapes.exe");
-        wine.compile(dir, List.of("-O2", "-Wall", "-o", exe.toString(), source.toString(), "-ldbghelp", "-lpsapi"));
-        Path dumpFile = dir.resolve("dump.txt");
-        CommandRun run = wine.runUnderWine(dir, "unwind_shapes", Duration.ofMinutes(2),
+        Path exe = home.resolve("unwind_shapes.exe");
+        wine.compile(home, List.of("-O2", "-Wall", "-o", exe.toString(), source.toString(), "-ldbghelp", "-lpsapi"));
+        for (Path dll : besideIt) {
+            Files.copy(dll, home.resolve(dll.getFileName()));
+        }
+        Path dumpFile = home.resolve("dump.txt");
+        CommandRun run = wine.runUnderWine(home, "unwind_shapes", Duration.ofMinutes(2),
                 List.of(exe.toString(), wine.windowsPath(dumpFile)));
         assertThat(run.status()).as("unwind_shapes.exe: %s%s", run.stdout(), run.stderr()).isZero();
         assertThat(run.stdout()).as("Windows line ends").isEqualTo("dump written\r\n");
-        dump = PeStackDump.read(dumpFile);
-        process = new DumpedProcess(dump, wine::linuxPath);
+        PeStackDump dumped = PeStackDump.read(dumpFile);
+        return new Run(dumped, new DumpedProcess(dumped, wine::linuxPath));
     }
 
     static Stream<String> threads() {
@@ -111,14 +138,20 @@ class WindowsUnwindIT {
     }
 
     private static String describe(DumpedWalk walk) {
+        return describe(process, walk);
+    }
+
+    private static String describe(DumpedProcess in, DumpedWalk walk) {
         return walk.end() + (walk.marked() ? " (marker)" : "") + ":\n" + walk.frames().stream()
-                .map(f -> String.format("  pc %x sp %x %s", f.pc(), f.sp(), process.name(f.pc())))
+                .map(f -> String.format("  pc %x sp %x %s", f.pc(), f.sp(), in.name(f.pc())))
                 .collect(Collectors.joining("\n"));
     }
 
-    private static String describeOracle(List<PeStackDump.OracleFrame> frames) {
-        return frames.stream().map(f -> String.format("  pc %x sp %x %s (DbgHelp: %s)", f.pc(), f.sp(),
-                process.name(f.pc()), f.name())).collect(Collectors.joining("\n"));
+    /** Both walks of a thread, for failure messages. */
+    private static String describeBoth(DumpedProcess in, DumpedWalk ours, PeStackDump.DumpedThread t) {
+        return "ours " + describe(in, ours) + "\nStackWalk64 (" + t.walkEnd() + "):\n" + t.walk().stream()
+                .map(f -> String.format("  pc %x sp %x %s (DbgHelp: %s)", f.pc(), f.sp(), in.name(f.pc()), f.name()))
+                .collect(Collectors.joining("\n"));
     }
 
     @Test
@@ -133,7 +166,7 @@ class WindowsUnwindIT {
     void walksTheSameFramesAsStackWalk64(String name) {
         PeStackDump.DumpedThread t = dump.threads().get(name);
         DumpedWalk ours = walk(t);
-        String both = "ours " + describe(ours) + "\nStackWalk64 (" + t.walkEnd() + "):\n" + describeOracle(t.walk());
+        String both = describeBoth(process, ours, t);
 
         assertThat(ours.frames()).extracting(DumpedWalk.Frame::pc).as(both)
                 .containsExactlyElementsOf(t.walk().stream().map(PeStackDump.OracleFrame::pc).toList());
@@ -141,14 +174,15 @@ class WindowsUnwindIT {
                 .containsExactlyElementsOf(t.walk().stream().map(PeStackDump.OracleFrame::sp).toList());
         assertThat(ours.end()).as(both).isEqualTo(WalkedStack.End.COMPLETED);
         assertThat(ours.marked()).as(both).isFalse();
-        assertThat(names(ours.frames(), EXPECTED.get(name))).as(both).containsExactlyElementsOf(EXPECTED.get(name));
+        assertThat(names(process, ours.frames(), EXPECTED.get(name))).as(both)
+                .containsExactlyElementsOf(EXPECTED.get(name));
     }
 
     /** The frames' names, each cut to its module where the expected name is a module's alone. */
-    private static List<String> names(List<DumpedWalk.Frame> frames, List<String> expected) {
+    private static List<String> names(DumpedProcess in, List<DumpedWalk.Frame> frames, List<String> expected) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < frames.size(); i++) {
-            String n = process.name(frames.get(i).pc());
+            String n = in.name(frames.get(i).pc());
             boolean moduleOnly = i < expected.size() && !expected.get(i).contains("!");
             names.add(moduleOnly ? n.substring(0, Math.max(0, n.indexOf('!'))) : n);
         }
@@ -230,6 +264,37 @@ class WindowsUnwindIT {
         assertThat(walk.end()).isEqualTo(WalkedStack.End.UNWIND_FAILED);
         assertThat(walk.marked()).isTrue();
         assertThat(walk.frames()).containsExactlyElementsOf(whole.subList(0, kept));
+    }
+
+    @Test
+    void aCrtThreadIsWalkedToItsStartWhereWineNamesANativeUcrtbaseForItsBuiltinOne() throws Exception {
+        // A JVM's bin holds Microsoft's ucrtbase.dll; Wine maps its own builtin ucrtbase instead, under that file's
+        // name. Read by that file's .pdata, the builtin's thread start was taken for the stack's first frame.
+        WindowsToolchain wine = WindowsToolchain.require();
+        Path jreUcrtbase = wine.javaExe().resolveSibling("ucrtbase.dll");
+        assumeTrue(Files.isRegularFile(jreUcrtbase), "the Windows JRE has no ucrtbase.dll of its own: " + jreUcrtbase);
+        if (besideNativeUcrtbase == null) {
+            besideNativeUcrtbase = runTheProgram(wine, Files.createDirectories(dir.resolve("native-ucrtbase")),
+                    List.of(jreUcrtbase));
+        }
+        PeStackDump.Module ucrtbase = besideNativeUcrtbase.dump().modules().stream()
+                .filter(m -> m.fileName().equals("ucrtbase.dll")).findFirst().orElseThrow();
+        assumeTrue(ucrtbase.notItsFile(), "this Wine loaded the native ucrtbase.dll it found: " + ucrtbase);
+        assertThat(ucrtbase.windowsPath()).as("the module is named by the native file")
+                .isEqualTo(wine.windowsPath(dir.resolve("native-ucrtbase").resolve("ucrtbase.dll")));
+        DumpedProcess beside = besideNativeUcrtbase.process();
+        PeStackDump.DumpedThread t = besideNativeUcrtbase.dump().threads().get("crt-thread");
+
+        DumpedWalk ours = DumpedWalk.of(beside, t);
+
+        String both = describeBoth(beside, ours, t);
+        assertThat(ours.end()).as(both).isEqualTo(WalkedStack.End.COMPLETED);
+        assertThat(names(beside, ours.frames(), EXPECTED.get("crt-thread"))).as(both)
+                .containsExactlyElementsOf(EXPECTED.get("crt-thread"));
+        // DbgHelp reads the named file too, and stops in ucrtbase; as far as it goes, it agrees.
+        List<DumpedWalk.Frame> oracle = t.walk().stream().map(f -> new DumpedWalk.Frame(f.pc(), f.sp())).toList();
+        assertThat(ours.frames().subList(0, Math.min(oracle.size(), ours.frames().size()))).as(both)
+                .containsExactlyElementsOf(oracle);
     }
 
     private static byte[] corrupted(PeStackDump.DumpedThread t, long slot) {
