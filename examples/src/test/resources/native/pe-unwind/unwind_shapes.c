@@ -9,12 +9,16 @@
  * Each worker runs a chain of shape functions, each calling the next; the last one spins until released, so the
  * thread is suspended at a pc in that function's body (a spin, not a wait: a wait would park the thread inside
  * ntdll's system call path, which is not what this test is about).
+ *
+ * Most workers are started by CreateThread; one by ucrtbase's _beginthreadex, as a JVM starts its threads, so that
+ * the C runtime's own thread start sits between the worker and kernel32's.
  */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 #include <dbghelp.h>
 #include <malloc.h>
 #include <psapi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,6 +116,7 @@ typedef struct worker {
     const char *name;
     chain chain;
     int on_fiber;
+    int by_crt;
     HANDLE thread;
     void *fiber;
     void *thread_fiber;
@@ -128,6 +133,7 @@ static worker workers[] = {
     {.name = "every-shape", .chain = {{shape_alloca, shape_xmm, shape_large_frame, shape_frame_pointer, shape_nonvolatile,
                       shape_no_frame_pointer, shape_calls_leaf}}, .on_fiber = 0},
     {.name = "fiber", .chain = {{shape_nonvolatile, shape_frame_pointer, shape_large_frame}}, .on_fiber = 1},
+    {.name = "crt-thread", .chain = {{shape_no_frame_pointer}}, .by_crt = 1},
 };
 #define WORKER_COUNT ((int) (sizeof workers / sizeof workers[0]))
 
@@ -183,6 +189,51 @@ static void die(const char *what) {
     ExitProcess(2);
 }
 
+/* This process's memory from one address, 64 bytes a line, a page at a time; unreadable pages are left out. */
+static void write_memory(const unsigned char *from, SIZE_T size) {
+    static unsigned char page[4096];
+    for (SIZE_T at = 0; at < size; at += sizeof page) {
+        SIZE_T got = 0;
+        if (!ReadProcessMemory(GetCurrentProcess(), from + at, page, sizeof page, &got) || got != sizeof page) {
+            continue;
+        }
+        for (SIZE_T line = 0; line < sizeof page; line += 64) {
+            fprintf(out, "memory %llx ", (unsigned long long) (ULONG_PTR) (from + at + line));
+            for (int i = 0; i < 64; i++) {
+                fprintf(out, "%02x", page[line + i]);
+            }
+            fputc('\n', out);
+        }
+    }
+}
+
+/* Whether a module's file holds the build that was loaded (same link stamp and size of image): Wine may map its
+   builtin DLL under the name of a native file it found first, such as a JRE's own ucrtbase.dll. */
+static int file_is_loaded(const WCHAR *path, const unsigned char *base) {
+    const IMAGE_NT_HEADERS64 *loaded = (const void *) (base + ((const IMAGE_DOS_HEADER *) base)->e_lfanew);
+    HANDLE file = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                              OPEN_EXISTING, 0, NULL);
+    if (file == INVALID_HANDLE_VALUE) {
+        return 0;
+    }
+    static unsigned char headers[4096];
+    DWORD got = 0;
+    BOOL read = ReadFile(file, headers, sizeof headers, &got, NULL);
+    CloseHandle(file);
+    if (!read || got < sizeof(IMAGE_DOS_HEADER)) {
+        return 0;
+    }
+    LONG at = ((const IMAGE_DOS_HEADER *) headers)->e_lfanew;
+    if (at < 0 || (DWORD) at + sizeof(IMAGE_NT_HEADERS64) > got) {
+        return 0;
+    }
+    const IMAGE_NT_HEADERS64 *on_disk = (const void *) (headers + at);
+    return on_disk->FileHeader.TimeDateStamp == loaded->FileHeader.TimeDateStamp
+           && on_disk->OptionalHeader.SizeOfImage == loaded->OptionalHeader.SizeOfImage;
+}
+
+/* Each module, its headers as loaded, and the whole loaded image of a module whose file is another build (a walker
+   reading that file would read other code's unwind data). */
 static void write_modules(HANDLE process) {
     HMODULE modules[512];
     DWORD needed;
@@ -200,6 +251,12 @@ static void write_modules(HANDLE process) {
         }
         fprintf(out, "module %llx %lx %s\n", (unsigned long long) (ULONG_PTR) info.lpBaseOfDll, info.SizeOfImage,
                 path);
+        if (file_is_loaded(wide, info.lpBaseOfDll)) {
+            write_memory(info.lpBaseOfDll, 4096);
+        } else {
+            fprintf(out, "not-its-file %llx\n", (unsigned long long) (ULONG_PTR) info.lpBaseOfDll);
+            write_memory(info.lpBaseOfDll, info.SizeOfImage);
+        }
     }
 }
 
@@ -340,6 +397,20 @@ static DWORD WINAPI controller_main(void *arg) {
     return 0;
 }
 
+/* _beginthreadex's start routine: the x64 calling convention is one, so worker_main fits it as it is. */
+typedef unsigned(__stdcall *crt_start_fn)(void *);
+typedef uintptr_t(__cdecl *beginthreadex_fn)(void *, unsigned, crt_start_fn, void *, unsigned, unsigned *);
+
+/* The thread from ucrtbase.dll itself (loaded, not linked: MinGW's own runtime may be msvcrt), as a JVM's are. */
+static HANDLE start_by_crt(worker *w) {
+    HMODULE ucrt = LoadLibraryA("ucrtbase.dll");
+    beginthreadex_fn begin = ucrt == NULL ? NULL : (beginthreadex_fn) (void *) GetProcAddress(ucrt, "_beginthreadex");
+    if (begin == NULL) {
+        die("finding ucrtbase's _beginthreadex");
+    }
+    return (HANDLE) begin(NULL, 0, (crt_start_fn) (void *) worker_main, w, 0, NULL);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: unwind_shapes DUMP_PATH\n");
@@ -350,9 +421,10 @@ int main(int argc, char **argv) {
         die("opening the dump");
     }
     for (int i = 0; i < WORKER_COUNT; i++) {
-        workers[i].thread = CreateThread(NULL, 0, worker_main, &workers[i], 0, NULL);
+        workers[i].thread = workers[i].by_crt ? start_by_crt(&workers[i])
+                                              : CreateThread(NULL, 0, worker_main, &workers[i], 0, NULL);
         if (workers[i].thread == NULL) {
-            die("CreateThread");
+            die(workers[i].by_crt ? "_beginthreadex" : "CreateThread");
         }
     }
     HANDLE controller = CreateThread(NULL, 0, controller_main, NULL, 0, NULL);

@@ -38,11 +38,18 @@ public final class PeImageBuilder {
     }
 
     private long imageBase = 0x1_8000_0000L;
+    private long timeDateStamp;
     private final List<Section> sections = new ArrayList<>();
     private final long[][] directories = new long[16][2];
 
     public PeImageBuilder imageBase(long base) {
         imageBase = base;
+        return this;
+    }
+
+    /** The COFF header's link stamp (0 unless set). */
+    public PeImageBuilder timeDateStamp(long stamp) {
+        timeDateStamp = stamp;
         return this;
     }
 
@@ -139,7 +146,7 @@ public final class PeImageBuilder {
         }
         w.u32(PE_OFFSET);
         w.u32(0x4550);
-        w.u16(0x8664).u16(sections.size()).u32(0).u32(0).u32(0).u16(OPTIONAL_HEADER_SIZE).u16(0x2022);
+        w.u16(0x8664).u16(sections.size()).u32(timeDateStamp).u32(0).u32(0).u16(OPTIONAL_HEADER_SIZE).u16(0x2022);
         int optional = w.size();
         w.u16(0x20b).u8(14).u8(0).u32(0).u32(0).u32(0).u32(0).u32(0x1000);
         w.u64(imageBase).u32(SECTION_ALIGNMENT).u32(FILE_ALIGNMENT);
@@ -173,6 +180,18 @@ public final class PeImageBuilder {
 
     public ByteBuffer buildBuffer() {
         return ByteBuffer.wrap(build());
+    }
+
+    /** The image as a loader lays it out: the headers at 0, each section at its RVA, size of image bytes in all. */
+    public byte[] buildLoaded() {
+        byte[] file = build();
+        byte[] loaded = new byte[(int) nextRva()];
+        int headers = (int) align(SECTION_TABLE_OFFSET + 40L * sections.size(), FILE_ALIGNMENT);
+        System.arraycopy(file, 0, loaded, 0, headers);
+        for (Section s : sections) {
+            System.arraycopy(s.bytes(), 0, loaded, (int) s.rva(), s.bytes().length);
+        }
+        return loaded;
     }
 
     private static long align(long value, long alignment) {

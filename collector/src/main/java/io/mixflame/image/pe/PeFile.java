@@ -8,9 +8,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A PE32+ (64-bit) image as a file holds it: DOS header, PE signature, COFF header, optional header (image base,
- * size of image, data directories) and section table, and reads of its bytes by RVA. Every offset is checked
- * against the buffer before it is read; a truncated or corrupted image throws {@link PeFormatException}.
+ * A PE32+ (64-bit) image as a file holds it, or as the loader laid it out in a process's memory: DOS header, PE
+ * signature, COFF header, optional header (image base, size of image, data directories) and section table, and reads
+ * of its bytes by RVA. Every offset is checked against the buffer before it is read; a truncated or corrupted image
+ * throws {@link PeFormatException}.
  */
 public final class PeFile {
     /** COFF machine type of x86-64. */
@@ -29,15 +30,19 @@ public final class PeFile {
     private static final int MAX_DIRECTORIES = 16;
 
     private final ByteBuffer data;
+    private final boolean loaded;
     private final int machine;
+    private final long timeDateStamp;
+    private final long checkSum;
     private final long imageBase;
     private final long sizeOfImage;
     private final long sizeOfHeaders;
     private final List<PeDataDirectory> directories;
     private final List<PeSection> sections;
 
-    private PeFile(ByteBuffer bytes) {
+    private PeFile(ByteBuffer bytes, boolean loaded) {
         this.data = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.loaded = loaded;
         if (fileU16(0) != DOS_MAGIC) {
             throw new PeFormatException("no MZ signature: not a PE image");
         }
@@ -48,6 +53,7 @@ public final class PeFile {
         long coff = peOffset + 4;
         this.machine = fileU16(coff);
         int sectionCount = fileU16(coff + 2);
+        this.timeDateStamp = fileU32(coff + 4);
         int optionalSize = fileU16(coff + 16);
         long optional = coff + COFF_HEADER_SIZE;
         if (optionalSize < DIRECTORIES_OFFSET) {
@@ -60,6 +66,7 @@ public final class PeFile {
         this.imageBase = fileU64(optional + 24);
         this.sizeOfImage = fileU32(optional + 56);
         this.sizeOfHeaders = fileU32(optional + 60);
+        this.checkSum = fileU32(optional + 64);
         long directoryCount = fileU32(optional + 108);
         // The count is the image's claim; only what fits in the optional header is believed.
         long fitting = Math.min(Math.min(directoryCount, MAX_DIRECTORIES), (optionalSize - DIRECTORIES_OFFSET) / 8);
@@ -72,9 +79,18 @@ public final class PeFile {
         this.sections = readSections(optional + optionalSize, sectionCount);
     }
 
-    /** Parses an image held in memory (a mapped file, a test's bytes): bytes 0 to the buffer's limit. */
+    /** Parses an image file held in memory (a mapped file, a test's bytes): bytes 0 to the buffer's limit. */
     public static PeFile parse(ByteBuffer bytes) {
-        return new PeFile(bytes);
+        return new PeFile(bytes, false);
+    }
+
+    /**
+     * Parses an image as the loader laid it out, read from a process's memory from the image's base: each section's
+     * bytes at its RVA. The buffer may stop short of the size of image (only the headers read, say): the sections
+     * then hold what the buffer holds of them, and reads beyond it fail.
+     */
+    public static PeFile parseLoaded(ByteBuffer bytes) {
+        return new PeFile(bytes, true);
     }
 
     private List<PeSection> readSections(long table, int count) {
@@ -84,7 +100,12 @@ public final class PeFile {
             checkFileRange(at, SECTION_HEADER_SIZE, "section header " + i);
             PeSection section = new PeSection(sectionName(at), fileU32(at + 12), fileU32(at + 8),
                     fileU32(at + 20), fileU32(at + 16));
-            if (section.rawSize() != 0) {
+            if (loaded) {
+                // Loaded, a section's bytes lie at its RVA, zero fill included, as far as the buffer goes.
+                long size = section.loadedSize();
+                long held = Math.max(0, Math.min(size, data.limit() - section.virtualAddress()));
+                section = new PeSection(section.name(), section.virtualAddress(), size, section.virtualAddress(), held);
+            } else if (section.rawSize() != 0) {
                 checkFileRange(section.rawOffset(), section.rawSize(), "section " + section.name());
             }
             if (section.virtualAddress() + section.loadedSize() > sizeOfImage) {
@@ -108,6 +129,24 @@ public final class PeFile {
     /** COFF machine type ({@link #MACHINE_AMD64} for x64). */
     public int machine() {
         return machine;
+    }
+
+    /** The build's link time, as the linker stamped it (or a hash of the build, for reproducible builds). */
+    public long timeDateStamp() {
+        return timeDateStamp;
+    }
+
+    /** The image's checksum field (0 where the linker left it out). */
+    public long checkSum() {
+        return checkSum;
+    }
+
+    /**
+     * Whether two images are one build: the same link stamp, size of image and checksum. A loader that maps another
+     * file than the one it names (Wine putting its builtin DLL where it found a native one) fails this.
+     */
+    public boolean isSameBuildAs(PeFile other) {
+        return timeDateStamp == other.timeDateStamp && sizeOfImage == other.sizeOfImage && checkSum == other.checkSum;
     }
 
     /** The address the image prefers to be loaded at. */

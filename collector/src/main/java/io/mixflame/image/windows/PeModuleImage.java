@@ -11,6 +11,7 @@ import io.mixflame.image.pe.PeFile;
 import io.mixflame.image.pe.PeUnwindTable;
 import io.mixflame.image.pe.RuntimeFunction;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -22,16 +23,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Windows module image: one PE file, mapped read-only, with its exports as function symbols (a module without
- * debug information names nothing else), its exports for HotSpot's tables, and its {@code .pdata} unwind table.
- * Addresses are RVAs: the bias of a loaded module is its base address. Each part is read on first use; a file that
- * cannot be read has none and one log line, and never fails a walk.
+ * A Windows module image: one PE image (its file, mapped read-only, or the image as loaded, read from a process), with
+ * its exports as function symbols (a module without debug information names nothing else), its exports for HotSpot's
+ * tables, and its {@code .pdata} unwind table. Addresses are RVAs: the bias of a loaded module is its base address.
+ * Each part is read on first use; an image that cannot be read has none and one log line, and never fails a walk.
  */
 public final class PeModuleImage implements ModuleImage {
     private static final Logger LOG = LoggerFactory.getLogger(PeModuleImage.class);
 
+    /** Where the image's bytes come from: its file, or a process's memory. */
+    @FunctionalInterface
+    public interface PeSource {
+        PeFile open() throws Exception;
+    }
+
     private final String path;
     private final String name;
+    private final PeSource source;
     private PeFile file;
     private boolean failed;
     private PeExports exports;
@@ -40,9 +48,25 @@ public final class PeModuleImage implements ModuleImage {
 
     /** The image of the file at {@code path} (a path of the system the profiler runs on). */
     public PeModuleImage(String path) {
+        this(path, () -> map(path));
+    }
+
+    /**
+     * @param path   the module's file, as its process names it
+     * @param source opens the image when something of it is first asked for
+     */
+    public PeModuleImage(String path, PeSource source) {
         this.path = path;
+        this.source = source;
         int slash = Math.max(path.lastIndexOf('\\'), path.lastIndexOf('/'));
         this.name = path.substring(slash + 1);
+    }
+
+    /** The file at {@code path}, mapped read-only. */
+    public static PeFile map(String path) throws IOException {
+        try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ)) {
+            return PeFile.parse(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()));
+        }
     }
 
     @Override
@@ -57,8 +81,8 @@ public final class PeModuleImage implements ModuleImage {
 
     private synchronized PeFile file() {
         if (file == null && !failed) {
-            try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ)) {
-                file = PeFile.parse(channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size()));
+            try {
+                file = source.open();
             } catch (Exception e) {
                 failed = true;
                 LOG.debug("{} gets no symbols or unwind data: {}", path, e.getMessage());

@@ -6,6 +6,7 @@ import io.mixflame.image.ModuleCache;
 import io.mixflame.image.ModuleSnapshot;
 import io.mixflame.image.SnapshotModuleMap;
 import io.mixflame.process.MemoryMapping;
+import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.windows.Kernel32Calls;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,8 @@ import java.util.List;
 
 /**
  * The module map of a Windows process: its modules from a Toolhelp module snapshot (each image whole, from its base
- * for {@code SizeOfImage} bytes, its RVAs biased by the base), and other memory — JIT code, thread stacks — from
+ * for {@code SizeOfImage} bytes, its RVAs biased by the base, read from its file or, where the file is not what was
+ * loaded, from the process: {@link PeImageLocator}), and other memory — JIT code, thread stacks — from
  * {@code VirtualQueryEx}, asked once per region and remembered until the modules change. The snapshot is taken again,
  * at the shared refresh rate, when an address falls outside every known region.
  */
@@ -40,21 +42,24 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
 
     private final int pid;
     private final long process;
-    private final ModuleCache cache;
+    private final PeImageLocator images;
+    private final ProcessMemory imageMemory;
     private final Memory info = new Memory(MBI_SIZE);
     /** Regions asked of VirtualQueryEx, in address order; replaced whole. */
     private volatile ModuleSnapshot regions = ModuleSnapshot.EMPTY;
 
     /**
-     * @param pid     the process
-     * @param process a handle to it with {@code PROCESS_QUERY_INFORMATION | PROCESS_VM_READ}
-     * @param cache   where parsed images are shared
+     * @param pid         the process
+     * @param process     a handle to it with {@code PROCESS_QUERY_INFORMATION | PROCESS_VM_READ}
+     * @param imageMemory a reader of its memory for this map alone, for images read as loaded; closed with the map
+     * @param cache       where parsed images are shared
      */
-    public WindowsModuleMap(long pid, long process, ModuleCache cache) {
+    public WindowsModuleMap(long pid, long process, ProcessMemory imageMemory, ModuleCache cache) {
         super(JVM_LIBRARY);
         this.pid = (int) pid;
         this.process = process;
-        this.cache = cache;
+        this.imageMemory = imageMemory;
+        this.images = new PeImageLocator(pid, imageMemory, cache);
     }
 
     @Override
@@ -73,7 +78,7 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
                 long base = entry.getLong(MOD_BASE_ADDR);
                 long size = entry.getInt(MOD_BASE_SIZE) & 0xffffffffL;
                 String path = wideString(entry, EXE_PATH, MAX_PATH);
-                var image = cache.file(path, base, () -> new PeModuleImage(path));
+                var image = images.imageOf(path, base, size);
                 maps.add(new MemoryMapping(base, base + size, true, false, true, 0, 0, path));
                 list.add(new LoadedModule(image, base, base + size, image.loadBias(base, 0)));
                 entry.setInt(0, MODULE_ENTRY_SIZE);
@@ -171,8 +176,9 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
         regions = new ModuleSnapshot(list, List.of());
     }
 
-    /** Frees the query buffer. */
+    /** Frees the query buffer and the image reader. */
     public void close() {
         info.close();
+        imageMemory.close();
     }
 }

@@ -22,7 +22,15 @@ public final class WindowsTargetProcess implements TargetProcess {
     private WindowsTargetProcess(long pid, WindowsProcessMemory memory) throws IOException {
         this.pid = pid;
         this.memory = memory;
-        this.modules = new WindowsModuleMap(pid, memory.handle(), ModuleCache.shared());
+        WindowsProcessMemory imageMemory;
+        try {
+            // The map reads images through a reader of its own: it refreshes on whichever thread asks.
+            imageMemory = WindowsProcessMemory.open(pid);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            memory.close();
+            throw new IOException(e.getMessage());
+        }
+        this.modules = new WindowsModuleMap(pid, memory.handle(), imageMemory, ModuleCache.shared());
         this.threads = new ToolhelpThreadSource(pid);
         try {
             modules.refresh();

@@ -38,8 +38,11 @@ public final class PeUnwindStep {
      * @param entry     the RUNTIME_FUNCTION holding the pc, {@code null} for a leaf function
      * @param info      {@code entry}'s decoded unwind info (with its chain), {@code null} for a leaf function
      * @param regs      in: the frame's registers, rsp known and rip the control pc; out: the caller's, on success
+     * @param returnAddress whether rip is a return address (the frame called out), so that {@code entry} was
+     *                  found at rip - 1 and rip may lie one past its end
      */
-    public PeUnwindResult unwind(long imageBase, RuntimeFunction entry, UnwindInfo info, Registers regs) {
+    public PeUnwindResult unwind(long imageBase, RuntimeFunction entry, UnwindInfo info, Registers regs,
+            boolean returnAddress) {
         if (!regs.isKnown(Registers.RSP) || !regs.isKnown(Registers.RIP)) {
             return PeUnwindResult.failed("rsp or rip unknown");
         }
@@ -58,13 +61,16 @@ public final class PeUnwindStep {
                 returnTo(next, stack);
             } else {
                 long pcRva = regs.pc() - imageBase;
-                if (!entry.contains(pcRva)) {
+                // A call that ends its function (to one that never returns) returns to the first byte after it:
+                // the whole prolog has run there, and the code at that pc is another function's, never an epilog.
+                boolean pastEnd = returnAddress && pcRva == entry.end();
+                if (!entry.contains(pcRva) && !pastEnd) {
                     return PeUnwindResult.failed("pc 0x" + Long.toHexString(regs.pc()) + " outside its function");
                 }
                 long pcOffset = pcRva - entry.begin();
                 establisher = establisherFrame(info, pcOffset, regs);
-                CodeBytes code = CodeBytes.read(memory, regs.pc());
-                if (EpilogEmulator.epilogLength(code, info, entry, pcRva) >= 0) {
+                CodeBytes code = pastEnd ? null : CodeBytes.read(memory, regs.pc());
+                if (code != null && EpilogEmulator.epilogLength(code, info, entry, pcRva) >= 0) {
                     EpilogEmulator.emulate(code, info, next, stack);
                 } else {
                     boolean machineFrame = undo.undoAll(imageBase, regs.pc(), entry, info, establisher);

@@ -46,6 +46,8 @@ public final class PeUnwinder implements Unwinder {
             return UnwindStatus.FAILED;
         }
         PeUnwindStep step = new PeUnwindStep(context.memory()::readLong, context.bounds());
-        return step.unwind(module.bias(), entry, info, context.registers()).status();
+        // The function is looked up at pc - 1 for a return address, but the step is given the return address
+        // itself, as RtlVirtualUnwind is: the code after the call is what remains to run in the frame.
+        return step.unwind(module.bias(), entry, info, context.registers(), context.callSite()).status();
     }
 }

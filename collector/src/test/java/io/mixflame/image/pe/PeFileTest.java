@@ -48,6 +48,34 @@ class PeFileTest {
     }
 
     @Test
+    void aLoadedImageIsReadAtItsRvas() {
+        PeImageBuilder b = new PeImageBuilder().imageBase(0x7ff6_0000_0000L).timeDateStamp(0x6543_2100L);
+        b.section(".text", TEXT);
+        b.section(".rdata", new LittleEndianWriter().cstring("hello").u32(0xdeadbeefL).toByteArray());
+        byte[] loaded = b.buildLoaded();
+        PeFile pe = PeFile.parseLoaded(ByteBuffer.wrap(loaded));
+
+        assertThat(pe.u8(0x1000)).isEqualTo(0x55);
+        assertThat(pe.u32(0x2006)).isEqualTo(0xdeadbeefL);
+        assertThat(pe.timeDateStamp()).isEqualTo(0x6543_2100L);
+        assertThat(pe.isSameBuildAs(PeFile.parse(ByteBuffer.wrap(b.build())))).isTrue();
+    }
+
+    @Test
+    void loadedHeadersAloneTellTheBuildAndHoldNoSectionBytes() {
+        PeImageBuilder b = new PeImageBuilder().timeDateStamp(7);
+        b.section(".text", TEXT);
+        PeFile headers = PeFile.parseLoaded(ByteBuffer.wrap(Arrays.copyOf(b.buildLoaded(), 0x1000)));
+        PeImageBuilder other = new PeImageBuilder().timeDateStamp(8);
+        other.section(".text", TEXT);
+
+        assertThat(headers.isSameBuildAs(PeFile.parse(b.buildBuffer()))).isTrue();
+        assertThat(headers.isSameBuildAs(PeFile.parse(other.buildBuffer()))).as("another link stamp").isFalse();
+        assertThat(headers.isSameBuildAs(PeFile.parse(ByteBuffer.wrap(image())))).as("another size").isFalse();
+        assertThatThrownBy(() -> headers.u8(0x1000)).isInstanceOf(PeFormatException.class);
+    }
+
+    @Test
     void rvasOutsideSectionsAreRejected() {
         PeFile pe = PeFile.parse(ByteBuffer.wrap(image()));
 

@@ -68,7 +68,7 @@ final class PeUnwindFixture {
         regs.set(Registers.RIP, BASE + pcRva);
         RuntimeFunction entry = table.find(pcRva).orElse(null);
         UnwindInfo info = entry == null ? null : table.unwindInfo(entry);
-        return step.unwind(BASE, entry, info, regs);
+        return step.unwind(BASE, entry, info, regs, false);
     }
 
     static Registers regs(long sp) {

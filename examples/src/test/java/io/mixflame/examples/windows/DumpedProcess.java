@@ -1,126 +1,133 @@
 package io.mixflame.examples.windows;
 
-import io.mixflame.image.pe.LoadedPeImage;
-import io.mixflame.image.pe.LoadedPeImages;
-import io.mixflame.image.pe.PeExport;
-import io.mixflame.image.pe.PeExports;
+import io.mixflame.image.FixedModuleMap;
+import io.mixflame.image.LoadedModule;
+import io.mixflame.image.ModuleCache;
+import io.mixflame.image.ModuleImage;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.ModuleSnapshot;
+import io.mixflame.image.SymbolTable;
 import io.mixflame.image.pe.PeFile;
-import io.mixflame.image.pe.PeFormatException;
+import io.mixflame.image.pe.PeSection;
 import io.mixflame.image.pe.PeUnwindTable;
 import io.mixflame.image.pe.RuntimeFunction;
-import io.mixflame.process.MemoryReadException;
-import io.mixflame.unwind.pe.UnwindMemory;
+import io.mixflame.image.windows.PeImageLocator;
+import io.mixflame.process.MemoryMapping;
+import io.mixflame.testsupport.FakeProcessMemory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The dumped process as mixflame's walker sees it: each module's image read from its file on disk (the files Wine
- * mapped: Wine's builtin DLLs in system32 are PE files too), placed at the base the dump gives, and a thread's
- * memory made of its stack copy and those images. The images are read in their file layout and every code read
- * is translated from RVA through the section table, which gives the loaded bytes exactly except where the loader
- * applied relocations; none of the code shapes the unwinder decodes (epilogs) holds a relocated address.
+ * The dumped process as the profiler's production walk sees a Windows process: a module map whose images are chosen
+ * by {@link PeImageLocator}, as {@code WindowsModuleMap} chooses them (the files Wine named, read from disk: its builtin
+ * DLLs in system32 are PE files too; or the loaded image, where the file is another build), each placed whole at the
+ * base the dump gives; and the process's memory. That memory holds what the dump holds (every module's headers as
+ * loaded, the whole loaded image of a module whose file is another build) and, for the other modules, their files'
+ * sections at their RVAs, which are the loaded bytes except where the loader applied relocations; none of the code
+ * shapes the unwinder decodes (epilogs) holds a relocated address. The stacks are not in that memory: each walk gets
+ * its stack copy as a capture would.
  */
 final class DumpedProcess {
-    private final PeStackDump dump;
-    private final LoadedPeImages images;
-    private final Map<LoadedPeImage, PeFile> files = new HashMap<>();
-    private final Map<LoadedPeImage, PeExports> exports = new HashMap<>();
+    /** HotSpot's library: absent here, and the walks are of native code only. */
+    private static final String JVM_LIBRARY = "jvm.dll";
 
-    /**
-     * @param windowsToLinux where a module's Windows path lies on this machine
-     * @throws IllegalStateException if a module's file is not the image that was loaded (its size of image differs)
-     */
+    private final PeStackDump dump;
+    private final ModuleMap modules;
+    private final FakeProcessMemory memory = new FakeProcessMemory();
+
+    /** @param windowsToLinux where a module's Windows path lies on this machine */
     DumpedProcess(PeStackDump dump, Function<String, Path> windowsToLinux) throws IOException {
         this.dump = dump;
-        List<LoadedPeImage> loaded = new ArrayList<>();
         for (PeStackDump.Module m : dump.modules()) {
-            Path file = windowsToLinux.apply(m.windowsPath());
-            PeFile pe = PeFile.parse(ByteBuffer.wrap(Files.readAllBytes(file)));
-            if (pe.sizeOfImage() != m.size()) {
-                throw new IllegalStateException(file + " has size of image 0x" + Long.toHexString(pe.sizeOfImage())
-                        + " but " + m.windowsPath() + " was loaded with 0x" + Long.toHexString(m.size()));
+            if (!m.notItsFile()) {
+                Path file = windowsToLinux.apply(m.windowsPath());
+                load(m.base(), Files.readAllBytes(file));
             }
-            LoadedPeImage image = new LoadedPeImage(m.fileName(), m.base(), m.size(), PeUnwindTable.read(pe));
-            loaded.add(image);
-            files.put(image, pe);
-            exports.put(image, PeExports.read(pe));
         }
-        this.images = new LoadedPeImages(loaded);
+        dump.memory().forEach(memory::write);
+        PeImageLocator locator = new PeImageLocator(0, memory, new ModuleCache(64));
+        List<MemoryMapping> mappings = new ArrayList<>();
+        List<LoadedModule> loaded = new ArrayList<>();
+        for (PeStackDump.Module m : dump.modules()) {
+            String file = windowsToLinux.apply(m.windowsPath()).toString();
+            ModuleImage image = locator.imageOf(file, m.base(), m.size());
+            long end = m.base() + m.size();
+            mappings.add(new MemoryMapping(m.base(), end, true, false, true, 0, 0, m.windowsPath()));
+            loaded.add(new LoadedModule(image, m.base(), end, image.loadBias(m.base(), 0)));
+        }
+        mappings.sort(Comparator.comparingLong(MemoryMapping::start));
+        loaded.sort(Comparator.comparingLong(LoadedModule::start));
+        this.modules = new FixedModuleMap(new ModuleSnapshot(mappings, loaded), JVM_LIBRARY);
     }
 
-    LoadedPeImages images() {
-        return images;
+    /** Lays a file's sections out at their RVAs, zero-filled past their file data, as the loader does. */
+    private void load(long base, byte[] bytes) {
+        PeFile pe = PeFile.parse(ByteBuffer.wrap(bytes));
+        for (PeSection s : pe.sections()) {
+            memory.map(base + s.virtualAddress(), s.loadedSize());
+            long inFile = Math.min(s.rawSize(), s.loadedSize());
+            if (inFile > 0 && s.rawOffset() + inFile <= bytes.length) {
+                memory.write(base + s.virtualAddress(),
+                        Arrays.copyOfRange(bytes, (int) s.rawOffset(), (int) (s.rawOffset() + inFile)));
+            }
+        }
+    }
+
+    ModuleMap modules() {
+        return modules;
+    }
+
+    /** The process's memory, without its stacks. */
+    FakeProcessMemory memory() {
+        return memory;
     }
 
     /**
      * A pc's name: {@code module!function}, the function being one of the program's own (from the dump's symbols)
-     * or the nearest export at or below the pc; {@code module!?} when neither fits, {@code ?} outside every module.
+     * or the image's symbol holding the pc (its exports, sized by their RUNTIME_FUNCTIONs); {@code module!?} when
+     * neither fits, {@code ?} outside every module.
      */
     String name(long pc) {
-        Optional<LoadedPeImage> found = images.at(pc);
-        if (found.isEmpty()) {
+        LoadedModule module = modules.moduleAt(pc);
+        if (module == null) {
             return "?";
         }
-        LoadedPeImage image = found.get();
-        String own = ownFunction(image, pc);
+        String moduleName = module.image().name().toLowerCase(java.util.Locale.ROOT);
+        String own = ownFunction(module, pc);
         if (own != null) {
-            return image.name() + "!" + own;
+            return moduleName + "!" + own;
         }
-        return image.name() + "!" + exports.get(image).nearestAtOrBelow(pc - image.base()).map(PeExport::name)
-                .orElse("?");
+        SymbolTable symbols = module.image().symbols();
+        int i = symbols.indexOf(pc - module.bias());
+        return moduleName + "!" + (i < 0 ? "?" : symbols.name(i));
     }
 
     /**
      * The program's function holding a pc: the nearest symbol at or below it, if that symbol starts the pc's
      * RUNTIME_FUNCTION (or the pc has none, as in the hand-written leaf).
      */
-    private String ownFunction(LoadedPeImage image, long pc) {
+    private String ownFunction(LoadedModule module, long pc) {
         String best = null;
         long bestAddress = 0;
         for (Map.Entry<String, Long> s : dump.symbols().entrySet()) {
             long address = s.getValue();
-            if (image.contains(address) && address <= pc && (best == null || address > bestAddress)) {
+            if (module.contains(address) && address <= pc && (best == null || address > bestAddress)) {
                 best = s.getKey();
                 bestAddress = address;
             }
         }
-        if (best == null) {
-            return null;
+        if (best == null || !(module.image().unwindData() instanceof PeUnwindTable table)) {
+            return best;
         }
-        Optional<RuntimeFunction> function = image.unwindTable().find(pc - image.base());
-        return function.isEmpty() || function.get().begin() == bestAddress - image.base() ? best : null;
-    }
-
-    /** A thread's memory: its stack as the copy in {@code stack} (maybe altered by a test), then the images. */
-    UnwindMemory memory(long stackStart, byte[] stack) {
-        return address -> {
-            long offset = address - stackStart;
-            if (offset >= 0 && offset + 8 <= stack.length) {
-                return ByteBuffer.wrap(stack).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong((int) offset);
-            }
-            Optional<LoadedPeImage> found = images.at(address);
-            if (found.isEmpty() || !found.get().contains(address + 7)) {
-                throw new MemoryReadException(address);
-            }
-            PeFile file = files.get(found.get());
-            long rva = address - found.get().base();
-            try {
-                long value = 0;
-                for (int i = 7; i >= 0; i--) {
-                    value = value << 8 | file.u8(rva + i);
-                }
-                return value;
-            } catch (PeFormatException e) {
-                throw new MemoryReadException(address);
-            }
-        };
+        RuntimeFunction function = table.find(pc - module.bias()).orElse(null);
+        return function == null || function.begin() == bestAddress - module.bias() ? best : null;
     }
 }

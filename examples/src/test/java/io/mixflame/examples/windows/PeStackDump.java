@@ -1,6 +1,6 @@
 package io.mixflame.examples.windows;
 
-import io.mixflame.unwind.Registers;
+import io.mixflame.capture.CapturedThread;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,16 +13,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The text dump {@code unwind_shapes.exe} writes: the process's modules, the addresses of its own functions, and
- * per worker thread its registers, stack limits, a copy of its stack and DbgHelp's StackWalk64 walk of it.
+ * The text dump {@code unwind_shapes.exe} writes: the process's modules (each one's headers as loaded, and the whole
+ * loaded image of one whose file is another build), the addresses of its own functions, and per worker thread its
+ * registers, stack limits, a copy of its stack and DbgHelp's StackWalk64 walk of it.
  *
  * @param modules every loaded module
+ * @param memory  the process's memory that was dumped, in runs of contiguous bytes by address
  * @param symbols the program's own function names by address
  * @param threads the workers by name, in the program's order
  */
-record PeStackDump(List<Module> modules, Map<String, Long> symbols, Map<String, DumpedThread> threads) {
-    /** A loaded module as the process listed it. */
-    record Module(long base, long size, String windowsPath) {
+record PeStackDump(List<Module> modules, Map<Long, byte[]> memory, Map<String, Long> symbols,
+        Map<String, DumpedThread> threads) {
+    /**
+     * A loaded module as the process listed it.
+     *
+     * @param notItsFile whether the file it is named by holds another build than the one loaded
+     */
+    record Module(long base, long size, String windowsPath, boolean notItsFile) {
         String fileName() {
             return windowsPath.substring(windowsPath.lastIndexOf('\\') + 1).toLowerCase(java.util.Locale.ROOT);
         }
@@ -47,18 +54,19 @@ record PeStackDump(List<Module> modules, Map<String, Long> symbols, Map<String, 
                 Map.entry("rcx", 2), Map.entry("rbx", 3), Map.entry("rsi", 4), Map.entry("rdi", 5),
                 Map.entry("rbp", 6), Map.entry("rsp", 7), Map.entry("r8", 8), Map.entry("r9", 9),
                 Map.entry("r10", 10), Map.entry("r11", 11), Map.entry("r12", 12), Map.entry("r13", 13),
-                Map.entry("r14", 14), Map.entry("r15", 15), Map.entry("rip", Registers.RIP));
+                Map.entry("r14", 14), Map.entry("r15", 15), Map.entry("rip", CapturedThread.RIP));
 
-        /** The captured registers, as a walk starts from them. */
-        Registers startRegisters() {
-            Registers r = new Registers();
-            registers.forEach((name, value) -> r.set(DWARF.get(name), value));
+        /** The captured registers by their DWARF numbers, as a capture holds them. */
+        Map<Integer, Long> registersByDwarfNumber() {
+            Map<Integer, Long> r = new LinkedHashMap<>();
+            registers.forEach((name, value) -> r.put(DWARF.get(name), value));
             return r;
         }
     }
 
     static PeStackDump read(Path file) throws IOException {
         List<Module> modules = new ArrayList<>();
+        MemoryBuilder memory = new MemoryBuilder();
         Map<String, Long> symbols = new HashMap<>();
         Map<String, DumpedThread> threads = new LinkedHashMap<>();
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -76,7 +84,18 @@ record PeStackDump(List<Module> modules, Map<String, Long> symbols, Map<String, 
             switch (f[0]) {
                 case "module" -> {
                     String[] m = rest.split(" ", 3);
-                    modules.add(new Module(hex(m[0]), hex(m[1]), m[2]));
+                    modules.add(new Module(hex(m[0]), hex(m[1]), m[2], false));
+                }
+                case "not-its-file" -> {
+                    Module last = modules.remove(modules.size() - 1);
+                    if (last.base() != hex(rest)) {
+                        throw new IOException("not-its-file " + rest + " does not follow its module line");
+                    }
+                    modules.add(new Module(last.base(), last.size(), last.windowsPath(), true));
+                }
+                case "memory" -> {
+                    String[] m = rest.split(" ");
+                    memory.add(hex(m[0]), bytes(m[1]));
                 }
                 case "symbol" -> {
                     String[] s = rest.split(" ");
@@ -105,11 +124,47 @@ record PeStackDump(List<Module> modules, Map<String, Long> symbols, Map<String, 
                 default -> throw new IOException("unexpected dump line: " + line);
             }
         }
-        return new PeStackDump(List.copyOf(modules), Map.copyOf(symbols), threads);
+        return new PeStackDump(List.copyOf(modules), memory.build(), Map.copyOf(symbols), threads);
     }
 
     private static long hex(String s) {
         return Long.parseUnsignedLong(s, 16);
+    }
+
+    private static byte[] bytes(String hex) {
+        byte[] b = new byte[hex.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) Integer.parseInt(hex, 2 * i, 2 * i + 2, 16);
+        }
+        return b;
+    }
+
+    /** Joins the dump's memory lines into runs of contiguous bytes. */
+    private static final class MemoryBuilder {
+        final Map<Long, byte[]> runs = new LinkedHashMap<>();
+        long start = -1;
+        final ByteArrayOutputStream run = new ByteArrayOutputStream();
+
+        void add(long address, byte[] bytes) {
+            if (start < 0 || address != start + run.size()) {
+                flush();
+                start = address;
+            }
+            run.writeBytes(bytes);
+        }
+
+        void flush() {
+            if (start >= 0) {
+                runs.put(start, run.toByteArray());
+                run.reset();
+                start = -1;
+            }
+        }
+
+        Map<Long, byte[]> build() {
+            flush();
+            return Map.copyOf(runs);
+        }
     }
 
     private static final class ThreadBuilder {
