@@ -258,7 +258,7 @@ public final class ProcessStackWalker implements AutoCloseable {
                     f.sourceFile(), f.line(), extended ? f.sp() : 0, fp, ret);
         }
         String symbol = f.type() == FrameType.MARKER || f.type() == FrameType.STUB || f.symbolStart() != 0 ? f.name() : null;
-        return new StackFrame(f.type(), f.pc(), f.module(), symbol, f.symbolStart() != 0 ? f.displacement() : 0, null,
+        return new StackFrame(f.type(), f.pc(), f.module(), symbol, f.symbolStart() != 0 || f.module() != null ? f.displacement() : 0, null,
                 null, null, 0, extended ? f.sp() : 0, fp, ret);
     }
 

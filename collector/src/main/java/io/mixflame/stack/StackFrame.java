@@ -12,7 +12,9 @@ import io.mixflame.profile.FrameType;
  * @param module        the native module's file name, or null
  * @param symbol        the native function (demangled), the JVM stub's name, the kernel function, or the marker; null
  *                      when unknown or not resolved
- * @param displacement  address minus the function's start (native frames with a symbol), else 0
+ * @param displacement  native frames with a symbol: address minus the function's start; without one: the address in
+ *                      the module's own terms (an RVA in a PE image, an ELF virtual address), what a debugger or
+ *                      symbol file is asked for; else 0
  * @param javaClass     Java frames: the class, binary name ({@code java.lang.String}); otherwise null
  * @param javaMethod    Java frames: the method; otherwise null
  * @param sourceFile    Java frames: the source file, or null
@@ -36,7 +38,7 @@ public record StackFrame(FrameType kind, long address, String module, String sym
             return symbol + " [kernel]";
         }
         if (symbol == null) {
-            return "0x" + Long.toHexString(address) + (module != null ? " in " + module : "");
+            return module != null ? module + "+0x" + Long.toHexString(displacement) : "0x" + Long.toHexString(address);
         }
         return (module != null ? module + "!" : "") + symbol + (displacement != 0 ? "+0x" + Long.toHexString(displacement) : "");
     }

@@ -23,11 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code stacks} of a Windows JVM, from another Windows JVM, under Wine: the {@code parked} example stops three
  * threads in known Java call chains and prints each thread's own view of its stack; {@code java -jar mixflame.jar
  * stacks PID}, run by the Windows JRE as a separate process, must show those Java frames in the same order, with
- * native frames of the wait (ntdll, jvm.dll) above them and of the thread's start (jvm.dll) below.
+ * native frames of the wait (ntdll, jvm.dll) above them and of the thread's start (jvm.dll) below, and every
+ * thread of the process must be walked to where Windows starts threads (kernel32's BaseThreadInitThunk, then ntdll's
+ * RtlUserThreadStart): a walk that stops short — in ucrtbase's thread start, say, when the wrong build's unwind data
+ * is used — fails here.
  */
 class WindowsStacksIT {
     private static final Pattern THREAD = Pattern.compile("parked: thread (\\S+): (.*)");
     private static final Pattern PID = Pattern.compile("parked: pid (\\d+)");
+    private static final Pattern THREAD_HEADER = Pattern.compile("\"[^\"]*\" tid=");
     private static final Pattern JAVA_FRAME = Pattern.compile("^\\s+at ([^(]+)\\(");
 
     @TempDir
@@ -78,6 +82,17 @@ class WindowsStacksIT {
                 assertThat(below).as("native frames of the thread's start below %s's Java frames", e.getKey())
                         .anyMatch(f -> f.contains("jvm.dll"));
             }
+            List<List<String>> threads = threadBlocks(dump);
+            assertThat(threads).as(dump).hasSizeGreaterThan(expected.size());
+            for (List<String> block : threads) {
+                String name = block.get(0);
+                List<String> tail = block.subList(Math.max(1, block.size() - 2), block.size()).stream()
+                        .map(String::strip).toList();
+                assertThat(tail).as("where the walk of %s ends in\n%s", name, String.join("\n", block))
+                        .hasSize(2);
+                assertThat(tail.get(0)).as("%s's second last frame", name).startsWith("kernel32.dll!BaseThreadInitThunk");
+                assertThat(tail.get(1)).as("%s's last frame", name).startsWith("ntdll.dll!RtlUserThreadStart");
+            }
         } finally {
             app.descendants().forEach(ProcessHandle::destroyForcibly);
             app.destroyForcibly();
@@ -115,6 +130,24 @@ class WindowsStacksIT {
             }
         }
         return block;
+    }
+
+    /** Every thread's header line and frame lines (names may repeat: threads without one are "?"). */
+    private static List<List<String>> threadBlocks(String dump) {
+        List<List<String>> blocks = new ArrayList<>();
+        List<String> block = null;
+        for (String line : dump.split("\n")) {
+            if (THREAD_HEADER.matcher(line).lookingAt()) {
+                block = new ArrayList<>();
+                blocks.add(block);
+                block.add(line);
+            } else if (line.isBlank()) {
+                block = null;
+            } else if (block != null) {
+                block.add(line);
+            }
+        }
+        return blocks;
     }
 
     private static List<String> javaFrames(List<String> frames) {
