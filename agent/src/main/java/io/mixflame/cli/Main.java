@@ -20,7 +20,7 @@ public final class Main {
             "  diff BEFORE AFTER OUT.html   differential flame graph of two collapsed profiles",
             "  top IN [N]               the N hottest frames with self and total share",
             "  record --pid PID [--duration 30s] --file OUT [OPTIONS]",
-            "                           profile another running JVM from outside (perf engine)",
+            "                           profile another running JVM from outside (perf engine; on Windows, suspend)",
             "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N]",
             "                           every thread's stack now, Java and native frames in call order");
 

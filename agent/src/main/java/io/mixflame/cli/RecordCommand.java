@@ -1,10 +1,10 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
-import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.ExternalEngines;
+import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
-import io.mixflame.engine.perf.PerfEngine;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
@@ -20,8 +20,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code record --pid PID [--duration 30s] --file OUT [OPTIONS]}: profiles another running process from outside
- * with the perf engine, without loading anything into it, as asprof does. OPTIONS are the agent's
+ * {@code record --pid PID [--duration 30s] --file OUT [OPTIONS]}: profiles another running process from outside,
+ * without loading anything into it, as asprof does: with perf_events on Linux, by stopping its threads one at a
+ * time on Windows ({@link ExternalEngines}). OPTIONS are the agent's
  * ({@code interval=1ms,threads,include=...}). Ends early, writing what it has, when the target exits or on Ctrl-C.
  */
 final class RecordCommand {
@@ -70,7 +71,13 @@ final class RecordCommand {
         }
         ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, err::println);
-        PerfEngine engine = new PerfEngine(pid, new LinuxPerfSyscalls());
+        SamplingEngine engine;
+        try {
+            engine = ExternalEngines.forProcess(pid);
+        } catch (IOException e) {
+            err.println("mixflame record: cannot profile " + pid + ": " + e.getMessage());
+            return 1;
+        }
         long start = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         try {
@@ -79,7 +86,8 @@ final class RecordCommand {
             err.println("mixflame record: cannot profile " + pid + ": " + e.getMessage());
             return 1;
         }
-        out.println("recording " + pid + " for " + Durations.format(options.durationNanos()) + " with the perf engine");
+        out.println("recording " + pid + " for " + Durations.format(options.durationNanos()) + " with the "
+                + engine.name() + " engine");
         CountDownLatch done = new CountDownLatch(1);
         Thread onInterrupt = new Thread(() -> {
             done.countDown();
@@ -98,7 +106,7 @@ final class RecordCommand {
             Thread.currentThread().interrupt();
         }
         engine.stop();
-        Profile result = profile.snapshot(new ProfileInfo("perf", options.event().optionName(), options.intervalNanos(),
+        Profile result = profile.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
                 start, System.nanoTime() - startNanos, engine.costNotes()));
         Path path = Path.of(file);
         try {

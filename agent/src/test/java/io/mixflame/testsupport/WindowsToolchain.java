@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class WindowsToolchain {
     private static final Duration SETUP_TIMEOUT = Duration.ofMinutes(30);
+    private static final java.nio.charset.Charset WINDOWS_1252 = java.nio.charset.Charset.forName("windows-1252");
     private static Availability availability;
 
     private final Path wine64;
@@ -211,11 +212,17 @@ public final class WindowsToolchain {
         if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             kill(p);
             throw new AssertionError(builder.command() + " still running after " + timeout + ", killed\nstdout: "
-                    + Files.readString(out, StandardCharsets.UTF_8) + "\nstderr: "
-                    + Files.readString(err, StandardCharsets.UTF_8));
+                    + windowsText(out) + "\nstderr: " + windowsText(err));
         }
-        return new CommandRun(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                Files.readString(err, StandardCharsets.UTF_8));
+        return new CommandRun(p.exitValue(), windowsText(out), windowsText(err));
+    }
+
+    /**
+     * What a Windows program wrote to a file or pipe: text in its ANSI code page (windows-1252 in this prefix, as
+     * a Windows JVM's {@code stdout.encoding} is when its output is not a console), not UTF-8.
+     */
+    public static String windowsText(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), WINDOWS_1252);
     }
 
     private static void kill(Process p) throws InterruptedException {

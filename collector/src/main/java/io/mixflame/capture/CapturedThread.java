@@ -25,6 +25,7 @@ public final class CapturedThread {
     private int known;
     private long tid;
     private long time;
+    private long pausedNanos;
     private final byte[] stack;
     private int stackLength;
     private long stackLow;
@@ -41,6 +42,7 @@ public final class CapturedThread {
     public void clear(long threadId, long timeNanos) {
         tid = threadId;
         time = timeNanos;
+        pausedNanos = 0;
         Arrays.fill(registers, 0);
         known = 0;
         stackLength = 0;
@@ -57,6 +59,16 @@ public final class CapturedThread {
     /** When it was captured (the capture's clock, in nanoseconds). */
     public long time() {
         return time;
+    }
+
+    /** How long the capture kept the thread stopped, in nanoseconds; 0 when it did not stop it. */
+    public long pausedNanos() {
+        return pausedNanos;
+    }
+
+    /** Records how long the capture kept the thread stopped. */
+    public void setPausedNanos(long nanos) {
+        pausedNanos = nanos;
     }
 
     /** Sets a register and marks it known. */

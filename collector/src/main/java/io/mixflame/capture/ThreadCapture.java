@@ -30,6 +30,13 @@ public interface ThreadCapture extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * Releases what is held for threads other than the first {@code n} of {@code alive} (they ended); a sampler
+     * calls it when it lists the threads again. Captures that hold nothing per thread have nothing to do.
+     */
+    default void retainOnly(int[] alive, int n) {
+    }
+
     @Override
     default void close() {
     }

@@ -17,4 +17,11 @@ public interface ThreadSource {
 
     /** The operating system's name of a thread, or null when it has none or has ended. */
     String name(int tid);
+
+    /**
+     * The CPU time, user and system, thread {@code tid} has used so far, in nanoseconds, or -1 when it cannot be read
+     * (it ended). Its resolution is the system's accounting tick (10 ms on Linux; the scheduler's quantum on
+     * Windows): a sampler weighs by the difference between two reads, not by one.
+     */
+    long cpuTimeNanos(int tid);
 }

@@ -20,8 +20,9 @@ public final class CpuWorkload {
 
     static void main(WorkloadArgs args) {
         Thread.currentThread().setName("cpu-workload");
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        long cpuBefore = threads.getCurrentThreadCpuTime();
+        // For profilers that attach from outside (record --pid), which need to know whom to look at.
+        System.out.println("cpu: pid " + ProcessHandle.current().pid());
+        long cpuBefore = ThreadCpuClock.currentThreadCpuNanos();
         long startNanos = System.nanoTime();
         String done;
         if (args.given(ROUNDS)) {
@@ -32,7 +33,7 @@ public final class CpuWorkload {
         } else {
             done = run(args.seconds() * 1_000_000_000L) + " rounds in " + args.seconds() + " s";
         }
-        long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1_000_000;
+        long cpuMillis = cpuBefore < 0 ? -1 : (ThreadCpuClock.currentThreadCpuNanos() - cpuBefore) / 1_000_000;
         // The thread's CPU time, not the wall time, is what a CPU profiler's samples of it should add up to.
         System.out.println("cpu: " + done + ", " + cpuMillis + " ms of CPU time (alpha:beta:gamma = 5:3:2)");
     }

@@ -7,20 +7,20 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Reads a collapsed profile and counts the samples whose stack holds a frame with a given name ending. */
-final class CollapsedShares {
+public final class CollapsedShares {
     private final List<String> stackLines;
 
     private CollapsedShares(List<String> stackLines) {
         this.stackLines = stackLines;
     }
 
-    static CollapsedShares read(Path file) throws IOException {
+    public static CollapsedShares read(Path file) throws IOException {
         return new CollapsedShares(Files.readAllLines(file, StandardCharsets.UTF_8).stream()
                 .filter(l -> !l.startsWith("#") && !l.isBlank()).toList());
     }
 
     /** Samples of stacks with a frame whose method name (type suffix removed) ends with {@code ending}. */
-    long samplesWithFrameEnding(String ending) {
+    public long samplesWithFrameEnding(String ending) {
         long total = 0;
         for (String line : stackLines) {
             int space = line.lastIndexOf(' ');
@@ -35,7 +35,7 @@ final class CollapsedShares {
         return total;
     }
 
-    long totalSamples() {
+    public long totalSamples() {
         return stackLines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 }

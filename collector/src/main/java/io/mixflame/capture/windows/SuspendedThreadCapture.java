@@ -7,8 +7,7 @@ import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.windows.Kernel32Calls;
 import io.mixflame.process.windows.NtdllCalls;
 import io.mixflame.process.windows.WindowsProcessMemory;
-import java.util.HashMap;
-import java.util.Map;
+import io.mixflame.process.windows.ThreadHandleTable;
 
 /**
  * Captures a thread of another Windows process: SuspendThread, GetThreadContext (which returns only once the thread
@@ -40,14 +39,10 @@ public final class SuspendedThreadCapture implements AutoCloseable {
     private final Pointer context = contextBlock.align(16);
     private final long contextAddress = Pointer.nativeValue(context);
     private final Memory basicInfo = new Memory(NtdllCalls.THREAD_BASIC_INFORMATION_SIZE);
-    /** Open handles by thread id; closed all together if the bound is reached. */
-    private final Map<Integer, ThreadHandle> handles = new HashMap<>();
+    /** Open threads, each with its stack's limits (low, high). */
+    private final ThreadHandleTable handles = new ThreadHandleTable(ACCESS, MAX_THREADS);
     private long suspendedNanos;
     private long captures;
-
-    /** An open thread and its stack's limits, kept while the thread is sampled. */
-    private record ThreadHandle(long handle, long stackLow, long stackHigh) {
-    }
 
     /**
      * @param memory     the target's memory
@@ -64,41 +59,48 @@ public final class SuspendedThreadCapture implements AutoCloseable {
      * @return null on success, else why the thread could not be captured
      */
     public String capture(int tid, CapturedThread out) {
-        ThreadHandle t = handles.get(tid);
-        if (t == null) {
-            if (handles.size() >= MAX_THREADS) {
-                closeHandles();
-            }
-            t = open(tid);
-            if (t == null) {
-                return "thread " + tid + " cannot be opened (it ended, or access is denied)";
-            }
-            handles.put(tid, t);
+        int slot = handles.slotOf(tid);
+        if (slot < 0) {
+            return "thread " + tid + " cannot be opened (it ended, or access is denied)";
         }
+        if (handles.first(slot) == 0 && !readStackLimits(slot)) {
+            handles.forget(tid);
+            return "the stack of thread " + tid + " cannot be found (its TEB cannot be read)";
+        }
+        long handle = handles.handle(slot);
+        long stackLow = handles.first(slot);
+        long stackHigh = handles.second(slot);
         contextBlock.clear();
         context.setInt(CONTEXT_FLAGS, CONTEXT_CONTROL_INTEGER);
         long start = System.nanoTime();
         out.clear(tid, start);
-        if (Kernel32Calls.SuspendThread(t.handle()) == -1) {
-            forget(tid, t);
+        if (Kernel32Calls.SuspendThread(handle) == -1) {
+            handles.forget(tid);
             return "thread " + tid + " cannot be suspended (it ended)";
         }
         boolean got;
         int copied = 0;
         long sp = 0;
         try {
-            got = Kernel32Calls.GetThreadContext(t.handle(), contextAddress);
+            got = Kernel32Calls.GetThreadContext(handle, contextAddress);
             if (got) {
                 sp = context.getLong(CONTEXT_RAX + 8L * 4);
-                if (Long.compareUnsigned(sp, t.stackLow()) >= 0 && Long.compareUnsigned(sp, t.stackHigh()) < 0) {
-                    int length = (int) Math.min(Math.min(stackBytes, out.stackBuffer().length), t.stackHigh() - sp);
+                if (!within(sp, stackLow, stackHigh) && readStackLimits(slot)) {
+                    // The TEB's limit is the lowest committed page: it moves down as the stack grows.
+                    stackLow = handles.first(slot);
+                    stackHigh = handles.second(slot);
+                }
+                if (within(sp, stackLow, stackHigh)) {
+                    int length = (int) Math.min(Math.min(stackBytes, out.stackBuffer().length), stackHigh - sp);
                     copied = memory.read(sp, out.stackBuffer(), 0, length);
                 }
             }
         } finally {
-            Kernel32Calls.ResumeThread(t.handle());
+            Kernel32Calls.ResumeThread(handle);
         }
-        suspendedNanos += System.nanoTime() - start;
+        long paused = System.nanoTime() - start;
+        out.setPausedNanos(paused);
+        suspendedNanos += paused;
         captures++;
         if (!got) {
             return "the registers of thread " + tid + " cannot be read";
@@ -108,38 +110,32 @@ public final class SuspendedThreadCapture implements AutoCloseable {
         }
         out.setRegister(CapturedThread.RIP, context.getLong(CONTEXT_RIP));
         out.setStackLength(copied);
-        out.setStackRegion(t.stackLow(), t.stackHigh());
+        out.setStackRegion(stackLow, stackHigh);
         return copied == 0 ? "the stack of thread " + tid + " at 0x" + Long.toHexString(sp) + " cannot be read" : null;
     }
 
-    private ThreadHandle open(int tid) {
-        long handle = Kernel32Calls.OpenThread(ACCESS, false, tid);
-        if (handle == 0) {
-            return null;
-        }
-        if (NtdllCalls.NtQueryInformationThread(handle, NtdllCalls.THREAD_BASIC_INFORMATION, basicInfo,
+    private static boolean within(long sp, long low, long high) {
+        return Long.compareUnsigned(sp, low) >= 0 && Long.compareUnsigned(sp, high) < 0;
+    }
+
+    /** Reads a newly opened thread's stack limits from its TEB into its slot; false when they cannot be read. */
+    private boolean readStackLimits(int slot) {
+        if (NtdllCalls.NtQueryInformationThread(handles.handle(slot), NtdllCalls.THREAD_BASIC_INFORMATION, basicInfo,
                 NtdllCalls.THREAD_BASIC_INFORMATION_SIZE, Pointer.NULL) != 0) {
-            Kernel32Calls.CloseHandle(handle);
-            return null;
+            return false;
         }
         long teb = basicInfo.getLong(NtdllCalls.TEB_BASE_OFFSET);
         try {
             long high = memory.readLong(teb + TEB_STACK_BASE);
             long low = memory.readLong(teb + TEB_STACK_LIMIT);
-            if (Long.compareUnsigned(low, high) >= 0) {
-                Kernel32Calls.CloseHandle(handle);
-                return null;
+            if (low == 0 || Long.compareUnsigned(low, high) >= 0) {
+                return false;
             }
-            return new ThreadHandle(handle, low, high);
+            handles.keep(slot, low, high);
+            return true;
         } catch (MemoryReadException e) {
-            Kernel32Calls.CloseHandle(handle);
-            return null;
+            return false;
         }
-    }
-
-    private void forget(int tid, ThreadHandle t) {
-        Kernel32Calls.CloseHandle(t.handle());
-        handles.remove(tid);
     }
 
     /** Total time threads spent suspended by this capture, in nanoseconds. */
@@ -152,15 +148,14 @@ public final class SuspendedThreadCapture implements AutoCloseable {
         return captures;
     }
 
-    /** Closes the handles of threads that are no longer sampled, such as threads that ended. */
-    public void closeHandles() {
-        handles.values().forEach(t -> Kernel32Calls.CloseHandle(t.handle()));
-        handles.clear();
+    /** Closes the handles of threads other than the first {@code n} of {@code alive}: those that ended. */
+    public void retainOnly(int[] alive, int n) {
+        handles.retainOnly(alive, n);
     }
 
     @Override
     public void close() {
-        closeHandles();
+        handles.close();
         contextBlock.close();
         basicInfo.close();
     }

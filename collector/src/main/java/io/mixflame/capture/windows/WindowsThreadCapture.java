@@ -28,6 +28,11 @@ public final class WindowsThreadCapture implements ThreadCapture {
     }
 
     @Override
+    public void retainOnly(int[] alive, int n) {
+        suspended.retainOnly(alive, n);
+    }
+
+    @Override
     public void close() {
         suspended.close();
     }

@@ -10,6 +10,7 @@ import io.mixflame.capture.perf.RawSample;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
@@ -87,7 +88,7 @@ public final class PerfEngine implements SamplingEngine {
         capture = new PerfCapture(captureSettings, syscalls);
         try {
             memory = new LinuxProcessMemory(pid);
-            stacks = new SampleStackBuilder(pid, memory);
+            stacks = SampleStackBuilder.ofLinuxProcess(pid, memory);
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }

@@ -78,6 +78,7 @@ public final class WindowsTargetProcess implements TargetProcess {
 
     @Override
     public void close() {
+        threads.close();
         modules.close();
         memory.close();
     }

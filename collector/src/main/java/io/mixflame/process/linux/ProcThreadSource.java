@@ -52,6 +52,26 @@ public final class ProcThreadSource implements ThreadSource {
     }
 
     @Override
+    public long cpuTimeNanos(int tid) {
+        try {
+            String stat = Files.readString(taskDir.resolve(Integer.toString(tid)).resolve("stat"), StandardCharsets.UTF_8);
+            return cpuTimeOfStatLine(stat);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * utime + stime of a {@code /proc/.../stat} line, in nanoseconds: fields 14 and 15, counted after the command
+     * name's closing parenthesis (a name may hold spaces and parentheses), in clock ticks of 1/100 s (USER_HZ,
+     * which is what /proc reports whatever the kernel's own tick).
+     */
+    static long cpuTimeOfStatLine(String stat) {
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * 10_000_000L;
+    }
+
+    @Override
     public String name(int tid) {
         try {
             return Files.readString(taskDir.resolve(Integer.toString(tid)).resolve("comm"), StandardCharsets.UTF_8).strip();

@@ -20,6 +20,8 @@ public final class Kernel32Calls {
     public static final int THREAD_GET_CONTEXT = 0x0008;
     /** OpenThread: NtQueryInformationThread. */
     public static final int THREAD_QUERY_INFORMATION = 0x0040;
+    /** OpenThread: GetThreadTimes (and little else). */
+    public static final int THREAD_QUERY_LIMITED_INFORMATION = 0x0800;
     /** CreateToolhelp32Snapshot: threads of every process. */
     public static final int TH32CS_SNAPTHREAD = 0x4;
     /** CreateToolhelp32Snapshot: 64-bit modules of one process. */
@@ -48,6 +50,9 @@ public final class Kernel32Calls {
     public static native int ResumeThread(long thread);
 
     public static native boolean GetThreadContext(long thread, long context);
+
+    /** Four FILETIMEs (100 ns units) at the given addresses: creation, exit, kernel time, user time. */
+    public static native boolean GetThreadTimes(long thread, long creation, long exit, long kernel, long user);
 
     public static native long VirtualQueryEx(long process, long address, Pointer info, long length);
 

@@ -10,13 +10,23 @@ import java.util.Arrays;
  * are left to HotSpot's thread list: {@code GetThreadDescription} names few native threads and is missing on older
  * systems.
  */
-public final class ToolhelpThreadSource implements ThreadSource {
+public final class ToolhelpThreadSource implements ThreadSource, AutoCloseable {
     /** THREADENTRY32: dwSize, cntUsage, th32ThreadID, th32OwnerProcessID, tpBasePri, tpDeltaPri, dwFlags. */
     private static final int ENTRY_SIZE = 28;
     private static final int THREAD_ID = 8;
     private static final int OWNER_ID = 12;
 
+    private static final int MAX_THREADS = 4096;
+    /** FILETIME ticks are 100 ns. */
+    private static final long NANOS_PER_TICK = 100;
+
     private final int pid;
+    /** Threads opened to read their times, closed when a listing no longer has them. */
+    private final ThreadHandleTable handles = new ThreadHandleTable(Kernel32Calls.THREAD_QUERY_LIMITED_INFORMATION,
+            MAX_THREADS);
+    /** Creation, exit, kernel and user FILETIMEs. */
+    private final Memory times = new Memory(32);
+    private final long timesAddress = com.sun.jna.Pointer.nativeValue(times);
 
     /** The threads of process {@code pid}. */
     public ToolhelpThreadSource(long pid) {
@@ -53,7 +63,29 @@ public final class ToolhelpThreadSource implements ThreadSource {
         } finally {
             Kernel32Calls.CloseHandle(snapshot);
         }
+        handles.retainOnly(tids, n);
         return Arrays.copyOf(tids, n);
+    }
+
+    @Override
+    public synchronized long cpuTimeNanos(int tid) {
+        int slot = handles.slotOf(tid);
+        if (slot < 0) {
+            return -1;
+        }
+        if (!Kernel32Calls.GetThreadTimes(handles.handle(slot), timesAddress, timesAddress + 8, timesAddress + 16,
+                timesAddress + 24)) {
+            handles.forget(tid);
+            return -1;
+        }
+        return (times.getLong(16) + times.getLong(24)) * NANOS_PER_TICK;
+    }
+
+    /** Closes the threads opened for their times. */
+    @Override
+    public synchronized void close() {
+        handles.close();
+        times.close();
     }
 
     @Override

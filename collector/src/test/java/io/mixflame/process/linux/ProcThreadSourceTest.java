@@ -62,4 +62,25 @@ class ProcThreadSourceTest {
         assertThat(gone.list()).isEmpty();
         assertThat(Arrays.stream(threads.list()).allMatch(t -> t > 0)).isTrue();
     }
+
+    @Test
+    void cpuTimeIsReadAfterTheNameWhateverTheNameHolds() {
+        String line = "4242 (a) b (c) d) R 1 2 3 4 5 6 7 8 9 10 250 125 0 0 20 0 1 0 100 0 0";
+        assertThat(ProcThreadSource.cpuTimeOfStatLine(line)).isEqualTo(375 * 10_000_000L);
+    }
+
+    @Test
+    void aBusyThreadsCpuTimeGrowsAndAnEndedThreadHasNone() throws Exception {
+        int self = Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
+        long before = threads.cpuTimeNanos(self);
+        long spin = System.nanoTime() + 300_000_000L;
+        long x = 0;
+        while (System.nanoTime() < spin) {
+            x += Long.numberOfTrailingZeros(x + System.nanoTime());
+        }
+        assertThat(x).isNotNegative();
+        assertThat(before).isNotNegative();
+        assertThat(threads.cpuTimeNanos(self)).as("after 300 ms of spinning").isGreaterThan(before + 100_000_000L);
+        assertThat(threads.cpuTimeNanos(Integer.MAX_VALUE)).isEqualTo(-1);
+    }
 }

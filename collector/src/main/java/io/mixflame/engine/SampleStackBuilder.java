@@ -1,4 +1,4 @@
-package io.mixflame.engine.perf;
+package io.mixflame.engine;
 
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
@@ -14,6 +14,7 @@ import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleCache;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.image.linux.ProcModuleMap;
+import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
 import io.mixflame.symbolize.ProfileFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
@@ -33,7 +34,6 @@ public final class SampleStackBuilder {
     private static final int KERNEL_CACHE = 8192;
     private static final int BLOCKED_STACK_BYTES = 64 * 1024;
 
-    private final long pid;
     private final ModuleMap modules;
     private final HotSpotVm vm;
     private final StackMemory stack;
@@ -48,17 +48,28 @@ public final class SampleStackBuilder {
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
 
-    /** A builder for the process {@code pid}, reading it through {@code memory}. */
-    public SampleStackBuilder(long pid, ProcessMemory memory) throws IOException {
-        this.pid = pid;
-        this.modules = new ProcModuleMap(pid, memory, ModuleCache.shared());
-        modules.refresh();
+    /**
+     * A builder for a process, whatever its system.
+     *
+     * @param modules its module map, read at least once
+     * @param memory  its memory
+     * @param threads its threads, for their names
+     */
+    public SampleStackBuilder(ModuleMap modules, ProcessMemory memory, ThreadSource threads) {
+        this.modules = modules;
         this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
         this.stack = new StackMemory(memory);
         this.context = new UnwindContext(stack, modules);
         this.walker = UnwinderChain.walker(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
-        this.threadNames = new ThreadNames(new ProcThreadSource(pid), vm);
+        this.threadNames = new ThreadNames(threads, vm);
+    }
+
+    /** A builder for the Linux process {@code pid}, reading it through {@code memory}. */
+    public static SampleStackBuilder ofLinuxProcess(long pid, ProcessMemory memory) throws IOException {
+        ProcModuleMap modules = new ProcModuleMap(pid, memory, ModuleCache.shared());
+        modules.refresh();
+        return new SampleStackBuilder(modules, memory, new ProcThreadSource(pid));
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.mixflame.engine.perf;
+package io.mixflame.engine;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.hotspot.HotSpotVm;

@@ -1,0 +1,28 @@
+package io.mixflame.engine;
+
+import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.engine.perf.PerfEngine;
+import io.mixflame.engine.suspend.SuspendEngine;
+import io.mixflame.platform.TargetProcesses;
+import java.io.IOException;
+
+/**
+ * The engine that profiles another process from outside ({@code record --pid}), for the system the profiler runs
+ * on: perf_events on Linux, which the kernel drives; stopping threads one at a time on Windows, which has no
+ * equivalent that a program may use without a driver.
+ */
+public final class ExternalEngines {
+    private ExternalEngines() {
+    }
+
+    /**
+     * An engine for process {@code pid}, not yet started.
+     *
+     * @throws IOException when the process cannot be opened (Windows opens it here; Linux when sampling starts)
+     */
+    public static SamplingEngine forProcess(long pid) throws IOException {
+        return TargetProcesses.onWindows()
+                ? SuspendEngine.owning(TargetProcesses.open(pid))
+                : new PerfEngine(pid, new LinuxPerfSyscalls());
+    }
+}

@@ -1,0 +1,234 @@
+package io.mixflame.engine.suspend;
+
+import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.ThreadCapture;
+import io.mixflame.capture.ThreadCaptureException;
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.SampleStackBuilder;
+import io.mixflame.engine.SamplingEngine;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.platform.TargetProcess;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.profile.SampleSink;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples another process by stopping its threads, one at a time, at every tick: the capture of its system (on
+ * Windows SuspendThread, GetThreadContext, a copy of the top of the stack, ResumeThread) and then, with the thread
+ * running again, the same walk and naming as every other engine. {@code event=cpu} samples the threads whose CPU
+ * time grew since the last tick, each weighted by that growth; {@code event=wall} samples every thread, each
+ * weighted by the interval. How long each capture kept its thread stopped is measured and reported with the
+ * engine's cost. Runs in a process other than the target's: a thread that stops a thread of its own JVM can deadlock
+ * against a safepoint, or against a lock the stopped thread holds.
+ */
+public final class SuspendEngine implements SamplingEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(SuspendEngine.class);
+    private static final int STACK_BYTES = 64 * 1024;
+    private static final long THREAD_POLL_NANOS = 100_000_000L;
+    private static final long HIGHEST_NANOS = 3_600_000_000_000L;
+
+    private final TargetProcess target;
+    private final boolean ownsTarget;
+    private final Histogram paused = new Histogram(HIGHEST_NANOS, 2);
+    private final Histogram perSample = new Histogram(HIGHEST_NANOS, 2);
+    private volatile boolean running;
+    private Thread sampler;
+    private ThreadCapture capture;
+    private SampleStackBuilder stacks;
+    private final CapturedThread captured = new CapturedThread(STACK_BYTES);
+    private int[] tids = new int[0];
+    private long[] lastCpu = new long[0];
+    private long samples;
+    private long failures;
+    private long ticks;
+    private long startNanos;
+    private long startCpuNanos;
+    private volatile long profilerCpuNanos = -1;
+
+    /** @param target the process sampled; stays open while the engine runs, and is closed by its owner */
+    public SuspendEngine(TargetProcess target) {
+        this(target, false);
+    }
+
+    private SuspendEngine(TargetProcess target, boolean ownsTarget) {
+        this.target = target;
+        this.ownsTarget = ownsTarget;
+    }
+
+    /** An engine that closes {@code target} when it stops. */
+    public static SuspendEngine owning(TargetProcess target) {
+        return new SuspendEngine(target, true);
+    }
+
+    @Override
+    public String name() {
+        return "suspend";
+    }
+
+    @Override
+    public synchronized void start(SamplingSettings settings, SampleSink sink) throws EngineUnavailableException {
+        if (running) {
+            throw new IllegalStateException("already started");
+        }
+        if (target.pid() == ProcessHandle.current().pid()) {
+            throw new EngineUnavailableException("threads are stopped from another process, never from their own");
+        }
+        stacks = new SampleStackBuilder(target.modules(), target.memory(), target.threads());
+        if (!stacks.namesJava()) {
+            LOG.warn("process {} has no JVM mixflame can read: its Java frames will not be named", target.pid());
+        }
+        capture = target.threadCapture(STACK_BYTES);
+        startNanos = System.nanoTime();
+        startCpuNanos = processCpuNanos();
+        running = true;
+        sampler = new Thread(() -> loop(settings, sink), "mixflame-suspend-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    private void loop(SamplingSettings settings, SampleSink sink) {
+        ThreadSource threads = target.threads();
+        boolean cpu = settings.event() == ProfilingEvent.CPU;
+        long interval = settings.intervalNanos();
+        long lastListing = System.nanoTime() - 2 * THREAD_POLL_NANOS;
+        long next = System.nanoTime();
+        try {
+            while (running) {
+                long now = System.nanoTime();
+                if (now - lastListing >= THREAD_POLL_NANOS) {
+                    lastListing = now;
+                    relist(threads.list());
+                }
+                ticks++;
+                for (int i = 0; i < tids.length && running; i++) {
+                    long weight = interval;
+                    if (cpu) {
+                        long used = threads.cpuTimeNanos(tids[i]);
+                        long before = lastCpu[i];
+                        lastCpu[i] = used;
+                        if (used < 0 || before < 0 || used <= before) {
+                            continue;
+                        }
+                        weight = used - before;
+                    }
+                    sample(tids[i], weight, settings.threadRoots(), sink);
+                }
+                next += interval;
+                long wait = next - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                } else if (-wait > interval) {
+                    // Fallen behind (a long walk, a stopped machine): ticks are skipped, not caught up in a burst.
+                    next = System.nanoTime();
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the suspend sampler stopped: {}", e.toString());
+        } finally {
+            profilerCpuNanos = processCpuNanos();
+        }
+    }
+
+    private void sample(int tid, long weight, boolean threadRoots, SampleSink sink) {
+        try {
+            capture.capture(tid, captured);
+        } catch (ThreadCaptureException e) {
+            failures++;
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            int depth = stacks.build(captured, threadRoots);
+            sink.add(stacks.frames(), depth, 1, weight);
+            samples++;
+        } catch (RuntimeException e) {
+            failures++;
+            LOG.debug("a sample could not be walked: {}", e.toString());
+        }
+        long t1 = System.nanoTime();
+        synchronized (paused) {
+            paused.recordValue(Math.min(captured.pausedNanos(), HIGHEST_NANOS));
+            perSample.recordValue(Math.min(t1 - t0, HIGHEST_NANOS));
+        }
+    }
+
+    /** Takes a new listing, keeping each surviving thread's last CPU time; threads that ended are released. */
+    private void relist(int[] alive) {
+        if (alive.length == 0) {
+            return;
+        }
+        // Old threads as (tid, index) packed in sorted longs: found by tid without a map of boxed ids.
+        long[] old = new long[tids.length];
+        for (int i = 0; i < tids.length; i++) {
+            old[i] = (long) tids[i] << 32 | i;
+        }
+        Arrays.sort(old);
+        long[] cpu = new long[alive.length];
+        for (int i = 0; i < alive.length; i++) {
+            int k = Arrays.binarySearch(old, (long) alive[i] << 32);
+            int at = k >= 0 ? k : -k - 1;
+            cpu[i] = at < old.length && (int) (old[at] >>> 32) == alive[i] ? lastCpu[(int) old[at]] : -1;
+        }
+        tids = alive;
+        lastCpu = cpu;
+        capture.retainOnly(alive, alive.length);
+    }
+
+    private static long processCpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+    }
+
+    @Override
+    public void stop() {
+        Thread s;
+        synchronized (this) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            s = sampler;
+        }
+        try {
+            s.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            capture.close();
+            if (ownsTarget) {
+                target.close();
+            }
+        }
+    }
+
+    @Override
+    public List<String> costNotes() {
+        List<String> notes = new ArrayList<>();
+        String stopped;
+        String walked;
+        synchronized (paused) {
+            stopped = paused.getTotalCount() == 0 ? "no thread stopped"
+                    : String.format("threads stopped %.1f µs p50 / %.1f µs p99 / %.1f µs max per capture",
+                    paused.getValueAtPercentile(50) / 1000.0, paused.getValueAtPercentile(99) / 1000.0,
+                    paused.getMaxValue() / 1000.0);
+            walked = perSample.getTotalCount() == 0 ? "no samples walked"
+                    : String.format("%.1f µs p50 / %.1f µs p99 per sample", perSample.getValueAtPercentile(50) / 1000.0,
+                    perSample.getValueAtPercentile(99) / 1000.0);
+        }
+        long cpuNow = profilerCpuNanos >= 0 ? profilerCpuNanos : processCpuNanos();
+        double elapsed = Math.max(1, System.nanoTime() - startNanos);
+        String cpu = cpuNow < 0 || startCpuNanos < 0 ? ""
+                : String.format(", profiler process %.1f%% of one core", 100.0 * (cpuNow - startCpuNanos) / elapsed);
+        notes.add(samples + " samples, " + failures + " failed captures in " + ticks + " ticks, " + walked + cpu);
+        notes.add(stopped);
+        return notes;
+    }
+}

@@ -1,0 +1,200 @@
+package io.mixflame.engine.suspend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mixflame.capture.CaptureMethod;
+import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.ThreadCapture;
+import io.mixflame.capture.ThreadCaptureException;
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.image.FixedModuleMap;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.image.ModuleSnapshot;
+import io.mixflame.platform.TargetProcess;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.profile.Frame;
+import io.mixflame.testsupport.FakeProcessMemory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The suspend engine's choice of threads over a fake process: with {@code event=cpu} only threads whose CPU time
+ * grew are captured, each sample weighted by the growth; with {@code event=wall} every thread, weighted by the
+ * interval; a thread that cannot be captured is counted, not sampled; ended threads are released.
+ */
+class SuspendEngineTest {
+    private static final long INTERVAL = 2_000_000L;
+    /** Thread 11 runs (1 ms of CPU per look), 12 waits (no growth), 13 cannot be read, 14 cannot be captured. */
+    private static final int BUSY = 11;
+    private static final int IDLE = 12;
+    private static final int UNREADABLE = 13;
+    private static final int UNCAPTURABLE = 14;
+
+    private final FakeThreads threads = new FakeThreads();
+    private final FakeCapture capture = new FakeCapture();
+    private final FakeTarget target = new FakeTarget();
+
+    @Test
+    void cpuSamplesOnlyThreadsWhoseCpuTimeGrewWeightedByTheGrowth() throws Exception {
+        Map<String, long[]> byThread = run(ProfilingEvent.CPU);
+
+        assertThat(byThread).containsOnlyKeys("busy");
+        long[] busy = byThread.get("busy");
+        assertThat(busy[0]).as("samples of the busy thread").isGreaterThan(5);
+        assertThat(busy[1]).as("their weight: 1 ms of CPU each").isEqualTo(busy[0] * 1_000_000L);
+        assertThat(capture.captured).as("threads captured").containsOnlyKeys(BUSY);
+    }
+
+    @Test
+    void wallSamplesEveryThreadThatCanBeCapturedWeightedByTheInterval() throws Exception {
+        SuspendEngine engine = new SuspendEngine(target);
+        Map<String, long[]> byThread = run(ProfilingEvent.WALL, engine);
+
+        assertThat(byThread).containsOnlyKeys("busy", "idle", "unreadable");
+        for (long[] counts : byThread.values()) {
+            assertThat(counts[1]).isEqualTo(counts[0] * INTERVAL);
+        }
+        assertThat(capture.captured).containsKey(UNCAPTURABLE);
+        assertThat(engine.costNotes().get(0)).containsPattern("[1-9]\\d* failed captures");
+        assertThat(engine.costNotes()).anyMatch(n -> n.startsWith("threads stopped"));
+    }
+
+    @Test
+    void threadsThatEndedAreReleasedAtTheNextListing() throws Exception {
+        threads.alive = new int[] {BUSY, IDLE};
+        run(ProfilingEvent.CPU);
+        assertThat(capture.retained).as("what the capture was told to keep").containsExactly(BUSY, IDLE);
+    }
+
+    @Test
+    void refusesToStopThreadsOfItsOwnProcess() {
+        target.pid = ProcessHandle.current().pid();
+        assertThatThrownBy(() -> new SuspendEngine(target).start(
+                new SamplingSettings(ProfilingEvent.CPU, INTERVAL, true), (f, d, s, w) -> { }))
+                .isInstanceOf(EngineUnavailableException.class).hasMessageContaining("another process");
+    }
+
+    private Map<String, long[]> run(ProfilingEvent event) throws Exception {
+        return run(event, new SuspendEngine(target));
+    }
+
+    private Map<String, long[]> run(ProfilingEvent event, SuspendEngine engine) throws Exception {
+        Map<String, long[]> byThread = new ConcurrentHashMap<>();
+        engine.start(new SamplingSettings(event, INTERVAL, true), (rootFirst, depth, samples, weight) -> {
+            long[] c = byThread.computeIfAbsent(rootFirst[0].name().replaceFirst(" tid=.*", "")
+                    .replaceFirst("^\\[", ""), k -> new long[2]);
+            c[0] += samples;
+            c[1] += weight;
+        });
+        TimeUnit.MILLISECONDS.sleep(150);
+        engine.stop();
+        return byThread;
+    }
+
+    private static final class FakeThreads implements ThreadSource {
+        int[] alive = {BUSY, IDLE, UNREADABLE, UNCAPTURABLE};
+        final AtomicLong busyCpu = new AtomicLong();
+
+        @Override
+        public int count() {
+            return alive.length;
+        }
+
+        @Override
+        public int[] list() {
+            return alive.clone();
+        }
+
+        @Override
+        public String name(int tid) {
+            return switch (tid) {
+                case BUSY -> "busy";
+                case IDLE -> "idle";
+                case UNREADABLE -> "unreadable";
+                default -> "uncapturable";
+            };
+        }
+
+        @Override
+        public long cpuTimeNanos(int tid) {
+            return switch (tid) {
+                case BUSY -> busyCpu.addAndGet(1_000_000L);
+                case IDLE -> 5_000_000L;
+                case UNREADABLE -> -1;
+                default -> 7_000_000L;
+            };
+        }
+    }
+
+    private static final class FakeCapture implements ThreadCapture {
+        final Map<Integer, Integer> captured = new HashMap<>();
+        List<Integer> retained = List.of();
+
+        @Override
+        public CaptureMethod capture(int tid, CapturedThread out) throws ThreadCaptureException {
+            captured.merge(tid, 1, Integer::sum);
+            if (tid == UNCAPTURABLE) {
+                throw new ThreadCaptureException("thread " + tid + " cannot be suspended");
+            }
+            out.clear(tid, System.nanoTime());
+            out.setRegister(CapturedThread.RIP, 0x1000);
+            out.setRegister(CapturedThread.RSP, 0x7000_0000L);
+            out.setPausedNanos(40_000);
+            return CaptureMethod.SUSPENDED;
+        }
+
+        @Override
+        public void retainOnly(int[] alive, int n) {
+            List<Integer> kept = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                kept.add(alive[i]);
+            }
+            retained = kept;
+        }
+    }
+
+    private final class FakeTarget implements TargetProcess {
+        final ProcessMemory memory = new FakeProcessMemory();
+        final ModuleMap modules = new FixedModuleMap(new ModuleSnapshot(List.of(), List.of()), "jvm.dll");
+        long pid = Long.MAX_VALUE;
+
+        @Override
+        public long pid() {
+            return pid;
+        }
+
+        @Override
+        public ProcessMemory memory() {
+            return memory;
+        }
+
+        @Override
+        public ModuleMap modules() {
+            return modules;
+        }
+
+        @Override
+        public ThreadSource threads() {
+            return threads;
+        }
+
+        @Override
+        public ThreadCapture threadCapture(int stackBytes) {
+            return capture;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

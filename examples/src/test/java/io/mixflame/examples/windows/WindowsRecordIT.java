@@ -1,0 +1,111 @@
+package io.mixflame.examples.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mixflame.examples.CollapsedShares;
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.CommandRun;
+import io.mixflame.testsupport.WindowsToolchain;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code record --pid} of a Windows JVM from another Windows JVM, under Wine: the {@code cpu} example (one thread,
+ * alpha:beta:gamma = 5:3:2 of its CPU time) profiled from outside by stopping its threads must show that split
+ * within 3 points, its Java frames down to {@code main}, and below them the native frames of the thread's start down
+ * to where Windows starts threads; the cost notes say how long threads were kept stopped.
+ */
+class WindowsRecordIT {
+    private static final Pattern PID = Pattern.compile("cpu: pid (\\d+)");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void cpuExampleProfiledFromOutsideShowsItsSplitAndWholeMixedStacks() throws Exception {
+        WindowsToolchain wine = WindowsToolchain.require();
+        Path targetOut = dir.resolve("cpu.stdout.txt");
+        ProcessBuilder target = new ProcessBuilder(wine.wine64().toString(), wine.javaExe().toString(), "-jar",
+                wine.windowsPath(BuiltJars.examples()), "cpu", "--seconds", "60");
+        target.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
+        target.environment().putAll(wine.environment());
+        Process app = target.directory(dir.toFile()).redirectOutput(targetOut.toFile())
+                .redirectError(dir.resolve("cpu.stderr.txt").toFile()).start();
+        try {
+            String pid = awaitPid(app, targetOut);
+            // Past the JVM's start-up and the first compilations, as a profile of a running service would be.
+            TimeUnit.SECONDS.sleep(3);
+            Path out = dir.resolve("cpu.collapsed");
+            CommandRun record = wine.runUnderWine(dir, "record", Duration.ofMinutes(3), List.of(
+                    wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "record", "--pid", pid,
+                    "--duration", "15s", "--file", wine.windowsPath(out), "interval=10ms"));
+            String said = record.stdout().replace("\r\n", "\n");
+            assertThat(record.status()).as(record.stderr() + said).isZero();
+            assertThat(said).as("the engine").contains("with the suspend engine");
+            assertThat(said).as("the cost notes").containsPattern("threads stopped [\\d.]+ \\S+ p50 / [\\d.]+ \\S+ p99");
+
+            CollapsedShares profile = CollapsedShares.read(out);
+            long alpha = profile.samplesWithFrameEnding("CpuWorkload.alpha");
+            long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
+            long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
+            double all = alpha + beta + gamma;
+            String text = Files.readString(out, StandardCharsets.UTF_8);
+            assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(300);
+            assertThat(alpha / all).as("alpha share").isCloseTo(0.50, within(0.03));
+            assertThat(beta / all).as("beta share").isCloseTo(0.30, within(0.03));
+            assertThat(gamma / all).as("gamma share").isCloseTo(0.20, within(0.03));
+
+            List<String> alphaStacks = text.lines().filter(l -> l.contains("CpuWorkload.alpha")).toList();
+            assertThat(alphaStacks).isNotEmpty().allSatisfy(stack -> {
+                List<String> frames = List.of(stack.substring(0, stack.lastIndexOf(' ')).split(";"));
+                assertThat(frames.get(0)).as("root of %s", stack).isEqualTo("RtlUserThreadStart");
+                assertThat(frames.get(1)).as("below the root of %s", stack).isEqualTo("BaseThreadInitThunk");
+                int main = indexOf(frames, "io/mixflame/examples/Examples.main");
+                int workload = indexOf(frames, "io/mixflame/examples/CpuWorkload.main");
+                int alphaAt = indexOf(frames, "io/mixflame/examples/CpuWorkload.alpha");
+                assertThat(main).as("Examples.main in %s", stack).isPositive();
+                assertThat(workload).as("CpuWorkload.main below alpha in %s", stack).isBetween(main + 1, alphaAt - 1);
+                assertThat(frames.subList(2, main)).as("native frames of the thread's start in %s", stack)
+                        .anyMatch(f -> f.contains("jvm.dll"));
+            });
+        } finally {
+            app.descendants().forEach(ProcessHandle::destroyForcibly);
+            app.destroyForcibly();
+            app.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int indexOf(List<String> frames, String method) {
+        for (int i = 0; i < frames.size(); i++) {
+            if (frames.get(i).replaceFirst("_\\[.\\]$", "").equals(method)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String awaitPid(Process app, Path out) throws Exception {
+        for (int i = 0; i < 1200; i++) {
+            String text = Files.exists(out) ? WindowsToolchain.windowsText(out) : "";
+            Matcher m = PID.matcher(text);
+            if (m.find()) {
+                return m.group(1);
+            }
+            if (!app.isAlive()) {
+                throw new AssertionError("the cpu example ended early: " + text
+                        + WindowsToolchain.windowsText(out.resolveSibling("cpu.stderr.txt")));
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new AssertionError("the cpu example never printed its pid: " + WindowsToolchain.windowsText(out));
+    }
+}
