@@ -9,7 +9,12 @@ public enum EngineChoice {
     /** perf_events with mixflame's own unwinders: Java and native frames (Linux). */
     PERF,
     /** JFR's execution samples: Java frames only, available on every JDK. */
-    JFR;
+    JFR,
+    /**
+     * A helper process, started from this JVM's own {@code java.home}, samples this JVM from outside (the suspend
+     * engine on Windows, perf on Linux) and streams its stacks back: the native engine on Windows.
+     */
+    HELPER;
 
     static EngineChoice parse(String value) {
         for (EngineChoice c : values()) {
@@ -17,6 +22,6 @@ public enum EngineChoice {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf or jfr)");
+        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf, jfr or helper)");
     }
 }

@@ -9,6 +9,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.perf.PerfEngine;
 import io.mixflame.engine.wall.ThreadState;
 import io.mixflame.engine.wall.WallEngine;
+import io.mixflame.platform.TargetProcesses;
 import java.util.EnumSet;
 import io.mixflame.profile.SampleSink;
 import java.util.ArrayList;
@@ -38,7 +39,9 @@ final class EngineSelector {
     /** The engines to try for a choice and event, best first; wall-clock samples keep only {@code states}. */
     static EngineSelector forChoice(EngineChoice choice, ProfilingEvent event, EnumSet<ThreadState> states) {
         List<Supplier<SamplingEngine>> list = new ArrayList<>();
-        Supplier<SamplingEngine> nativeEngine = event == ProfilingEvent.WALL
+        // On Windows a thread of this JVM must not stop another (safepoints, locks): a helper process does it.
+        Supplier<SamplingEngine> nativeEngine = TargetProcesses.onWindows() ? HelperEngine::new
+                : event == ProfilingEvent.WALL
                 ? () -> new WallEngine(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), states)
                 : PerfEngine::new;
         switch (choice) {
@@ -48,6 +51,7 @@ final class EngineSelector {
             }
             case PERF -> list.add(nativeEngine);
             case JFR -> list.add(JfrEngine::new);
+            case HELPER -> list.add(HelperEngine::new);
             default -> throw new IllegalStateException("no engines for " + choice);
         }
         return new EngineSelector(list);

@@ -25,6 +25,8 @@ public final class AgentBoot {
 
     private static void dispatch(String options, Instrumentation instrumentation) {
         try {
+            // The profiler starts helper processes from this jar (the helper engine).
+            System.setProperty(CliBoot.JAR_PROPERTY, IsolatedLoader.ownJar().getAbsolutePath());
             ClassLoader loader = IsolatedLoader.getForAgent(ClassLoader.getPlatformClassLoader(), instrumentation);
             Class<?> entry = Class.forName(ENTRY, true, loader);
             entry.getMethod("handle", String.class).invoke(null, options);

@@ -21,6 +21,9 @@ public final class Main {
             "  top IN [N]               the N hottest frames with self and total share",
             "  record --pid PID [--duration 30s] --file OUT [OPTIONS]",
             "                           profile another running JVM from outside (perf engine; on Windows, suspend)",
+            "  launch OPTIONS -- [-cp CLASSPATH] MAINCLASS [ARGS...]",
+            "                           run an application with profiling started as -javaagent would",
+            "                           (for runtimes without java.instrument, such as jlink images)",
             "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N]",
             "                           every thread's stack now, Java and native frames in call order");
 
@@ -29,6 +32,10 @@ public final class Main {
 
     public static void main(String[] args) {
         int status = run(Arrays.asList(args), System.out, System.err);
+        if (status == LaunchCommand.APPLICATION_RETURNED) {
+            // The application's main returned; its other threads decide when this JVM ends, as with java itself.
+            return;
+        }
         System.out.flush();
         System.exit(status);
     }
@@ -47,6 +54,8 @@ public final class Main {
             case "top" -> TopCommand.run(rest, out, err);
             case "stacks" -> StacksCommand.run(rest, out, err);
             case "record" -> RecordCommand.run(rest, out, err);
+            case "helper" -> HelperCommand.run(rest, err);
+            case "launch" -> LaunchCommand.run(rest, err);
             case "help", "-h", "--help" -> {
                 out.println(USAGE);
                 yield 0;

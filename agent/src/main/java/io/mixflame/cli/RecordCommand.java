@@ -1,10 +1,7 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
-import io.mixflame.engine.EngineUnavailableException;
-import io.mixflame.engine.ExternalEngines;
 import io.mixflame.engine.SamplingEngine;
-import io.mixflame.engine.SamplingSettings;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
@@ -64,28 +61,18 @@ final class RecordCommand {
             err.println("mixflame record: " + e.getMessage());
             return 2;
         }
-        ProcessHandle target = ProcessHandle.of(pid).orElse(null);
-        if (target == null) {
-            err.println("mixflame record: no process " + pid);
-            return 2;
-        }
-        ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
-                ProfileAccumulator.DEFAULT_MAX_FRAMES, err::println);
-        SamplingEngine engine;
-        try {
-            engine = ExternalEngines.forProcess(pid);
-        } catch (IOException e) {
-            err.println("mixflame record: cannot profile " + pid + ": " + e.getMessage());
-            return 1;
-        }
         long start = System.currentTimeMillis();
         long startNanos = System.nanoTime();
+        OutsideSampling sampling;
         try {
-            engine.start(new SamplingSettings(options.event(), options.intervalNanos(), options.threads()), profile);
-        } catch (EngineUnavailableException e) {
-            err.println("mixflame record: cannot profile " + pid + ": " + e.getMessage());
-            return 1;
+            sampling = OutsideSampling.start("record", pid, options, err);
+        } catch (OutsideSampling.NotStarted e) {
+            err.println(e.getMessage());
+            return e.status;
         }
+        ProcessHandle target = sampling.target();
+        SamplingEngine engine = sampling.engine();
+        ProfileAccumulator profile = sampling.profile();
         out.println("recording " + pid + " for " + Durations.format(options.durationNanos()) + " with the "
                 + engine.name() + " engine");
         CountDownLatch done = new CountDownLatch(1);

@@ -1,0 +1,177 @@
+package io.mixflame.agent;
+
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.SamplingEngine;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.profile.Durations;
+import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.SampleSink;
+import io.mixflame.report.SampleStreamReader;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples this JVM from a helper process: {@code java -jar mixflame.jar helper --pid SELF}, started from this JVM's
+ * own {@code java.home}, samples it from outside (on Windows by stopping its threads, which a thread of this JVM must
+ * not do to another) and streams the stacks back; a reader thread here feeds them to the profile. Stopping closes the
+ * helper's standard input; it then sends what it still has and its cost notes, and exits.
+ */
+final class HelperEngine implements SamplingEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(HelperEngine.class);
+    private static final long START_TIMEOUT_SECONDS = 30;
+    private static final long STOP_TIMEOUT_SECONDS = 10;
+    private static final int MAX_NOTES = 32;
+
+    /** Guarded by itself, not by the engine: start() holds the engine while it waits for the first note. */
+    private final List<String> notes = new ArrayList<>();
+    private final CountDownLatch started = new CountDownLatch(1);
+    private Process helper;
+    private Thread reader;
+    private Thread errors;
+    private volatile String lastError = "";
+
+    @Override
+    public String name() {
+        return "helper";
+    }
+
+    @Override
+    public synchronized void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
+        String jar = System.getProperty("mixflame.jar");
+        Path java = javaExecutable();
+        if (jar == null || java == null) {
+            throw new EngineUnavailableException("no " + (jar == null ? "mixflame.jar" : "java executable in java.home")
+                    + " to start a helper process from");
+        }
+        String options = "event=" + settings.event().optionName() + ",interval="
+                + Durations.format(settings.intervalNanos()) + (settings.threadRoots() ? ",threads" : "");
+        try {
+            // -jar, not -cp: the jar's manifest grants JNA native access (JDK 22 on), which only -jar applies.
+            ProcessBuilder builder = new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-jar", jar, "helper",
+                    "--pid", Long.toString(ProcessHandle.current().pid()), options);
+            // Options meant for the service (an agent in JAVA_TOOL_OPTIONS) would load the profiler into the
+            // helper too, which would start a helper of its own.
+            builder.environment().keySet().removeAll(List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"));
+            helper = builder.start();
+        } catch (IOException e) {
+            throw new EngineUnavailableException("the helper process could not start: " + e.getMessage());
+        }
+        reader = new Thread(() -> read(target), "mixflame-helper-reader");
+        reader.setDaemon(true);
+        reader.start();
+        errors = new Thread(this::readErrors, "mixflame-helper-errors");
+        errors.setDaemon(true);
+        errors.start();
+        try {
+            if (!started.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !helper.isAlive() && !hasStartNote()) {
+                helper.destroyForcibly();
+                throw new EngineUnavailableException("the helper process did not start sampling"
+                        + (lastError.isEmpty() ? "" : ": " + lastError));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            helper.destroyForcibly();
+            throw new EngineUnavailableException("interrupted while the helper process started");
+        }
+        LOG.info("sampling from helper process {}", helper.pid());
+    }
+
+    private boolean hasStartNote() {
+        synchronized (notes) {
+            return notes.stream().anyMatch(n -> n.startsWith("helper: sampling"));
+        }
+    }
+
+    private void read(SampleSink target) {
+        try {
+            new SampleStreamReader(ProfileAccumulator.DEFAULT_MAX_FRAMES).read(helper.getInputStream(), target,
+                    this::note);
+        } catch (IOException e) {
+            LOG.warn("the helper process's stream ended early: {}", e.getMessage());
+        } finally {
+            started.countDown();
+        }
+    }
+
+    private void note(String text) {
+        synchronized (notes) {
+            if (notes.size() < MAX_NOTES) {
+                notes.add(text);
+            }
+        }
+        started.countDown();
+    }
+
+    private void readErrors() {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(helper.getErrorStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                String shown = line.length() > 300 ? line.substring(0, 300) + "…" : line;
+                lastError = shown;
+                LOG.info("helper process: {}", shown);
+            }
+        } catch (IOException e) {
+            // the helper is gone
+        }
+    }
+
+    /** This JVM's own launcher: the helper must be a JVM that runs here, and this one does. */
+    private static Path javaExecutable() {
+        Path bin = Path.of(System.getProperty("java.home"), "bin");
+        for (String name : new String[] {"java.exe", "java"}) {
+            if (Files.isRegularFile(bin.resolve(name))) {
+                return bin.resolve(name);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void stop() {
+        Process p;
+        synchronized (this) {
+            p = helper;
+            helper = null;
+        }
+        if (p == null) {
+            return;
+        }
+        try {
+            p.getOutputStream().close();
+            reader.join(TimeUnit.SECONDS.toMillis(STOP_TIMEOUT_SECONDS));
+            if (!p.waitFor(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn("the helper process did not stop; ended");
+                p.destroyForcibly();
+            }
+        } catch (IOException e) {
+            p.destroyForcibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+        }
+    }
+
+    @Override
+    public List<String> costNotes() {
+        List<String> cost = new ArrayList<>();
+        synchronized (notes) {
+            for (String n : notes) {
+                if (!n.startsWith("helper: ")) {
+                    cost.add("helper process: " + n);
+                }
+            }
+        }
+        return cost;
+    }
+}

@@ -1,0 +1,107 @@
+package io.mixflame.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.CommandRun;
+import io.mixflame.testsupport.TestJdks;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code launch}: an application run with profiling started as {@code -javaagent} would, for runtimes without
+ * java.instrument; with the in-process perf engine and with the helper engine (a second process samples this one and
+ * streams the stacks back: Windows' native engine, run here on Linux).
+ */
+class LaunchIT {
+    private static final Path JDK = TestJdks.all().get(0);
+
+    @TempDir
+    Path dir;
+
+    static Stream<Arguments> jdksAndEngines() {
+        List<Arguments> all = new ArrayList<>();
+        for (Path jdk : TestJdks.all()) {
+            all.add(Arguments.of(jdk, "perf"));
+            all.add(Arguments.of(jdk, "helper"));
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("jdksAndEngines")
+    void theApplicationsMainRunsProfiledToItsEnd(Path jdk, String engine) throws Exception {
+        Path out = dir.resolve(engine + ".collapsed");
+        CommandRun run = CommandRun.tool(jdk, dir.resolve(engine), List.of("launch",
+                "start,interval=10ms,threads,engine=" + engine + ",file=" + out, "--",
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "4"));
+
+        assertThat(run.status()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("ready").contains("done");
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(text).startsWith("# mixflame engine=" + engine + " event=cpu interval=10ms");
+        assertThat(text).as("the application's frames on its main thread, below the launcher's")
+                .containsPattern("(?m)^\\[main tid=\\d+\\];.*io/mixflame/boot/CliBoot\\.main_\\[.\\];.*"
+                        + "io/mixflame/testapp/SpinApp\\.main_\\[.\\];.*SpinApp\\.spinInner_\\[.\\] \\d+$");
+        long spinning = text.lines().filter(l -> l.contains("SpinApp.spinInner"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertThat(spinning).as("samples in spinInner over about 4 s at 10 ms").isGreaterThan(150);
+        if (engine.equals("helper")) {
+            assertThat(text).as("the helper's cost notes").contains("# note: helper process: ");
+            assertThat(run.stderr()).doesNotContain("WARN").doesNotContain("ERROR");
+        }
+    }
+
+    @Test
+    void theApplicationSeesItsOwnClassPathAndNotTheProfiler() throws Exception {
+        CommandRun run = CommandRun.tool(JDK, dir.resolve("probe"), List.of("launch",
+                "start,file=" + dir.resolve("probe.collapsed"), "--", "-cp", AttachIT.TEST_CLASSES,
+                "io.mixflame.testapp.LaunchProbeApp", "a b", "c"));
+
+        assertThat(run.status()).as(run.stderr()).isZero();
+        assertThat(run.stdout()).contains("probe: thread main", "probe: args a b|c",
+                "probe: class path " + AttachIT.TEST_CLASSES, "probe: context loader is mine true",
+                "probe: cannot see io.mixflame.cli.Main", "probe: cannot see io.mixflame.agent.AgentEntry",
+                "probe: cannot see com.sun.jna.Native");
+        assertThat(dir.resolve("probe.collapsed")).exists();
+    }
+
+    @Test
+    void anExceptionOutOfMainIsReportedAsJavaReportsItAndTheProfileIsStillWritten() throws Exception {
+        Path out = dir.resolve("thrown.collapsed");
+        CommandRun run = CommandRun.tool(JDK, dir.resolve("thrown"), List.of("launch", "start,file=" + out, "--",
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.LaunchProbeApp", "throw"));
+
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.stderr()).contains("Exception in thread \"main\" java.lang.IllegalStateException: thrown by"
+                + " the application");
+        assertThat(out).exists();
+    }
+
+    @Test
+    void badCommandLinesAreOneLineAndRunNothing() throws Exception {
+        CommandRun noDashes = CommandRun.tool(JDK, dir.resolve("nodashes"), List.of("launch", "start",
+                "io.mixflame.testapp.SpinApp"));
+        assertThat(noDashes.status()).isEqualTo(2);
+        assertThat(noDashes.stderr().strip()).startsWith("usage: launch");
+        CommandRun noClass = CommandRun.tool(JDK, dir.resolve("noclass"), List.of("launch", "start", "--", "-cp",
+                AttachIT.TEST_CLASSES, "io.mixflame.testapp.Missing"));
+        assertThat(noClass.status()).isEqualTo(2);
+        assertThat(noClass.stderr().strip()).startsWith("mixflame launch: cannot load io.mixflame.testapp.Missing")
+                .doesNotContain("\n");
+        CommandRun badOptions = CommandRun.tool(JDK, dir.resolve("badoptions"), List.of("launch", "interval=soon",
+                "--", "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "1"));
+        assertThat(badOptions.status()).isEqualTo(2);
+        assertThat(badOptions.stderr().strip()).startsWith("mixflame launch: bad options: interval")
+                .doesNotContain("\n");
+        assertThat(badOptions.stdout()).doesNotContain("ready");
+    }
+}

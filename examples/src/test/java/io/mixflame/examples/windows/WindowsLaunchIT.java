@@ -1,0 +1,59 @@
+package io.mixflame.examples.windows;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.mixflame.examples.CollapsedShares;
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.CommandRun;
+import io.mixflame.testsupport.WindowsToolchain;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code launch} on a Windows JVM without java.instrument (the jlinked JRE), under Wine: profiling starts inside the
+ * JVM as {@code -javaagent} would, with the native engine of Windows — a helper process started from the JRE's own
+ * {@code java.exe} stops the JVM's threads and streams the stacks back — and the {@code cpu} example's profile must
+ * show its 50/30/20 split within 3 points, its Java frames below the launcher's, and the thread's start down to
+ * {@code RtlUserThreadStart}.
+ */
+class WindowsLaunchIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void cpuExampleLaunchedWithProfilingShowsItsSplitAndWholeMixedStacks() throws Exception {
+        WindowsToolchain wine = WindowsToolchain.require();
+        Path out = dir.resolve("cpu.collapsed");
+        CommandRun run = wine.runUnderWine(dir, "launch", Duration.ofMinutes(3), List.of(
+                wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "launch",
+                "start,interval=10ms,file=" + wine.windowsPath(out), "--", "-cp",
+                wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", "cpu", "--seconds", "15"));
+
+        assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
+        assertThat(run.stdout()).contains("cpu: ").contains("rounds in 15 s");
+        String text = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(text).as("the engine").startsWith("# mixflame engine=helper event=cpu interval=10ms");
+        assertThat(text).as("how long threads were stopped")
+                .containsPattern("# note: helper process: threads stopped [\\d.]+ \\S+ p50");
+        CollapsedShares profile = CollapsedShares.read(out);
+        long alpha = profile.samplesWithFrameEnding("CpuWorkload.alpha");
+        long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
+        long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
+        double all = alpha + beta + gamma;
+        assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(300);
+        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, within(0.03));
+        assertThat(beta / all).as("beta share").isCloseTo(0.30, within(0.03));
+        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, within(0.03));
+        assertThat(text.lines().filter(l -> l.contains("CpuWorkload.alpha")).toList()).isNotEmpty().allSatisfy(l ->
+                assertThat(l).as("a stack of alpha").startsWith("RtlUserThreadStart;BaseThreadInitThunk;")
+                        .containsPattern(";\\[?jvm\\.dll[^;]*;.*io/mixflame/boot/CliBoot\\.main_\\[.\\];.*"
+                                + "io/mixflame/examples/Examples\\.main_\\[.\\];.*CpuWorkload\\.main_\\[.\\];.*"
+                                + "CpuWorkload\\.alpha_\\[.\\]"));
+    }
+}

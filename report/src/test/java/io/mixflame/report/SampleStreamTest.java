@@ -1,0 +1,98 @@
+package io.mixflame.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.ProfileInfo;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SampleStreamTest {
+    private static final ProfileInfo INFO = new ProfileInfo("suspend", "cpu", 10_000_000L, 0, 0, List.of());
+
+    private static Profile period(Frame[]... stacks) {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        long n = 1;
+        for (Frame[] s : stacks) {
+            acc.add(s, n, n * 1000);
+            n++;
+        }
+        return acc.snapshot(INFO);
+    }
+
+    private static ProfileAccumulator readBack(String stream, List<String> notes) throws IOException {
+        ProfileAccumulator back = new ProfileAccumulator();
+        new SampleStreamReader(1000).read(new ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8)), back,
+                notes::add);
+        return back;
+    }
+
+    @Test
+    void stacksFramesAndNotesComeBackAsTheyWereWhateverTheNamesHold() throws IOException {
+        Frame hostile = new Frame("Evil;Name\nS 99 99 0\\u0041 \u00e9\u4e2d\r", FrameType.JIT_COMPILED);
+        Frame root = Frame.thread("main", 7);
+        Frame leaf = new Frame("ntdll.dll!NtDelayExecution", FrameType.NATIVE);
+        StringWriter out = new StringWriter();
+        SampleStreamWriter writer = new SampleStreamWriter(out, 1000);
+        writer.write(period(new Frame[] {root, hostile, leaf}, new Frame[] {root, leaf}));
+        writer.write(period(new Frame[] {root, hostile, leaf}));
+        writer.note("threads stopped 1.0 \u00b5s p50\nforged");
+
+        List<String> notes = new ArrayList<>();
+        ProfileAccumulator back = readBack(out.toString(), notes);
+        Profile p = back.snapshot(INFO);
+
+        assertThat(out.toString().lines()).as("one line per record").allMatch(l -> l.matches("^[FSNR]( .*)?$"));
+        assertThat(out.toString().lines().filter(l -> l.startsWith("F "))).as("each frame sent once").hasSize(3);
+        assertThat(notes).containsExactly("threads stopped 1.0 \u00b5s p50\nforged");
+        assertThat(back.totalSamples()).isEqualTo(1 + 2 + 1);
+        List<String> stacks = new ArrayList<>();
+        for (Profile.Stack s : p.stacks()) {
+            StringBuilder b = new StringBuilder();
+            for (Frame f : p.framesOf(s)) {
+                b.append(f.type()).append(':').append(f.name()).append('|');
+            }
+            stacks.add(b + " " + s.samples() + " " + s.weightNanos());
+        }
+        assertThat(stacks).containsExactlyInAnyOrder(
+                "THREAD:[main tid=7]|JIT_COMPILED:" + hostile.name() + "|NATIVE:ntdll.dll!NtDelayExecution| 2 2000",
+                "THREAD:[main tid=7]|NATIVE:ntdll.dll!NtDelayExecution| 2 2000");
+    }
+
+    @Test
+    void aFullFrameTableStartsAgainAndTheReaderFollows() throws IOException {
+        StringWriter out = new StringWriter();
+        SampleStreamWriter writer = new SampleStreamWriter(out, 3);
+        Frame a = new Frame("a", FrameType.NATIVE);
+        Frame b = new Frame("b", FrameType.NATIVE);
+        Frame c = new Frame("c", FrameType.NATIVE);
+        writer.write(period(new Frame[] {a, b}));
+        writer.write(period(new Frame[] {a, c}));
+        assertThat(out.toString()).contains("\nR\n");
+        ProfileAccumulator back = readBack(out.toString(), new ArrayList<>());
+        assertThat(back.distinctStacks()).isEqualTo(2);
+        assertThat(back.distinctFrames()).isEqualTo(3);
+    }
+
+    @Test
+    void anUnknownFrameIdOrRecordFailsWithItsLineAndKeepsWhatCameBefore() {
+        ProfileAccumulator back = new ProfileAccumulator();
+        String stream = "F 0 NATIVE a\nS 1 10 0\nS 1 10 5\nS 1 10 0\n";
+        assertThatThrownBy(() -> new SampleStreamReader(10).read(
+                new ByteArrayInputStream(stream.getBytes(StandardCharsets.UTF_8)), back, n -> { }))
+                .isInstanceOf(IOException.class).hasMessageContaining("line 3").hasMessageContaining("unknown frame id 5");
+        assertThat(back.totalSamples()).isEqualTo(1);
+        assertThatThrownBy(() -> readBack("X what\n", new ArrayList<>())).hasMessageContaining("unknown record");
+        assertThatThrownBy(() -> new SampleStreamReader(1).read(new ByteArrayInputStream("F 0 NATIVE a\nF 1 NATIVE b\n".getBytes(StandardCharsets.UTF_8)), new ProfileAccumulator(), n -> { }))
+                .as("over the frame bound").isInstanceOf(IOException.class);
+    }
+}
