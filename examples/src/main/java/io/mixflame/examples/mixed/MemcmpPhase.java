@@ -1,7 +1,6 @@
 package io.mixflame.examples.mixed;
 
 import com.sun.jna.Memory;
-import com.sun.jna.NativeLong;
 
 /**
  * Compares two equal buffers with libc's {@code memcmp} again and again: a native hot loop (libc's vectorized
@@ -21,7 +20,7 @@ final class MemcmpPhase {
             b.setByte(i, v);
         }
         // Equal buffers, so that every call compares all of them.
-        NativeLong size = new NativeLong(BUFFER_BYTES);
+        long size = BUFFER_BYTES;
         long calls = 0;
         while (System.nanoTime() < deadlineNanos) {
             if (LibC.INSTANCE.memcmp(a, b, size) != 0) {

@@ -1,6 +1,6 @@
 package io.mixflame.examples.mixed;
 
-import java.lang.management.ManagementFactory;
+import io.mixflame.examples.ThreadCpuClock;
 
 /**
  * Native code between Java frames, in three phases of equal length on one thread named {@code mixed-workload}:
@@ -15,8 +15,7 @@ public final class MixedWorkload {
     /** Runs the three phases for {@code seconds} in all and prints what each did. */
     public static void run(int seconds) throws Exception {
         Thread.currentThread().setName("mixed-workload");
-        var threads = ManagementFactory.getThreadMXBean();
-        long cpuBefore = threads.getCurrentThreadCpuTime();
+        long cpuBefore = ThreadCpuClock.currentThreadCpuNanos();
         long phaseNanos = seconds * 1_000_000_000L / 3;
         // Load libc and JNA before the clock starts: a profiler should see the phases, not JNA's start-up.
         java.util.Objects.requireNonNull(LibC.INSTANCE);
@@ -24,7 +23,7 @@ public final class MixedWorkload {
         QsortPhase qsort = new QsortPhase();
         phase("qsort", phaseNanos, qsort::run);
         phase("memcmp", phaseNanos, deadline -> new MemcmpPhase().run(deadline));
-        long cpuMillis = (threads.getCurrentThreadCpuTime() - cpuBefore) / 1_000_000;
+        long cpuMillis = cpuBefore < 0 ? -1 : (ThreadCpuClock.currentThreadCpuNanos() - cpuBefore) / 1_000_000;
         System.out.println("mixed: " + seconds + " s, " + qsort.callbacks() + " callbacks, " + cpuMillis
                 + " ms of CPU time");
     }

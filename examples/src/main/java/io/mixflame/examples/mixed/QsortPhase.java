@@ -1,7 +1,6 @@
 package io.mixflame.examples.mixed;
 
 import com.sun.jna.Memory;
-import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 import java.util.Random;
 
@@ -25,7 +24,7 @@ final class QsortPhase {
             for (int i = 0; i < ELEMENTS; i++) {
                 array.setInt((long) i * Integer.BYTES, random.nextInt());
             }
-            LibC.INSTANCE.qsort(array, new NativeLong(ELEMENTS), new NativeLong(Integer.BYTES), comparator);
+            LibC.INSTANCE.qsort(array, ELEMENTS, Integer.BYTES, comparator);
             checkSorted();
             sorts++;
         }

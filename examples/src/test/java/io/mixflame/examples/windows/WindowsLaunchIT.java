@@ -56,4 +56,32 @@ class WindowsLaunchIT {
                                 + "io/mixflame/examples/Examples\\.main_\\[.\\];.*CpuWorkload\\.main_\\[.\\];.*"
                                 + "CpuWorkload\\.alpha_\\[.\\]"));
     }
+
+    @Test
+    void mixedExampleShowsZipDllBelowDeflaterFrames() throws Exception {
+        WindowsToolchain wine = WindowsToolchain.require();
+        Path out = dir.resolve("mixed.collapsed");
+        CommandRun run = wine.runUnderWine(dir, "mixed", Duration.ofMinutes(3), List.of(
+                wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "launch",
+                "start,interval=10ms,file=" + wine.windowsPath(out), "--", "-cp",
+                wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", "mixed", "--seconds", "9"));
+
+        assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
+        assertThat(run.stdout()).contains("mixed: zlib: ").contains("mixed: qsort: ");
+        List<String> deflating = Files.readAllLines(out, StandardCharsets.UTF_8).stream()
+                .filter(l -> l.contains("java/util/zip/Deflater.deflateBytesBytes_[")).toList();
+        long all = deflating.stream().mapToLong(WindowsLaunchIT::count).sum();
+        long intoZipDll = deflating.stream()
+                .filter(l -> l.matches(".*java/util/zip/Deflater\\.deflateBytesBytes_\\[.\\];"
+                        + "Java_java_util_zip_Deflater_deflateBytesBytes;\\[zip\\.dll\\+0x[0-9a-f]+\\].*"))
+                .mapToLong(WindowsLaunchIT::count).sum();
+        assertThat(all).as("samples in Deflater.deflateBytesBytes").isGreaterThan(20);
+        assertThat((double) intoZipDll / all)
+                .as("of those, with zip.dll's JNI function and zlib's code in zip.dll below:\n%s",
+                        String.join("\n", deflating)).isGreaterThan(0.8);
+    }
+
+    private static long count(String collapsedLine) {
+        return Long.parseLong(collapsedLine.substring(collapsedLine.lastIndexOf(' ') + 1));
+    }
 }
