@@ -33,6 +33,10 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
     /** MEMORY_BASIC_INFORMATION on x64. */
     private static final int MBI_SIZE = 48;
     private static final int MEM_COMMIT = 0x1000;
+    /** MEMORY_BASIC_INFORMATION.Type of a mapped executable image: a DLL or EXE. */
+    private static final int MEM_IMAGE = 0x1000000;
+    /** The pseudo-name of a region that holds (part of) an image, as Linux's maps name {@code [vdso]}. */
+    static final String IMAGE_REGION = "[image]";
     private static final int EXECUTE_ANY = 0x10 | 0x20 | 0x40 | 0x80;
     /** PAGE_READWRITE, PAGE_WRITECOPY, PAGE_EXECUTE_READWRITE, PAGE_EXECUTE_WRITECOPY. */
     private static final int WRITABLE_ANY = 0x04 | 0x08 | 0x40 | 0x80;
@@ -113,9 +117,15 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
     @Override
     public LoadedModule moduleAt(long address) {
         LoadedModule hit = snapshot().moduleAt(address);
-        if (hit != null || region(address) != null) {
+        if (hit != null) {
             return hit;
         }
+        MemoryMapping r = region(address);
+        if (r != null && !r.path().equals(IMAGE_REGION)) {
+            // JIT code, a stack, a heap: memory no module will ever cover.
+            return null;
+        }
+        // An image no snapshot has listed is a DLL loaded since (JNA's, the application's JNI libraries).
         refreshIfStale();
         return snapshot().moduleAt(address);
     }
@@ -156,13 +166,15 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
         long size = info.getLong(24);
         int state = info.getInt(32);
         int protect = info.getInt(36);
+        int type = info.getInt(40);
         if (state != MEM_COMMIT) {
             return null;
         }
         boolean readable = (protect & 0xff) != NO_ACCESS && (protect & GUARD) == 0;
         boolean executable = (protect & EXECUTE_ANY) != 0;
         boolean writable = (protect & WRITABLE_ANY) != 0;
-        return new MemoryMapping(base, base + size, readable, writable, executable, 0, 0, "");
+        return new MemoryMapping(base, base + size, readable, writable, executable, 0, 0,
+                type == MEM_IMAGE ? IMAGE_REGION : "");
     }
 
     private synchronized void remember(MemoryMapping m) {

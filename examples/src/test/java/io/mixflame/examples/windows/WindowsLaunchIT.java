@@ -58,17 +58,18 @@ class WindowsLaunchIT {
     }
 
     @Test
-    void mixedExampleShowsZipDllBelowDeflaterFrames() throws Exception {
+    void mixedExampleShowsZipDllBelowDeflaterAndMsvcrtQsortBetweenJavaFrames() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
         Path out = dir.resolve("mixed.collapsed");
         CommandRun run = wine.runUnderWine(dir, "mixed", Duration.ofMinutes(3), List.of(
                 wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "launch",
                 "start,interval=10ms,file=" + wine.windowsPath(out), "--", "-cp",
-                wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", "mixed", "--seconds", "9"));
+                wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", "mixed", "--seconds", "15"));
 
         assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
         assertThat(run.stdout()).contains("mixed: zlib: ").contains("mixed: qsort: ");
-        List<String> deflating = Files.readAllLines(out, StandardCharsets.UTF_8).stream()
+        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        List<String> deflating = lines.stream()
                 .filter(l -> l.contains("java/util/zip/Deflater.deflateBytesBytes_[")).toList();
         long all = deflating.stream().mapToLong(WindowsLaunchIT::count).sum();
         long intoZipDll = deflating.stream()
@@ -79,6 +80,19 @@ class WindowsLaunchIT {
         assertThat((double) intoZipDll / all)
                 .as("of those, with zip.dll's JNI function and zlib's code in zip.dll below:\n%s",
                         String.join("\n", deflating)).isGreaterThan(0.8);
+
+        // The comparator runs inside msvcrt's qsort, called through JNA's DLL, which is loaded after profiling
+        // started: the module map must learn of it to walk through.
+        List<String> comparing = lines.stream().filter(l -> l.contains("/QsortPhase.compare_[")).toList();
+        long compared = comparing.stream().mapToLong(WindowsLaunchIT::count).sum();
+        long throughQsort = comparing.stream()
+                .filter(l -> l.matches(".*/QsortPhase\\.run_\\[.\\];.*;qsort;.*\\[msvcrt\\.dll\\+0x[0-9a-f]+\\];"
+                        + ".*CallbackReference\\$DefaultCallbackProxy\\.callback_\\[.\\];.*/QsortPhase\\.compare_.*"))
+                .mapToLong(WindowsLaunchIT::count).sum();
+        assertThat(compared).as("samples in the Java comparator").isGreaterThanOrEqualTo(3);
+        assertThat((double) throughQsort / compared)
+                .as("of those, below Java's call of qsort and msvcrt's code:\n%s", String.join("\n", comparing))
+                .isGreaterThan(0.8);
     }
 
     private static long count(String collapsedLine) {
