@@ -66,9 +66,11 @@ class ChurnSoakIT {
             assertThat(after.otherFds - before.otherFds).as("open files other than perf events; %s", seen)
                     .isLessThanOrEqualTo(2);
             // One perf event per live thread: a leak of one per thread that ended would be thousands by now. The
-            // count itself follows the short-lived threads alive at the moment of a look (up to ~20 here).
-            assertThat(after.perfBeyondThreads - before.perfBeyondThreads).as("perf events beyond live threads; %s", seen)
-                    .isLessThanOrEqualTo(PERF_FD_SLACK);
+            // count itself follows the short-lived threads alive at the moment of a look (up to ~20 here). Fewer
+            // events than threads (new threads the sampler has not reached yet, on a busy machine) is no leak, and
+            // not a baseline either: measured from it, an ordinary count later would look like growth.
+            assertThat(after.perfBeyondThreads - Math.max(0, before.perfBeyondThreads))
+                    .as("perf events beyond live threads; %s", seen).isLessThanOrEqualTo(PERF_FD_SLACK);
             assertThat(after.threads - before.threads).as("long-lived threads; %s", seen).isLessThanOrEqualTo(1);
             assertThat(app.stdout()).contains("churn: ").contains("classes unloaded");
         }
