@@ -202,6 +202,53 @@ public final class WindowsToolchain {
         return run(builder, dir, name, timeout);
     }
 
+    /**
+     * Starts {@code wine64 ARGS} in {@code dir} with this prefix and returns at once; its output goes to
+     * {@code NAME.stdout.txt} and {@code NAME.stderr.txt} there. The caller ends it.
+     */
+    public Process startUnderWine(Path dir, String name, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(wine64.toString());
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
+        builder.environment().putAll(environment());
+        return builder.directory(dir.toFile()).redirectOutput(dir.resolve(name + ".stdout.txt").toFile())
+                .redirectError(dir.resolve(name + ".stderr.txt").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(nullDevice())).start();
+    }
+
+    /**
+     * Waits until what a program started by {@link #startUnderWine} wrote matches {@code pattern}, and returns the
+     * match (its whole output is {@code match.group(0)}'s source); fails the test if the program ends first or the
+     * timeout passes.
+     */
+    public static java.util.regex.Matcher awaitOutput(Process program, Path dir, String name,
+                                                      java.util.regex.Pattern pattern, Duration timeout)
+            throws IOException, InterruptedException {
+        Path out = dir.resolve(name + ".stdout.txt");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            String text = Files.exists(out) ? windowsText(out) : "";
+            java.util.regex.Matcher m = pattern.matcher(text);
+            if (m.find()) {
+                return m;
+            }
+            if (!program.isAlive()) {
+                throw new AssertionError(name + " ended before printing /" + pattern + "/: " + text
+                        + windowsText(dir.resolve(name + ".stderr.txt")));
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+        throw new AssertionError(name + " never printed /" + pattern + "/: "
+                + (Files.exists(out) ? windowsText(out) : ""));
+    }
+
+    /** Ends a program started by {@link #startUnderWine}, and what it started. */
+    public static void end(Process program) throws InterruptedException {
+        kill(program);
+    }
+
     private static CommandRun run(ProcessBuilder builder, Path dir, String name, Duration timeout)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);

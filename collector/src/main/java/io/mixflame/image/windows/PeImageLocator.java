@@ -33,6 +33,7 @@ public final class PeImageLocator {
     private final long pid;
     private final ProcessMemory memory;
     private final ModuleCache cache;
+    private final DebugSymbolSource debugSymbols;
     private final Map<String, ModuleImage> decided = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, ModuleImage> eldest) {
@@ -44,11 +45,13 @@ public final class PeImageLocator {
      * @param pid    the process
      * @param memory a reader of its memory for this locator alone (a reader serves one thread at a time)
      * @param cache  where images are shared
+     * @param debugSymbols names what an image read from its file does not export
      */
-    public PeImageLocator(long pid, ProcessMemory memory, ModuleCache cache) {
+    public PeImageLocator(long pid, ProcessMemory memory, ModuleCache cache, DebugSymbolSource debugSymbols) {
         this.pid = pid;
         this.memory = memory;
         this.cache = cache;
+        this.debugSymbols = debugSymbols;
     }
 
     /**
@@ -69,7 +72,7 @@ public final class PeImageLocator {
         PeFile loaded = headers(base);
         if (loaded == null || size <= 0 || size > MAX_LOADED_IMAGE || fileHolds(path, loaded)) {
             // Without the loaded headers nothing says the file is wrong, and the loaded image could not be read.
-            return cache.file(path, base, () -> new PeModuleImage(path));
+            return cache.file(path, base, () -> new PeModuleImage(path, debugSymbols));
         }
         LOG.debug("{} is not the image loaded at 0x{} in process {}: the loaded image is read instead", path,
                 Long.toHexString(base), pid);

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Windows module image: one PE image (its file, mapped read-only, or the image as loaded, read from a process), with
- * its exports as function symbols (a module without debug information names nothing else), its exports for HotSpot's
+ * its functions named by its debug information where a {@link DebugSymbolSource} finds some and by its exports
+ * (a module without debug information names nothing else), its exports for HotSpot's
  * tables, and its {@code .pdata} unwind table. Addresses are RVAs: the bias of a loaded module is its base address.
  * Each part is read on first use; an image that cannot be read has none and one log line, and never fails a walk.
  */
@@ -40,6 +41,7 @@ public final class PeModuleImage implements ModuleImage {
     private final String path;
     private final String name;
     private final PeSource source;
+    private final DebugSymbolSource debugSymbols;
     private PeFile file;
     private boolean failed;
     private PeExports exports;
@@ -48,7 +50,12 @@ public final class PeModuleImage implements ModuleImage {
 
     /** The image of the file at {@code path} (a path of the system the profiler runs on). */
     public PeModuleImage(String path) {
-        this(path, () -> map(path));
+        this(path, () -> map(path), DebugSymbolSource.NONE);
+    }
+
+    /** The image of the file at {@code path}, its unexported functions named from {@code debugSymbols}. */
+    public PeModuleImage(String path, DebugSymbolSource debugSymbols) {
+        this(path, () -> map(path), debugSymbols);
     }
 
     /**
@@ -56,8 +63,18 @@ public final class PeModuleImage implements ModuleImage {
      * @param source opens the image when something of it is first asked for
      */
     public PeModuleImage(String path, PeSource source) {
+        this(path, source, DebugSymbolSource.NONE);
+    }
+
+    /**
+     * @param path         the module's file, as its process names it
+     * @param source       opens the image when something of it is first asked for
+     * @param debugSymbols names what the image does not export
+     */
+    public PeModuleImage(String path, PeSource source, DebugSymbolSource debugSymbols) {
         this.path = path;
         this.source = source;
+        this.debugSymbols = debugSymbols;
         int slash = Math.max(path.lastIndexOf('\\'), path.lastIndexOf('/'));
         this.name = path.substring(slash + 1);
     }
@@ -107,7 +124,8 @@ public final class PeModuleImage implements ModuleImage {
     public synchronized SymbolTable symbols() {
         if (symbols == null) {
             PeExports e = peExports();
-            symbols = e == null ? SymbolTable.EMPTY : table(e, unwindData());
+            PeFile f = file();
+            symbols = e == null ? SymbolTable.EMPTY : table(e, unwindData(), debugFunctions(f));
         }
         return symbols;
     }
@@ -119,8 +137,9 @@ public final class PeModuleImage implements ModuleImage {
      * function would take the name of the export below it (jvm.dll's code would be all
      * {@code AsyncGetCallTrace+0x...}); with them, such code is named by module and offset.
      */
-    private static SymbolTable table(PeExports exports, UnwindData unwind) {
+    private static SymbolTable table(PeExports exports, UnwindData unwind, DebugFunctions debug) {
         ByteArrayOutputStream names = new ByteArrayOutputStream();
+        names.writeBytes(debug.names.toByteArray());
         SymbolTableBuilder builder = new SymbolTableBuilder();
         long[] offsets = new long[exports.size()];
         int i = 0;
@@ -130,22 +149,70 @@ public final class PeModuleImage implements ModuleImage {
             names.write(0);
         }
         int table = builder.strings(ByteBuffer.wrap(names.toByteArray()));
+        // Debug information first: where it and an export name the same address, its name wins.
+        for (int k = 0; k < debug.count; k++) {
+            long size = debug.sizes[k] > 0 ? debug.sizes[k] : sizeByUnwindData(debug.rvas[k], unwind);
+            builder.add(debug.rvas[k], size, table, debug.nameOffsets[k], false);
+        }
         i = 0;
         for (PeExport e : exports.all()) {
-            long size = 0;
-            if (unwind instanceof PeUnwindTable functions) {
-                RuntimeFunction f = functions.find(e.rva()).orElse(null);
-                if (f != null) {
-                    // Inside a function but not at its start: data, or an alias; its first byte only.
-                    size = f.begin() == e.rva() ? f.end() - f.begin() : 1;
-                } else {
-                    long next = functions.nextBegin(e.rva());
-                    size = next < 0 ? 0 : next - e.rva();
-                }
-            }
-            builder.add(e.rva(), size, table, offsets[i++], false);
+            builder.add(e.rva(), sizeByUnwindData(e.rva(), unwind), table, offsets[i++], false);
         }
         return builder.build();
+    }
+
+    /** The size of the function at {@code rva} by its RUNTIME_FUNCTION, or to the next one for a leaf; 0 unknown. */
+    private static long sizeByUnwindData(long rva, UnwindData unwind) {
+        if (!(unwind instanceof PeUnwindTable functions)) {
+            return 0;
+        }
+        RuntimeFunction f = functions.find(rva).orElse(null);
+        if (f != null) {
+            // Inside a function but not at its start: data, or an alias; its first byte only.
+            return f.begin() == rva ? f.end() - f.begin() : 1;
+        }
+        long next = functions.nextBegin(rva);
+        return next < 0 ? 0 : next - rva;
+    }
+
+    /** Functions named by debug information: RVAs, sizes, and names packed into one NUL-separated block. */
+    private static final class DebugFunctions implements DebugSymbolSource.Sink {
+        final ByteArrayOutputStream names = new ByteArrayOutputStream();
+        long[] rvas = new long[0];
+        long[] sizes = new long[0];
+        long[] nameOffsets = new long[0];
+        int count;
+
+        @Override
+        public void function(long rva, long size, String name) {
+            if (count == rvas.length) {
+                int n = Math.max(64, count * 2);
+                rvas = java.util.Arrays.copyOf(rvas, n);
+                sizes = java.util.Arrays.copyOf(sizes, n);
+                nameOffsets = java.util.Arrays.copyOf(nameOffsets, n);
+            }
+            rvas[count] = rva;
+            sizes[count] = size;
+            nameOffsets[count] = names.size();
+            names.writeBytes(name.getBytes(StandardCharsets.UTF_8));
+            names.write(0);
+            count++;
+        }
+    }
+
+    private DebugFunctions debugFunctions(PeFile f) {
+        DebugFunctions found = new DebugFunctions();
+        if (f != null && debugSymbols != DebugSymbolSource.NONE) {
+            try {
+                debugSymbols.functionsOf(path, f.sizeOfImage(), found);
+            } catch (RuntimeException e) {
+                LOG.debug("no debug names for {}: {}", path, e.toString());
+            }
+            if (found.count > 0) {
+                LOG.debug("{} functions of {} named by its debug information", found.count, path);
+            }
+        }
+        return found;
     }
 
     @Override

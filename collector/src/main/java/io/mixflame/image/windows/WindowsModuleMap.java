@@ -63,7 +63,7 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
         this.pid = (int) pid;
         this.process = process;
         this.imageMemory = imageMemory;
-        this.images = new PeImageLocator(pid, imageMemory, cache);
+        this.images = new PeImageLocator(pid, imageMemory, cache, new DbgHelpSymbols());
     }
 
     @Override

@@ -28,7 +28,7 @@ class PeImageLocatorTest {
     @TempDir
     Path dir;
     private final FakeProcessMemory memory = new FakeProcessMemory();
-    private final PeImageLocator locator = new PeImageLocator(42, memory, new ModuleCache(16));
+    private final PeImageLocator locator = new PeImageLocator(42, memory, new ModuleCache(16), DebugSymbolSource.NONE);
 
     /** A build whose one function is {@code [0x1000, end)}. */
     private static PeImageBuilder build(long stamp, long end) {

@@ -25,6 +25,10 @@ class PeModuleImageTest {
     Path dir;
 
     private PeModuleImage image() throws Exception {
+        return image(DebugSymbolSource.NONE);
+    }
+
+    private PeModuleImage image(DebugSymbolSource debug) throws Exception {
         PeImageBuilder b = new PeImageBuilder();
         b.section(".text", new byte[0x800]);
         b.exports("lib.dll", List.of(Export.of("Exported", 0x1100), Export.of("Leaf", 0x1300),
@@ -33,7 +37,7 @@ class PeModuleImageTest {
                 new Function(0x1400, 0x1480, EMPTY_UNWIND_INFO)));
         Path file = dir.resolve("lib.dll");
         Files.write(file, b.build());
-        return new PeModuleImage(file.toString());
+        return new PeModuleImage(file.toString(), debug);
     }
 
     @Test
@@ -67,5 +71,37 @@ class PeModuleImageTest {
         assertThat(gone.symbols().size()).isZero();
         assertThat(gone.exports().withPrefix("")).isEmpty();
         assertThat(gone.unwindData()).isSameAs(UnwindData.NONE);
+    }
+
+    @Test
+    void debugInformationNamesWhatIsNotExportedAndWinsWhereBothNameAnAddress() throws Exception {
+        String[] askedFor = new String[1];
+        PeModuleImage image = image((path, sizeOfImage, sink) -> {
+            askedFor[0] = path;
+            assertThat(sizeOfImage).isPositive();
+            sink.function(0x1400, 0, "static_helper");
+            sink.function(0x1100, 0x80, "Exported(int)");
+            sink.function(0x1500, 0x10, "sized_by_pdb");
+        });
+
+        SymbolTable symbols = image.symbols();
+
+        assertThat(askedFor[0]).endsWith("lib.dll");
+        assertThat(symbols.name(symbols.indexOf(0x1440))).as("unexported, sized by its .pdata function")
+                .isEqualTo("static_helper");
+        assertThat(symbols.indexOf(0x1480)).as("past that function").isEqualTo(-1);
+        assertThat(symbols.name(symbols.indexOf(0x1100))).as("the debug name of an exported function")
+                .isEqualTo("Exported(int)");
+        assertThat(symbols.name(symbols.indexOf(0x150f))).isEqualTo("sized_by_pdb");
+        assertThat(symbols.indexOf(0x1510)).isEqualTo(-1);
+        assertThat(symbols.name(symbols.indexOf(0x1314))).as("exports still name the rest").isEqualTo("Leaf");
+    }
+
+    @Test
+    void aFailingDebugSourceLeavesTheExports() throws Exception {
+        SymbolTable symbols = image((path, size, sink) -> {
+            throw new IllegalStateException("dbghelp fell over");
+        }).symbols();
+        assertThat(symbols.name(symbols.indexOf(0x1100))).isEqualTo("Exported");
     }
 }

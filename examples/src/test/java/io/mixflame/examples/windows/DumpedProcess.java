@@ -53,7 +53,7 @@ final class DumpedProcess {
             }
         }
         dump.memory().forEach(memory::write);
-        PeImageLocator locator = new PeImageLocator(0, memory, new ModuleCache(64));
+        PeImageLocator locator = new PeImageLocator(0, memory, new ModuleCache(64), io.mixflame.image.windows.DebugSymbolSource.NONE);
         List<MemoryMapping> mappings = new ArrayList<>();
         List<LoadedModule> loaded = new ArrayList<>();
         for (PeStackDump.Module m : dump.modules()) {

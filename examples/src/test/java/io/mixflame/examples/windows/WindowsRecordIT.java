@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,15 +32,10 @@ class WindowsRecordIT {
     @Test
     void cpuExampleProfiledFromOutsideShowsItsSplitAndWholeMixedStacks() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
-        Path targetOut = dir.resolve("cpu.stdout.txt");
-        ProcessBuilder target = new ProcessBuilder(wine.wine64().toString(), wine.javaExe().toString(), "-jar",
-                wine.windowsPath(BuiltJars.examples()), "cpu", "--seconds", "60");
-        target.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
-        target.environment().putAll(wine.environment());
-        Process app = target.directory(dir.toFile()).redirectOutput(targetOut.toFile())
-                .redirectError(dir.resolve("cpu.stderr.txt").toFile()).start();
+        Process app = wine.startUnderWine(dir, "cpu", List.of(wine.javaExe().toString(), "-jar",
+                wine.windowsPath(BuiltJars.examples()), "cpu", "--seconds", "60"));
         try {
-            String pid = awaitPid(app, targetOut);
+            String pid = WindowsToolchain.awaitOutput(app, dir, "cpu", PID, Duration.ofMinutes(2)).group(1);
             // Past the JVM's start-up and the first compilations, as a profile of a running service would be.
             TimeUnit.SECONDS.sleep(3);
             Path out = dir.resolve("cpu.collapsed");
@@ -78,9 +72,7 @@ class WindowsRecordIT {
                         .anyMatch(f -> f.contains("jvm.dll"));
             });
         } finally {
-            app.descendants().forEach(ProcessHandle::destroyForcibly);
-            app.destroyForcibly();
-            app.waitFor(10, TimeUnit.SECONDS);
+            WindowsToolchain.end(app);
         }
     }
 
@@ -91,21 +83,5 @@ class WindowsRecordIT {
             }
         }
         return -1;
-    }
-
-    private static String awaitPid(Process app, Path out) throws Exception {
-        for (int i = 0; i < 1200; i++) {
-            String text = Files.exists(out) ? WindowsToolchain.windowsText(out) : "";
-            Matcher m = PID.matcher(text);
-            if (m.find()) {
-                return m.group(1);
-            }
-            if (!app.isAlive()) {
-                throw new AssertionError("the cpu example ended early: " + text
-                        + WindowsToolchain.windowsText(out.resolveSibling("cpu.stderr.txt")));
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new AssertionError("the cpu example never printed its pid: " + WindowsToolchain.windowsText(out));
     }
 }

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.WindowsToolchain;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -31,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WindowsStacksIT {
     private static final Pattern THREAD = Pattern.compile("parked: thread (\\S+): (.*)");
     private static final Pattern PID = Pattern.compile("parked: pid (\\d+)");
+    private static final Pattern READY = Pattern.compile("parked: ready");
     private static final Pattern THREAD_HEADER = Pattern.compile("\"[^\"]*\" tid=");
     private static final Pattern JAVA_FRAME = Pattern.compile("^\\s+at ([^(]+)\\(");
 
@@ -40,15 +38,12 @@ class WindowsStacksIT {
     @Test
     void javaFramesOfParkedThreadsMatchWhatTheThreadsReportWithNativeFramesAroundThem() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
-        Path targetOut = dir.resolve("parked.stdout.txt");
-        ProcessBuilder target = new ProcessBuilder(wine.wine64().toString(), wine.javaExe().toString(), "-jar",
-                wine.windowsPath(BuiltJars.examples()), "parked", "--seconds", "300");
-        target.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
-        target.environment().putAll(wine.environment());
-        Process app = target.directory(dir.toFile()).redirectOutput(targetOut.toFile())
-                .redirectError(dir.resolve("parked.stderr.txt").toFile()).start();
+        Process app = wine.startUnderWine(dir, "parked", List.of(wine.javaExe().toString(), "-jar",
+                wine.windowsPath(BuiltJars.examples()), "parked", "--seconds", "300"));
         try {
-            String report = awaitReady(app, targetOut);
+            // The example prints its pid and threads, then "ready": the whole report is there once "ready" is.
+            WindowsToolchain.awaitOutput(app, dir, "parked", READY, Duration.ofMinutes(2));
+            String report = WindowsToolchain.windowsText(dir.resolve("parked.stdout.txt"));
             Matcher pid = PID.matcher(report);
             assertThat(pid.find()).as(report).isTrue();
             Map<String, List<String>> expected = new LinkedHashMap<>();
@@ -94,25 +89,8 @@ class WindowsStacksIT {
                 assertThat(tail.get(1)).as("%s's last frame", name).startsWith("ntdll.dll!RtlUserThreadStart");
             }
         } finally {
-            app.descendants().forEach(ProcessHandle::destroyForcibly);
-            app.destroyForcibly();
-            app.waitFor(10, TimeUnit.SECONDS);
+            WindowsToolchain.end(app);
         }
-    }
-
-    private static String awaitReady(Process app, Path out) throws Exception {
-        for (int i = 0; i < 1200; i++) {
-            String text = Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
-            if (text.contains("parked: ready")) {
-                return text;
-            }
-            if (!app.isAlive()) {
-                throw new AssertionError("the parked example ended early: " + text
-                        + Files.readString(out.resolveSibling("parked.stderr.txt"), StandardCharsets.UTF_8));
-            }
-            TimeUnit.MILLISECONDS.sleep(100);
-        }
-        throw new AssertionError("the parked example never got ready: " + Files.readString(out, StandardCharsets.UTF_8));
     }
 
     /** The header line and frame lines of one thread in the text dump. */
