@@ -193,13 +193,18 @@ public final class WindowsToolchain {
      */
     public CommandRun runUnderWine(Path dir, String name, Duration timeout, List<String> args)
             throws IOException, InterruptedException {
+        return run(wine(args), dir, name, timeout);
+    }
+
+    /** {@code wine64 ARGS} with this prefix and no display. */
+    private ProcessBuilder wine(List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(wine64.toString());
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
         builder.environment().putAll(environment());
-        return run(builder, dir, name, timeout);
+        return builder;
     }
 
     /**
@@ -207,13 +212,7 @@ public final class WindowsToolchain {
      * {@code NAME.stdout.txt} and {@code NAME.stderr.txt} there. The caller ends it.
      */
     public Process startUnderWine(Path dir, String name, List<String> args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(wine64.toString());
-        command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().keySet().removeAll(List.of("DISPLAY", "WAYLAND_DISPLAY"));
-        builder.environment().putAll(environment());
-        return builder.directory(dir.toFile()).redirectOutput(dir.resolve(name + ".stdout.txt").toFile())
+        return wine(args).directory(dir.toFile()).redirectOutput(dir.resolve(name + ".stdout.txt").toFile())
                 .redirectError(dir.resolve(name + ".stderr.txt").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(nullDevice())).start();
     }
