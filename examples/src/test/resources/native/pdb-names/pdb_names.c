@@ -1,7 +1,9 @@
 /*
- * A program whose thread waits in functions it does not export: only its PDB (or nothing) can name them. Prints
- * "ready PID" once the thread waits, then waits itself until killed.
+ * A program whose thread, named "mf-described worker" with SetThreadDescription, waits in functions it does not
+ * export: only its PDB (or nothing) can name them. Prints "ready PID" once the thread waits, then waits itself until
+ * killed.
  */
+#define _WIN32_WINNT 0x0A00
 #include <windows.h>
 #include <stdio.h>
 
@@ -15,6 +17,7 @@ __attribute__((noinline)) void mf_parked_in_global(void) {
 
 __attribute__((noinline)) DWORD WINAPI mf_global_worker(LPVOID unused) {
     (void) unused;
+    SetThreadDescription(GetCurrentThread(), L"mf-described worker");
     mf_parked_in_global();
     __asm__ volatile("" ::: "memory");
     return 0;

@@ -136,15 +136,41 @@ final class StacksCommand {
 
     private static void writeText(PrintStream out, ThreadSummary t, CallStack stack, List<StackFrame> frames) {
         out.println();
-        out.println("\"" + t.name() + "\" tid=" + t.tid() + (t.javaState() != null ? " java=" + t.javaState() : "")
+        out.println("\"" + oneLine(t.name()) + "\" tid=" + t.tid() + (t.javaState() != null ? " java=" + t.javaState() : "")
                 + " captured=" + stack.method().name().toLowerCase().replace('_', ' ')
                 + (stack.complete() ? "" : " (incomplete)"));
         if (stack.error() != null) {
             out.println("    [" + stack.error() + "]");
         }
         for (StackFrame f : frames) {
-            out.println((f.javaClass() != null ? "    at " : "    ") + f.describe());
+            out.println((f.javaClass() != null ? "    at " : "    ") + oneLine(f.describe()));
         }
+    }
+
+    /**
+     * A name from the profiled process as it may stand in the text dump: thread and method names are the
+     * application's, and one holding a quote or a line break must not end its line or forge another thread or frame.
+     * Backslash, quote and control characters are escaped; everything else is kept.
+     */
+    static String oneLine(String text) {
+        StringBuilder b = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean escape = c == '\\' || c == '"' || c < 0x20 || c == 0x7f;
+            if (escape && b == null) {
+                b = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (b != null) {
+                if (!escape) {
+                    b.append(c);
+                } else if (c == '\\' || c == '"') {
+                    b.append('\\').append(c);
+                } else {
+                    b.append(String.format("\\u%04x", (int) c));
+                }
+            }
+        }
+        return b == null ? text : b.toString();
     }
 
     private static void writeJson(JsonText j, ThreadSummary t, CallStack stack, List<StackFrame> frames) {

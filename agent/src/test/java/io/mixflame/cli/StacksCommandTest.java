@@ -44,4 +44,14 @@ class StacksCommandTest {
             sleeper.destroyForcibly();
         }
     }
+
+    @Test
+    void aNameFromTheProcessCannotEndItsLineOrForgeAnother() {
+        String forged = "worker\" tid=1 captured=suspended\n    at fake.Frame(Fake.java:1)\\";
+        String shown = StacksCommand.oneLine(forged);
+        assertThat(shown).doesNotContain("\n").isEqualTo(
+                "worker\\\" tid=1 captured=suspended\\u000a    at fake.Frame(Fake.java:1)\\\\");
+        assertThat(StacksCommand.oneLine("java.lang.Thread.run(Thread.java:833)")).as("ordinary text unchanged")
+                .isEqualTo("java.lang.Thread.run(Thread.java:833)");
+    }
 }

@@ -20,6 +20,10 @@ public final class PtraceCapture {
     private static final long PTRACE_SEIZE = 0x4206;
     private static final long PTRACE_INTERRUPT = 0x4207;
     private static final int WALL = 0x40000000;
+    private static final int WNOHANG = 1;
+    /** How long a thread may take to stop before the capture gives up on it. */
+    private static final long STOP_TIMEOUT_NANOS = 1_000_000_000L;
+    private static final long POLL_NANOS = 50_000L;
     /** Word indexes of {@code struct user_regs_struct} on x86-64. */
     private static final int RBP = 4;
     private static final int RBX = 5;
@@ -40,6 +44,42 @@ public final class PtraceCapture {
     }
 
     /**
+     * Waits until the interrupted thread is in its tracing stop. Its notification may never come here: another
+     * thread of this JVM that waits on its children (the JDK's process reaper, when the target is a child of this
+     * JVM) can take it, since any thread of the tracer's process may. So the thread's state is read as well, and after
+     * a second without either the capture fails rather than waiting forever.
+     */
+    private static void awaitStop(int tid, Memory status) {
+        long deadline = System.nanoTime() + STOP_TIMEOUT_NANOS;
+        while (!reported(tid, status) && !inTracingStop(tid)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("thread " + tid + " did not stop within a second");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
+        }
+    }
+
+    private static boolean reported(int tid, Memory status) {
+        try {
+            return waitpid(tid, status, WALL | WNOHANG) == tid;
+        } catch (LastErrorException e) {
+            // ECHILD: another thread of this JVM took the notification
+            return false;
+        }
+    }
+
+    /** Whether {@code /proc/TID/stat} says the thread is stopped for its tracer ('t'). */
+    private static boolean inTracingStop(int tid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Integer.toString(tid), "stat"));
+            int close = stat.lastIndexOf(')');
+            return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 't';
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
      * Stops thread {@code tid}, reads its registers into {@code out} and copies the top of its stack from its sp,
      * then lets it run.
      *
@@ -57,7 +97,7 @@ public final class PtraceCapture {
             }
             try {
                 ptrace(PTRACE_INTERRUPT, t, Pointer.NULL, Pointer.NULL);
-                waitpid(t, status, WALL);
+                awaitStop(t, status);
                 ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
                 out.clear(tid, System.nanoTime());
                 out.setRegister(CapturedThread.RIP, regs.getLong(8L * RIP));

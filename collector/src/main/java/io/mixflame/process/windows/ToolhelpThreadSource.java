@@ -6,9 +6,9 @@ import java.util.Arrays;
 
 /**
  * The threads of a Windows process from a Toolhelp snapshot (which lists the threads of every process; those of the
- * target are kept). Windows has no cheaper count than a snapshot, so {@link #count()} takes one too. Thread names
- * are left to HotSpot's thread list: {@code GetThreadDescription} names few native threads and is missing on older
- * systems.
+ * target are kept). Windows has no cheaper count than a snapshot, so {@link #count()} takes one too. A thread's name
+ * is its description (GetThreadDescription), which threads rarely set and older systems lack; Java threads are
+ * named from HotSpot's thread list before this is asked.
  */
 public final class ToolhelpThreadSource implements ThreadSource, AutoCloseable {
     /** THREADENTRY32: dwSize, cntUsage, th32ThreadID, th32OwnerProcessID, tpBasePri, tpDeltaPri, dwFlags. */
@@ -89,7 +89,8 @@ public final class ToolhelpThreadSource implements ThreadSource, AutoCloseable {
     }
 
     @Override
-    public String name(int tid) {
-        return null;
+    public synchronized String name(int tid) {
+        int slot = handles.slotOf(tid);
+        return slot < 0 ? null : ThreadDescriptions.of(handles.handle(slot));
     }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Names from a PDB, under Wine: a MinGW program (linked with a PDB by binutils) waits in functions it does not
- * export; {@code stacks} names them from the PDB beside it through DbgHelp, and — the same program with its PDB
+ * Names from a PDB, under Wine: a MinGW program (linked with a PDB by binutils) waits, in a thread it named with
+ * SetThreadDescription, in functions it does not export; {@code stacks} names them from the PDB beside it through DbgHelp, and — the same program with its PDB
  * deleted — only by module and offset.
  */
 class WindowsPdbNamesIT {
@@ -34,6 +34,8 @@ class WindowsPdbNamesIT {
         assertThat(pdb).as("the PDB binutils linked").exists();
 
         String withPdb = stacksOf(wine, exe, "with-pdb");
+        assertThat(withPdb).as("the worker named by its description (GetThreadDescription)")
+                .containsPattern("(?m)^\"mf-described worker\" tid=\\d+ ");
         assertThat(withPdb).as("frames named from the PDB in\n%s", withPdb)
                 .containsPattern("pdb_names\\.exe!mf_parked_in_global\\+0x[0-9a-f]+\n\\s+pdb_names\\.exe!mf_global_worker");
 
