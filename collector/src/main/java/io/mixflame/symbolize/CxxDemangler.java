@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Demangles Itanium C++ ABI names ({@code _ZN...}) with {@code __cxa_demangle} of the libstdc++ on the machine,
- * the same demangler gdb and c++filt agree with; a name that is not mangled, or a machine without libstdc++,
- * keeps the name as it is.
+ * Demangles C++ names of either ABI: Itanium names ({@code _ZN...}) with {@code __cxa_demangle} of the libstdc++ on
+ * the machine, the same demangler gdb and c++filt agree with; Microsoft names ({@code ?name@@...}) with DbgHelp
+ * ({@link MsvcDemangler}). A name that is not mangled, or a machine without the library, keeps the name as it is.
  */
 public final class CxxDemangler {
     private static final Logger LOG = LoggerFactory.getLogger(CxxDemangler.class);
@@ -45,14 +45,17 @@ public final class CxxDemangler {
         }
     }
 
-    /** Whether a name is in the mangled form. */
+    /** Whether a name is in a mangled form (Itanium or Microsoft). */
     public static boolean isMangled(String name) {
-        return name.startsWith("_Z");
+        return name.startsWith("_Z") || MsvcDemangler.isMangled(name);
     }
 
     /** The demangled name, or {@code name} itself when it is not mangled or cannot be demangled. */
     public static String demangle(String name) {
-        if (!isMangled(name) || Library.DEMANGLE.isEmpty() || Library.FREE.isEmpty()) {
+        if (MsvcDemangler.isMangled(name)) {
+            return MsvcDemangler.demangle(name);
+        }
+        if (!name.startsWith("_Z") || Library.DEMANGLE.isEmpty() || Library.FREE.isEmpty()) {
             return name;
         }
         // A trailing "@plt" or ".cold" is ours or the compiler's, not part of the mangled name.

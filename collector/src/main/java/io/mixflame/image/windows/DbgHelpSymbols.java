@@ -30,6 +30,9 @@ public final class DbgHelpSymbols implements DebugSymbolSource {
     private static final int SYM_TAG_PUBLIC_SYMBOL = 10;
     /** SYMBOL_INFOW offsets on x64. */
     private static final int SI_SIZE = 28;
+    private static final int SI_FLAGS = 40;
+    /** SYMFLAG_EXPORT: a name DbgHelp took from the export table, which the image's own reader names already. */
+    private static final int SYMFLAG_EXPORT = 0x200;
     private static final int SI_ADDRESS = 56;
     private static final int SI_TAG = 72;
     private static final int SI_NAME_LEN = 76;
@@ -76,7 +79,9 @@ public final class DbgHelpSymbols implements DebugSymbolSource {
             try {
                 d.SymEnumSymbolsW(session, base, new WString("*"), (info, size, context) -> {
                     int tag = info.getInt(SI_TAG);
-                    if ((tag == SYM_TAG_FUNCTION || tag == SYM_TAG_PUBLIC_SYMBOL) && count[0]++ < MAX_FUNCTIONS) {
+                    boolean export = (info.getInt(SI_FLAGS) & SYMFLAG_EXPORT) != 0;
+                    if ((tag == SYM_TAG_FUNCTION || tag == SYM_TAG_PUBLIC_SYMBOL) && !export
+                            && count[0]++ < MAX_FUNCTIONS) {
                         int length = Math.min(info.getInt(SI_NAME_LEN), MAX_NAME);
                         String name = new String(info.getCharArray(SI_NAME, length));
                         long rva = info.getLong(SI_ADDRESS) - base;

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Names from a PDB, under Wine: a MinGW program (linked with a PDB by binutils) waits, in a thread it named with
- * SetThreadDescription, in functions it does not export; {@code stacks} names them from the PDB beside it through DbgHelp, and — the same program with its PDB
- * deleted — only by module and offset.
+ * SetThreadDescription, in functions it does not export (one of them exported under a Microsoft C++ name instead); {@code stacks} names them from the PDB beside it through DbgHelp, and — the same program with its PDB
+ * deleted — by the demangled export, or only by module and offset.
  */
 class WindowsPdbNamesIT {
     private static final Pattern READY = Pattern.compile("ready (\\d+)");
@@ -28,9 +28,11 @@ class WindowsPdbNamesIT {
     void functionsTheProgramDoesNotExportAreNamedFromItsPdbAndOnlyFromIt() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
         Path source = Path.of("target/test-classes/native/pdb-names/pdb_names.c").toAbsolutePath();
+        Path exports = Path.of("target/test-classes/native/pdb-names/pdb_names.def").toAbsolutePath();
         Path exe = dir.resolve("pdb_names.exe");
         Path pdb = dir.resolve("pdb_names.pdb");
-        wine.compile(dir, List.of("-O1", "-Wall", "-o", exe.toString(), source.toString(), "-Wl,--pdb=" + pdb));
+        wine.compile(dir, List.of("-O1", "-Wall", "-o", exe.toString(), source.toString(), exports.toString(),
+                "-Wl,--pdb=" + pdb));
         assertThat(pdb).as("the PDB binutils linked").exists();
 
         String withPdb = stacksOf(wine, exe, "with-pdb");
@@ -41,8 +43,9 @@ class WindowsPdbNamesIT {
 
         Files.delete(pdb);
         String without = stacksOf(wine, exe, "without-pdb");
-        assertThat(without).as("without the PDB in\n%s", without).doesNotContain("mf_parked_in_global")
-                .doesNotContain("mf_global_worker").containsPattern("pdb_names\\.exe\\+0x[0-9a-f]+");
+        assertThat(without).as("without the PDB: the export's Microsoft C++ name demangled, the rest by offset, in\n%s",
+                without).doesNotContain("mf_parked_in_global").doesNotContain("mf_global_worker")
+                .containsPattern("pdb_names\\.exe!mf_parked\\(void\\)\\+0x[0-9a-f]+\n\\s+pdb_names\\.exe\\+0x[0-9a-f]+");
     }
 
     private String stacksOf(WindowsToolchain wine, Path exe, String name) throws Exception {
