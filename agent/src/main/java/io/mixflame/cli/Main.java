@@ -24,7 +24,7 @@ public final class Main {
             "  launch OPTIONS -- [-cp CLASSPATH] MAINCLASS [ARGS...]",
             "                           run an application with profiling started as -javaagent would",
             "                           (for runtimes without java.instrument, such as jlink images)",
-            "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N]",
+            "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N] [--walker own|dbghelp]",
             "                           every thread's stack now, Java and native frames in call order");
 
     private Main() {

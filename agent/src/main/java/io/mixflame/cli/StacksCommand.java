@@ -1,5 +1,6 @@
 package io.mixflame.cli;
 
+import io.mixflame.unwind.PeFrameUnwinding;
 import io.mixflame.stack.CallStack;
 import io.mixflame.stack.CaptureOptions;
 import io.mixflame.stack.ProcessStackWalker;
@@ -15,7 +16,8 @@ import java.util.List;
  * process without a JVM, like gdb's {@code thread apply all bt}.
  */
 final class StacksCommand {
-    static final String USAGE = "usage: stacks PID [--format text|json] [--java-only | --native-only] [--max-frames N]";
+    static final String USAGE = "usage: stacks PID [--format text|json] [--java-only | --native-only] [--max-frames N]"
+            + " [--walker own|dbghelp]";
 
     private StacksCommand() {
     }
@@ -38,6 +40,7 @@ final class StacksCommand {
         boolean javaOnly = false;
         boolean nativeOnly = false;
         int maxFrames = 2048;
+        PeFrameUnwinding walkerChoice = PeFrameUnwinding.OWN;
         try {
             pid = number(args.get(0), "a process id");
             for (int i = 1; i < args.size(); i++) {
@@ -53,6 +56,7 @@ final class StacksCommand {
                     case "--native-only" -> nativeOnly = true;
                     case "--max-frames" -> maxFrames = (int) Math.min(Integer.MAX_VALUE,
                             number(value(args, ++i, "--max-frames"), "a number of frames"));
+                    case "--walker" -> walkerChoice = PeFrameUnwinding.parse(value(args, ++i, "--walker"));
                     default -> throw new IllegalArgumentException("unknown option '" + args.get(i) + "'");
                 }
             }
@@ -72,7 +76,7 @@ final class StacksCommand {
         // Held back until the walk is over: a process that exits meanwhile leaves stacks that are not its last.
         java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
         PrintStream held = new PrintStream(buffer, false, java.nio.charset.StandardCharsets.UTF_8);
-        int status = walk(pid, held, err, json, maxFrames, onlyJava, onlyNative);
+        int status = walk(pid, walkerChoice, held, err, json, maxFrames, onlyJava, onlyNative);
         held.flush();
         if (status == 0 && !alive.test(pid)) {
             err.println("mixflame stacks: process " + pid + " exited while its stacks were read");
@@ -82,9 +86,10 @@ final class StacksCommand {
         return status;
     }
 
-    private static int walk(long pid, PrintStream out, PrintStream err, boolean json, int maxFrames,
+    private static int walk(long pid, PeFrameUnwinding walkerChoice, PrintStream out, PrintStream err, boolean json,
+                            int maxFrames,
                             boolean onlyJava, boolean onlyNative) {
-        try (ProcessStackWalker walker = ProcessStackWalker.attach(pid)) {
+        try (ProcessStackWalker walker = ProcessStackWalker.attach(pid, walkerChoice)) {
             List<ThreadSummary> threads = walker.threads();
             CaptureOptions options = CaptureOptions.DEFAULT;
             JsonText j = new JsonText().beginObject().field("pid", pid).field("jvm", walker.hasJvm()).beginArray("threads");

@@ -54,4 +54,21 @@ class StacksCommandTest {
         assertThat(StacksCommand.oneLine("java.lang.Thread.run(Thread.java:833)")).as("ordinary text unchanged")
                 .isEqualTo("java.lang.Thread.run(Thread.java:833)");
     }
+
+    @Test
+    void anUnknownWalkerIsABadCommandLineAndDbgHelpIsRefusedWhereThereIsNone() {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status = StacksCommand.run(java.util.List.of(Long.toString(ProcessHandle.current().pid()), "--walker",
+                "magic"), new java.io.PrintStream(out), new java.io.PrintStream(err));
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("mixflame stacks: unknown walker 'magic' (expected own or dbghelp)"
+                + System.lineSeparator());
+
+        err.reset();
+        int onLinux = StacksCommand.run(java.util.List.of(Long.toString(ProcessHandle.current().pid()), "--walker",
+                "dbghelp"), new java.io.PrintStream(out), new java.io.PrintStream(err));
+        assertThat(onLinux).isEqualTo(1);
+        assertThat(err.toString()).contains("DbgHelp's StackWalk64 is not available here").doesNotContain("\tat ");
+    }
 }

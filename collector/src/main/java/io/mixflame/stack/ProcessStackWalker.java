@@ -25,6 +25,7 @@ import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
+import io.mixflame.unwind.PeFrameUnwinding;
 import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.io.IOException;
@@ -65,13 +66,18 @@ public final class ProcessStackWalker implements AutoCloseable {
     private final CapturedThread captured = new CapturedThread(STACK_COPY);
     private boolean closed;
 
-    private ProcessStackWalker(long pid) throws IOException {
+    private ProcessStackWalker(long pid, PeFrameUnwinding pe) throws IOException {
         this.pid = pid;
         this.target = TargetProcesses.open(pid);
         this.memory = target.memory();
         this.modules = target.modules();
         this.vm = HotSpotVm.attach(modules, new VmReader(memory)).orElse(null);
-        this.walker = UnwinderChain.walker(vm);
+        try {
+            this.walker = UnwinderChain.walker(vm, pe);
+        } catch (IllegalStateException e) {
+            target.close();
+            throw new IOException(e.getMessage());
+        }
         this.natives = new NativeSymbolizer(modules);
         this.namer = new MixedFrameNamer(natives, vm == null ? null : new JavaFrameNamer(vm));
         this.threadCapture = target.threadCapture(STACK_COPY);
@@ -83,12 +89,21 @@ public final class ProcessStackWalker implements AutoCloseable {
      * @throws IOException when the process does not exist or its memory maps cannot be read
      */
     public static ProcessStackWalker attach(long pid) throws IOException {
-        return new ProcessStackWalker(pid);
+        return new ProcessStackWalker(pid, PeFrameUnwinding.OWN);
+    }
+
+    /**
+     * Attaches to a process, its PE frames unwound as {@code pe} says.
+     *
+     * @throws IOException also when that unwinder is not available here
+     */
+    public static ProcessStackWalker attach(long pid, PeFrameUnwinding pe) throws IOException {
+        return new ProcessStackWalker(pid, pe);
     }
 
     /** Attaches to the process it runs in. */
     public static ProcessStackWalker attachSelf() throws IOException {
-        return new ProcessStackWalker(ProcessHandle.current().pid());
+        return new ProcessStackWalker(ProcessHandle.current().pid(), PeFrameUnwinding.OWN);
     }
 
     /** The process. */

@@ -45,4 +45,17 @@ public final class StackMemory {
         }
         return process.readLong(address);
     }
+
+    /**
+     * Copies {@code length} bytes at {@code address} into {@code out}: from the stack's copy where it holds them all,
+     * else from the process. Returns how many bytes could be read.
+     */
+    public int read(long address, byte[] out, int offset, int length) {
+        long off = address - copyStart;
+        if (off >= 0 && off <= copyLength - (long) length) {
+            copy.get((int) off, out, offset, length);
+            return length;
+        }
+        return process.read(address, out, offset, length);
+    }
 }

@@ -2,7 +2,6 @@ package io.mixflame.unwind;
 
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.unwind.dwarf.DwarfUnwinder;
-import io.mixflame.unwind.pe.PeUnwinder;
 import io.mixflame.unwind.hotspot.HotSpotUnwinder;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,11 +22,24 @@ public final class UnwinderChain {
      * @param vm the process's JVM, or null for native frames only
      */
     public static NativeStackWalker walker(HotSpotVm vm) {
-        return new NativeStackWalker(unwinders(vm), NativeStackWalker.DEFAULT_MAX_DEPTH);
+        return walker(vm, PeFrameUnwinding.OWN);
+    }
+
+    /**
+     * A walker for a process whose PE frames are unwound as {@code pe} says.
+     *
+     * @throws IllegalStateException when that unwinder is not available here
+     */
+    public static NativeStackWalker walker(HotSpotVm vm, PeFrameUnwinding pe) {
+        return new NativeStackWalker(unwinders(vm, pe), NativeStackWalker.DEFAULT_MAX_DEPTH);
     }
 
     /** The unwinders in order, for a process with the JVM {@code vm} (or null). */
     public static List<Unwinder> unwinders(HotSpotVm vm) {
+        return unwinders(vm, PeFrameUnwinding.OWN);
+    }
+
+    private static List<Unwinder> unwinders(HotSpotVm vm, PeFrameUnwinding pe) {
         List<Unwinder> chain = new ArrayList<>(4);
         if (vm != null) {
             chain.add(new HotSpotUnwinder(vm));
@@ -35,7 +47,7 @@ public final class UnwinderChain {
         // Each native unwinder reads one format of unwind data and declines modules with another, so one chain
         // serves ELF and PE processes alike.
         chain.add(new DwarfUnwinder());
-        chain.add(new PeUnwinder());
+        chain.add(pe.unwinder());
         chain.add(new FramePointerUnwinder());
         return chain;
     }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * native frames of the wait (ntdll, jvm.dll) above them and of the thread's start (jvm.dll) below, and every
  * thread of the process must be walked to where Windows starts threads (kernel32's BaseThreadInitThunk, then ntdll's
  * RtlUserThreadStart): a walk that stops short — in ucrtbase's thread start, say, when the wrong build's unwind data
- * is used — fails here.
+ * is used — fails here. The same dump with {@code --walker dbghelp} (DbgHelp's StackWalk64 for the native frames)
+ * must give the parked threads the same frames.
  */
 class WindowsStacksIT {
     private static final Pattern THREAD = Pattern.compile("parked: thread (\\S+): (.*)");
@@ -87,6 +88,27 @@ class WindowsStacksIT {
                         .hasSize(2);
                 assertThat(tail.get(0)).as("%s's second last frame", name).startsWith("kernel32.dll!BaseThreadInitThunk");
                 assertThat(tail.get(1)).as("%s's last frame", name).startsWith("ntdll.dll!RtlUserThreadStart");
+            }
+
+            // DbgHelp's StackWalk64 in place of mixflame's PE unwinder: the parked threads, which do not move, get
+            // the same frames, Java frames included (the HotSpot unwinder hands over to it and back), as far as it
+            // goes — Wine's StackWalk64 cannot unwind jvm.dll's thread start routine, where its walk ends in a marker.
+            CommandRun dbghelp = wine.runUnderWine(dir, "stacks-dbghelp", Duration.ofMinutes(3), List.of(
+                    wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "stacks", pid.group(1),
+                    "--walker", "dbghelp"));
+            String other = dbghelp.stdout().replace("\r\n", "\n");
+            assertThat(dbghelp.status()).as(dbghelp.stderr() + other).isZero();
+            for (String name : expected.keySet()) {
+                List<String> own = threadBlock(dump, name);
+                List<String> walked = threadBlock(other, name);
+                assertThat(walked).as("%s walked by StackWalk64", name).hasSizeGreaterThan(2);
+                int last = walked.size() - 1;
+                List<String> shared = walked.get(last).strip().equals("[unknown]") ? walked.subList(1, last)
+                        : walked.subList(1, walked.size());
+                assertThat(own.subList(1, own.size())).as("%s: StackWalk64's frames in\n%s", name, other)
+                        .startsWith(shared.toArray(new String[0]));
+                assertThat(javaFrames(shared)).as("%s: Java frames through StackWalk64", name)
+                        .containsExactlyElementsOf(expected.get(name));
             }
         } finally {
             WindowsToolchain.end(app);
