@@ -1,5 +1,6 @@
 package io.mixflame.cli;
 
+import io.mixflame.report.NameEscaping;
 import io.mixflame.unwind.PeFrameUnwinding;
 import io.mixflame.stack.CallStack;
 import io.mixflame.stack.CaptureOptions;
@@ -158,24 +159,7 @@ final class StacksCommand {
      * Backslash, quote and control characters are escaped; everything else is kept.
      */
     static String oneLine(String text) {
-        StringBuilder b = null;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            boolean escape = c == '\\' || c == '"' || c < 0x20 || c == 0x7f;
-            if (escape && b == null) {
-                b = new StringBuilder(text.length() + 16).append(text, 0, i);
-            }
-            if (b != null) {
-                if (!escape) {
-                    b.append(c);
-                } else if (c == '\\' || c == '"') {
-                    b.append('\\').append(c);
-                } else {
-                    b.append(String.format("\\u%04x", (int) c));
-                }
-            }
-        }
-        return b == null ? text : b.toString();
+        return NameEscaping.escape(text, true);
     }
 
     private static void writeJson(JsonText j, ThreadSummary t, CallStack stack, List<StackFrame> frames) {

@@ -11,11 +11,8 @@ import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.KernelSymbols;
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.image.LoadedModule;
-import io.mixflame.image.ModuleCache;
 import io.mixflame.image.ModuleMap;
-import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.process.ThreadSource;
-import io.mixflame.process.linux.ProcThreadSource;
 import io.mixflame.symbolize.ProfileFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
@@ -63,13 +60,6 @@ public final class SampleStackBuilder {
         this.walker = UnwinderChain.walker(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
         this.threadNames = new ThreadNames(threads, vm);
-    }
-
-    /** A builder for the Linux process {@code pid}, reading it through {@code memory}. */
-    public static SampleStackBuilder ofLinuxProcess(long pid, ProcessMemory memory) throws IOException {
-        ProcModuleMap modules = new ProcModuleMap(pid, memory, ModuleCache.shared());
-        modules.refresh();
-        return new SampleStackBuilder(modules, memory, new ProcThreadSource(pid));
     }
 
     /**

@@ -54,7 +54,7 @@ public final class SampleStreamWriter {
 
     /** Writes one cost note. */
     public void note(String text) throws IOException {
-        out.write("N " + escape(text) + "\n");
+        out.write("N " + NameEscaping.escape(text, false) + "\n");
         out.flush();
     }
 
@@ -63,24 +63,8 @@ public final class SampleStreamWriter {
         if (id == null) {
             id = sent.size();
             sent.put(f, id);
-            out.write("F " + id + " " + f.type().name() + " " + escape(f.name()) + "\n");
+            out.write("F " + id + " " + f.type().name() + " " + NameEscaping.escape(f.name(), false) + "\n");
         }
         return id;
-    }
-
-    /** Backslash, line breaks and every control character escaped; nothing else changes. */
-    static String escape(String text) {
-        StringBuilder b = new StringBuilder(text.length() + 8);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\\') {
-                b.append("\\\\");
-            } else if (c < 0x20 || c == 0x7f) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.toString();
     }
 }

@@ -88,7 +88,7 @@ public final class PerfEngine implements SamplingEngine {
         capture = new PerfCapture(captureSettings, syscalls);
         try {
             memory = new LinuxProcessMemory(pid);
-            stacks = SampleStackBuilder.ofLinuxProcess(pid, memory);
+            stacks = LinuxSampleStacks.open(pid, memory);
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }

@@ -13,6 +13,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.SampleStackBuilder;
+import io.mixflame.engine.perf.LinuxSampleStacks;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
@@ -126,7 +127,7 @@ public final class WallEngine implements SamplingEngine {
         }
         try {
             memory = new LinuxProcessMemory(pid);
-            stacks = SampleStackBuilder.ofLinuxProcess(pid, memory);
+            stacks = LinuxSampleStacks.open(pid, memory);
             blocked = new BlockedThreadCapture(pid, memory, BLOCKED_STACK_BYTES);
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);

@@ -101,12 +101,16 @@ public final class ThreadHandleTable implements AutoCloseable {
 
     /** Closes the handles of every thread not among the first {@code n} of {@code alive}. */
     public void retainOnly(int[] alive, int n) {
+        int[] sorted = Arrays.copyOf(alive, n);
+        Arrays.sort(sorted);
+        if (!anyEnded(sorted)) {
+            // The common case, at every listing: nothing to close, and no table rebuilt.
+            return;
+        }
         int[] oldTids = tids;
         long[] oldHandles = handles;
         long[] oldFirst = first;
         long[] oldSecond = second;
-        int[] sorted = Arrays.copyOf(alive, n);
-        Arrays.sort(sorted);
         tids = new int[oldTids.length];
         handles = new long[oldTids.length];
         first = new long[oldTids.length];
@@ -128,6 +132,15 @@ public final class ThreadHandleTable implements AutoCloseable {
                 Kernel32Calls.CloseHandle(oldHandles[k]);
             }
         }
+    }
+
+    private boolean anyEnded(int[] sortedAlive) {
+        for (int t : tids) {
+            if (t != NONE && Arrays.binarySearch(sortedAlive, t) < 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Threads held. */

@@ -29,12 +29,8 @@ class WindowsLaunchIT {
 
     @Test
     void cpuExampleLaunchedWithProfilingShowsItsSplitAndWholeMixedStacks() throws Exception {
-        WindowsToolchain wine = WindowsToolchain.require();
         Path out = dir.resolve("cpu.collapsed");
-        CommandRun run = wine.runUnderWine(dir, "launch", Duration.ofMinutes(3), List.of(
-                wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "launch",
-                "start,interval=10ms,file=" + wine.windowsPath(out), "--", "-cp",
-                wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", "cpu", "--seconds", "15"));
+        CommandRun run = launch("cpu", out);
 
         assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
         assertThat(run.stdout()).contains("cpu: ").contains("rounds in 15 s");
@@ -65,12 +61,8 @@ class WindowsLaunchIT {
 
     @Test
     void mixedExampleShowsZipDllBelowDeflaterAndMsvcrtQsortBetweenJavaFrames() throws Exception {
-        WindowsToolchain wine = WindowsToolchain.require();
         Path out = dir.resolve("mixed.collapsed");
-        CommandRun run = wine.runUnderWine(dir, "mixed", Duration.ofMinutes(3), List.of(
-                wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "launch",
-                "start,interval=10ms,file=" + wine.windowsPath(out), "--", "-cp",
-                wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", "mixed", "--seconds", "15"));
+        CommandRun run = launch("mixed", out);
 
         assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
         assertThat(run.stdout()).contains("mixed: zlib: ").contains("mixed: qsort: ");
@@ -102,6 +94,15 @@ class WindowsLaunchIT {
         assertThat((double) throughQsort / compared)
                 .as("of those, below Java's call of qsort and the C library's code:\n%s", String.join("\n", comparing))
                 .isGreaterThan(0.8);
+    }
+
+    /** Runs an example for 15 s under {@code launch} on the Windows JRE, profiling at 10 ms into {@code out}. */
+    private CommandRun launch(String example, Path out) throws Exception {
+        WindowsToolchain wine = WindowsToolchain.require();
+        return wine.runUnderWine(dir, example, Duration.ofMinutes(3), List.of(wine.javaExe().toString(), "-jar",
+                wine.windowsPath(BuiltJars.agent()), "launch", "start,interval=10ms,file=" + wine.windowsPath(out), "--",
+                "-cp", wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", example, "--seconds",
+                "15"));
     }
 
     private static long count(String collapsedLine) {
