@@ -37,7 +37,6 @@ final class HelperEngine implements SamplingEngine {
     private final CountDownLatch started = new CountDownLatch(1);
     private Process helper;
     private Thread reader;
-    private Thread errors;
     private volatile String lastError = "";
 
     @Override
@@ -69,7 +68,7 @@ final class HelperEngine implements SamplingEngine {
         reader = new Thread(() -> read(target), "mixflame-helper-reader");
         reader.setDaemon(true);
         reader.start();
-        errors = new Thread(this::readErrors, "mixflame-helper-errors");
+        Thread errors = new Thread(this::readErrors, "mixflame-helper-errors");
         errors.setDaemon(true);
         errors.start();
         try {
