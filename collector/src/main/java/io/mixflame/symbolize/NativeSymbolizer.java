@@ -23,15 +23,16 @@ public final class NativeSymbolizer {
         long lookup = callSite ? pc - 1 : pc;
         LoadedModule m = modules.moduleAt(lookup);
         if (m == null) {
-            return new SymbolizedFrame(pc, null, null, 0, 0);
+            return new SymbolizedFrame(pc, null, null, 0, 0, 0);
         }
         SymbolTable symbols = m.image().symbols();
         int index = symbols.indexOf(lookup - m.bias());
         if (index < 0) {
-            return new SymbolizedFrame(pc, m.image().name(), null, 0, pc - m.bias());
+            return new SymbolizedFrame(pc, m.image().name(), null, 0, pc - m.bias(), pc - m.bias());
         }
         long start = symbols.address(index) + m.bias();
-        return new SymbolizedFrame(pc, m.image().name(), displayName(symbols, index), start, pc - start);
+        return new SymbolizedFrame(pc, m.image().name(), displayName(symbols, index), start, pc - start,
+                symbols.address(index));
     }
 
     /** The symbol's name demangled, made once per symbol and kept with the table. */

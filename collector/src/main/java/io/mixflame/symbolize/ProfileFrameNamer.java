@@ -86,7 +86,8 @@ public final class ProfileFrameNamer {
         long key = (pc << 1) | (callSite ? 1 : 0);
         Frame f = nativeFrames.get(key);
         if (f == null) {
-            f = new Frame(natives.symbolize(pc, callSite).displayName(), FrameType.NATIVE);
+            SymbolizedFrame s = natives.symbolize(pc, callSite);
+            f = Frame.nativeCode(s.displayName(), s.module(), s.moduleOffset());
             nativeFrames.put(key, f);
         }
         return f;

@@ -3,15 +3,22 @@ package io.mixflame.profile;
 import java.util.Objects;
 
 /**
- * One frame of a stack: a name and the kind of code it ran.
+ * One frame of a stack: a name, the kind of code it ran and, for native code, where it lies.
  *
  * <p>Java methods are named {@code pkg/Class.method} (the form async-profiler and flamegraph tools use);
  * native code by its symbol; markers and threads in square brackets.
  *
- * @param name the frame's display name, never empty
- * @param type the kind of code
+ * <p>A native frame also carries its module's file name and the function's offset in that module (the symbol's
+ * address as the module's image states it: ELF virtual address, PE RVA), so that outputs that place code in
+ * memory (pprof mappings and locations, {@code lib} prefixes) need not parse names. Frames read from a format that
+ * does not keep them have no module and offset 0.
+ *
+ * @param name   the frame's display name, never empty
+ * @param type   the kind of code
+ * @param module the module's file name (no directory), or null when unknown or not native code
+ * @param offset the function's (or, without a symbol, the pc's) offset in the module; 0 when unknown
  */
-public record Frame(String name, FrameType type) {
+public record Frame(String name, FrameType type, String module, long offset) {
 
     /** The walk could not continue and did not know why. */
     public static final Frame UNKNOWN = new Frame("[unknown]", FrameType.MARKER);
@@ -24,6 +31,11 @@ public record Frame(String name, FrameType type) {
     /** The profile reached its bound on distinct stacks or frames; samples counted here have no stack. */
     public static final Frame OVERFLOW = new Frame("[overflow]", FrameType.MARKER);
 
+    /** A frame whose place in memory is unknown or irrelevant (Java, markers, threads, frames read from text). */
+    public Frame(String name, FrameType type) {
+        this(name, type, null, 0);
+    }
+
     public Frame {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(type, "type");
@@ -33,15 +45,22 @@ public record Frame(String name, FrameType type) {
     }
 
     // Written out rather than generated: the generated record methods go through method handles, which costs in
-    // the profiler's hot path, where every sample's frames are looked up by value.
+    // the profiler's hot path, where every sample's frames are looked up by value. The offset is not part of a
+    // frame's identity: for a named function it follows from the name and module, and without a name it is in it.
     @Override
     public boolean equals(Object o) {
-        return o instanceof Frame other && type == other.type && name.equals(other.name);
+        return o instanceof Frame other && type == other.type && name.equals(other.name)
+                && Objects.equals(module, other.module);
     }
 
     @Override
     public int hashCode() {
-        return name.hashCode() * 31 + type.ordinal();
+        return (name.hashCode() * 31 + type.ordinal()) * 31 + (module == null ? 0 : module.hashCode());
+    }
+
+    /** A native frame of {@code module}, at {@code offset} in it. */
+    public static Frame nativeCode(String name, String module, long offset) {
+        return new Frame(name, FrameType.NATIVE, module, offset);
     }
 
     /** A Java frame named from a binary class name ({@code java.lang.String}) and a method name. */

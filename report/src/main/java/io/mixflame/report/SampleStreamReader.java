@@ -51,7 +51,11 @@ public final class SampleStreamReader {
                 if (id != frames.size() || id >= maxFrames) {
                     throw new IllegalArgumentException("frame id " + id + " out of order or over the bound");
                 }
-                frames.add(new Frame(unescape(parts[3]), FrameType.valueOf(parts[2])));
+                String[] named = parts[3].split("\t", -1);
+                FrameType type = FrameType.valueOf(parts[2]);
+                frames.add(named.length == 3
+                        ? new Frame(unescape(named[0]), type, unescape(named[1]), Long.parseUnsignedLong(named[2], 16))
+                        : new Frame(unescape(parts[3]), type));
             }
             case 'S' -> {
                 String[] parts = line.split(" ", 4);

@@ -63,7 +63,10 @@ public final class SampleStreamWriter {
         if (id == null) {
             id = sent.size();
             sent.put(f, id);
-            out.write("F " + id + " " + f.type().name() + " " + NameEscaping.escape(f.name(), false) + "\n");
+            // Escaping turns every tab inside a name into \u0009, so a tab can separate the module and offset.
+            String where = f.module() == null ? ""
+                    : "\t" + NameEscaping.escape(f.module(), false) + "\t" + Long.toHexString(f.offset());
+            out.write("F " + id + " " + f.type().name() + " " + NameEscaping.escape(f.name(), false) + where + "\n");
         }
         return id;
     }

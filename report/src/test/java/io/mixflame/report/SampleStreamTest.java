@@ -40,7 +40,7 @@ class SampleStreamTest {
     void stacksFramesAndNotesComeBackAsTheyWereWhateverTheNamesHold() throws IOException {
         Frame hostile = new Frame("Evil;Name\nS 99 99 0\\u0041 \u00e9\u4e2d\r", FrameType.JIT_COMPILED);
         Frame root = Frame.thread("main", 7);
-        Frame leaf = new Frame("ntdll.dll!NtDelayExecution", FrameType.NATIVE);
+        Frame leaf = Frame.nativeCode("NtDelayExecution\tx", "nt dll\t.dll", 0x9d2f0);
         StringWriter out = new StringWriter();
         SampleStreamWriter writer = new SampleStreamWriter(out, 1000);
         writer.write(period(new Frame[] {root, hostile, leaf}, new Frame[] {root, leaf}));
@@ -59,13 +59,17 @@ class SampleStreamTest {
         for (Profile.Stack s : p.stacks()) {
             StringBuilder b = new StringBuilder();
             for (Frame f : p.framesOf(s)) {
-                b.append(f.type()).append(':').append(f.name()).append('|');
+                b.append(f.type()).append(':').append(f.name());
+                if (f.module() != null) {
+                    b.append('@').append(f.module()).append('+').append(Long.toHexString(f.offset()));
+                }
+                b.append('|');
             }
             stacks.add(b + " " + s.samples() + " " + s.weightNanos());
         }
         assertThat(stacks).containsExactlyInAnyOrder(
-                "THREAD:[main tid=7]|JIT_COMPILED:" + hostile.name() + "|NATIVE:ntdll.dll!NtDelayExecution| 2 2000",
-                "THREAD:[main tid=7]|NATIVE:ntdll.dll!NtDelayExecution| 2 2000");
+                "THREAD:[main tid=7]|JIT_COMPILED:" + hostile.name() + "|NATIVE:NtDelayExecution\tx@nt dll\t.dll+9d2f0| 2 2000",
+                "THREAD:[main tid=7]|NATIVE:NtDelayExecution\tx@nt dll\t.dll+9d2f0| 2 2000");
     }
 
     @Test
