@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The default engine on Linux is perf: the {@code cpu} example for 5 s at 10 ms gives about 100 samples per second
  * of its busy thread's CPU time (±15%; cpu-clock counts CPU time, and on two shared cores the thread does not get
  * all of the 5 s), the output names the perf engine, and the stacks are mixed: Java frames down to {@code main}
- * and native frames below them to the thread's start.
+ * and native frames below them to the thread's start. The profiler's own threads are counted but not walked.
  */
 class PerfEngineRateIT {
     @TempDir
@@ -31,7 +31,7 @@ class PerfEngineRateIT {
         Path out = dir.resolve("cpu.collapsed");
         long cpuMillis;
         try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
-                "-javaagent:" + BuiltJars.agent() + "=start,event=cpu,interval=10ms,file=" + out,
+                "-javaagent:" + BuiltJars.agent() + "=start,event=cpu,interval=10ms,threads,file=" + out,
                 "-jar", BuiltJars.examples().toString(), "cpu", "--seconds", "5"))) {
             assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
             assertThat(app.stderr()).contains("with the perf engine");
@@ -45,7 +45,13 @@ class PerfEngineRateIT {
         long busy = profile.samplesWithFrameEnding("CpuWorkload.run");
         assertThat(cpuMillis).as("the busy thread's CPU time").isGreaterThan(3_000);
         assertThat(busy * 1000.0 / cpuMillis).as("samples per CPU second of the busy thread").isCloseTo(100.0, within(15.0));
-        long mixed = lines.stream().filter(l -> l.contains("CpuWorkload.run"))
+        List<String> stacks = lines.stream().filter(l -> !l.startsWith("#"))
+                .map(l -> l.substring(l.indexOf("];") + 2)).toList();
+        assertThat(lines.stream().filter(l -> l.startsWith("[mixflame-perf-")))
+                .as("the profiler's own threads are counted, not walked")
+                .allMatch(l -> l.matches("\\[mixflame-perf-(sampler|walker) tid=\\d+];\\[mixflame profiler] \\d+"));
+        assertThat(stacks).as("no stack shows the engine's own code").noneMatch(l -> l.contains("io/mixflame/engine/"));
+        long mixed = stacks.stream().filter(l -> l.contains("CpuWorkload.run"))
                 .filter(l -> l.startsWith("__clone3;start_thread;") || l.startsWith("clone3;start_thread;"))
                 .filter(l -> l.contains("io/mixflame/examples/Examples.main_["))
                 .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();

@@ -28,6 +28,8 @@ public record Frame(String name, FrameType type, String module, long offset) {
     public static final Frame UNLOADED_METHOD = new Frame("[unloaded method]", FrameType.MARKER);
     /** A Java frame whose method could not be read. */
     public static final Frame UNKNOWN_JAVA = new Frame("[unknown Java frame]", FrameType.MARKER);
+    /** Time the profiler's own threads ran, counted but not walked (their stacks would always be its own code). */
+    public static final Frame PROFILER = new Frame("[mixflame profiler]", FrameType.MARKER);
     /** The profile reached its bound on distinct stacks or frames; samples counted here have no stack. */
     public static final Frame OVERFLOW = new Frame("[overflow]", FrameType.MARKER);
 

@@ -12,6 +12,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +37,7 @@ public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
     private static final int POOL = 128;
     private static final long WALKER_IDLE_NANOS = 50_000_000L;
+    private static final long WARM_UP_NANOS = 10_000_000_000L;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
     /**
      * Between polls the thread list is read again only when the thread count changed (one stat call) or this long
@@ -53,11 +56,20 @@ public final class PerfEngine implements SamplingEngine {
     private Thread walkerThread;
     private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(POOL);
     private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(POOL);
+    /** One consumer for every drain: a method reference made per drain would allocate. */
+    private final Consumer<RawSample> handOver = this::handOver;
+
     private final Histogram perSample = new Histogram(3_600_000_000L, 2);
     private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
+    /** Per sample once the first {@link #WARM_UP_NANOS} have passed: start-up work (symbol tables) left out. */
+    private final Histogram perSampleWarm = new Histogram(3_600_000_000L, 2);
     private volatile long dropped;
     /** Set by the sampler thread only, while it drains. */
     private boolean handedOver;
+    /** Kernel thread ids of the sampler and the walker, once they run; their samples are counted, not walked. */
+    private volatile int samplerTid = -1;
+    private volatile int walkerTid = -1;
+    private final Frame[] ownStack = new Frame[2];
     private long startNanos;
     private long samplerCpuNanos;
     private long walkerCpuNanos;
@@ -111,7 +123,9 @@ public final class PerfEngine implements SamplingEngine {
         }
         running = true;
         startNanos = System.nanoTime();
-        sampler = new Thread(() -> sample(settings.intervalNanos()), "mixflame-perf-sampler");
+        DrainPacing pacing = new DrainPacing(settings.intervalNanos(), (long) captureSettings.dataPages() * 4096,
+                captureSettings.stackBytes(), POOL);
+        sampler = new Thread(() -> sample(pacing), "mixflame-perf-sampler");
         walkerThread = new Thread(() -> walk(settings, target), "mixflame-perf-walker");
         sampler.setDaemon(true);
         walkerThread.setDaemon(true);
@@ -119,17 +133,20 @@ public final class PerfEngine implements SamplingEngine {
         walkerThread.start();
     }
 
-    private void sample(long intervalNanos) {
+    private void sample(DrainPacing pacing) {
+        samplerTid = OwnThread.tid();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long lastPoll = System.nanoTime();
         long lastListing = lastPoll;
         int listedCount = -1;
         try {
             while (running) {
-                LockSupport.parkNanos(intervalNanos);
+                LockSupport.parkNanos(pacing.waitNanos());
                 long t0 = System.nanoTime();
-                capture.drain(this::handOver);
+                long lostBefore = capture.lost();
+                int handed = capture.drain(handOver);
                 wakeWalker();
+                pacing.drained(handed, capture.lost() > lostBefore);
                 long t1 = System.nanoTime();
                 synchronized (perDrain) {
                     perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
@@ -144,7 +161,7 @@ public final class PerfEngine implements SamplingEngine {
                     lastPoll = t1;
                 }
             }
-            capture.drain(this::handOver);
+            capture.drain(handOver);
             wakeWalker();
         } catch (RuntimeException e) {
             LOG.error("the perf sampler stopped: {}", e.toString());
@@ -180,6 +197,7 @@ public final class PerfEngine implements SamplingEngine {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         // Here rather than in start(): start() runs on the application's thread (premain), which must not wait
         // for symbol tables; samples taken meanwhile wait in the ring buffers and the pool.
+        walkerTid = OwnThread.tid();
         stacks.warmUp();
         try {
             while (running || !ready.isEmpty()) {
@@ -192,8 +210,12 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 long t0 = System.nanoTime();
                 try {
-                    int depth = stacks.build(s, settings.threadRoots());
-                    target.add(stacks.frames(), depth, 1, settings.intervalNanos());
+                    if (s.tid() == samplerTid || s.tid() == walkerTid) {
+                        addOwn(s, settings, target);
+                    } else {
+                        int depth = stacks.build(s, settings.threadRoots());
+                        target.add(stacks.frames(), depth, 1, settings.intervalNanos());
+                    }
                 } catch (RuntimeException e) {
                     LOG.debug("a sample could not be walked: {}", e.toString());
                 } finally {
@@ -202,11 +224,27 @@ public final class PerfEngine implements SamplingEngine {
                 long t1 = System.nanoTime();
                 synchronized (perSample) {
                     perSample.recordValue(Math.min(t1 - t0, perSample.getHighestTrackableValue()));
+                    if (t0 - startNanos >= WARM_UP_NANOS) {
+                        perSampleWarm.recordValue(Math.min(t1 - t0, perSampleWarm.getHighestTrackableValue()));
+                    }
                 }
             }
         } finally {
             walkerCpuNanos = cpuTime(mx);
         }
+    }
+
+    /**
+     * A sample of the profiler itself: counted, so that its CPU shows in the profile, but not walked — walking the
+     * walker was a twentieth of its work on a one-thread workload, to show its own code.
+     */
+    private void addOwn(CapturedThread s, SamplingSettings settings, SampleSink target) {
+        int depth = 0;
+        if (settings.threadRoots()) {
+            ownStack[depth++] = stacks.threadFrame((int) s.tid());
+        }
+        ownStack[depth++] = Frame.PROFILER;
+        target.add(ownStack, depth, 1, settings.intervalNanos());
     }
 
     private static long cpuTime(ThreadMXBean mx) {
@@ -251,15 +289,21 @@ public final class PerfEngine implements SamplingEngine {
         long samples = capture == null ? 0 : capture.samples();
         long lost = capture == null ? 0 : capture.lost();
         String perSampleText;
+        String warmText;
         synchronized (perSample) {
-            perSampleText = perSample.getTotalCount() == 0 ? "no samples walked"
-                    : String.format("%.1f µs p50 / %.1f µs p99 per sample", perSample.getValueAtPercentile(50) / 1000.0,
-                    perSample.getValueAtPercentile(99) / 1000.0);
+            perSampleText = perSample.getTotalCount() == 0 ? "no samples walked" : percentiles(perSample);
+            warmText = perSampleWarm.getTotalCount() == 0 ? ""
+                    : "; after the first 10 s: " + percentiles(perSampleWarm);
         }
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
         String cpu = samplerCpuNanos + walkerCpuNanos == 0 ? ""
                 : String.format(", sampler %.2f%% of one core", 100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed);
-        notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu);
+        notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText);
         return notes;
+    }
+
+    private static String percentiles(Histogram h) {
+        return String.format("%.1f µs p50 / %.1f µs p99 per sample", h.getValueAtPercentile(50) / 1000.0,
+                h.getValueAtPercentile(99) / 1000.0);
     }
 }

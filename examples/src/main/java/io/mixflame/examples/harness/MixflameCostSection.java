@@ -13,10 +13,14 @@ import java.util.regex.Pattern;
  */
 final class MixflameCostSection {
     private static final Pattern PER_SAMPLE = Pattern.compile("([\\d.]+) µs p50 / ([\\d.]+) µs p99 per sample");
+    /** The same figures without the start-up, which the engine adds to runs longer than its warm-up. */
+    private static final Pattern WARM = Pattern.compile("after the first 10 s: " + PER_SAMPLE.pattern());
 
     private final List<String[]> notes = new ArrayList<>();
     private final Measurements p50 = new Measurements();
     private final Measurements p99 = new Measurements();
+    private final Measurements warmP50 = new Measurements();
+    private final Measurements warmP99 = new Measurements();
 
     MixflameCostSection(WorkloadRunner runner, List<ChildRun> mixflameRuns) throws IOException {
         for (ChildRun r : mixflameRuns) {
@@ -26,12 +30,31 @@ final class MixflameCostSection {
             }
             for (String note : profile.notes()) {
                 notes.add(new String[] {r.dir().getFileName().toString(), note});
-                Matcher m = PER_SAMPLE.matcher(note);
-                if (m.find()) {
-                    p50.add(Double.parseDouble(m.group(1)));
-                    p99.add(Double.parseDouble(m.group(2)));
-                }
+                addFigures(perSample(note), p50, p99);
+                addFigures(warmPerSample(note), warmP50, warmP99);
             }
+        }
+    }
+
+    /** The per-sample p50 and p99 (µs) a note gives for the whole run, or null. */
+    static double[] perSample(String note) {
+        return figures(PER_SAMPLE, note);
+    }
+
+    /** The per-sample p50 and p99 (µs) a note gives for the time after the engine's warm-up, or null. */
+    static double[] warmPerSample(String note) {
+        return figures(WARM, note);
+    }
+
+    private static double[] figures(Pattern pattern, String note) {
+        Matcher m = pattern.matcher(note);
+        return m.find() ? new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(2))} : null;
+    }
+
+    private static void addFigures(double[] figures, Measurements p50s, Measurements p99s) {
+        if (figures != null) {
+            p50s.add(figures[0]);
+            p99s.add(figures[1]);
         }
     }
 
@@ -43,6 +66,16 @@ final class MixflameCostSection {
     /** Median over runs of the per-sample p99, in µs. */
     OptionalDouble perSampleP99Micros() {
         return p99.median();
+    }
+
+    /** Median over the runs longer than the engine's warm-up of the per-sample p50 after it, in µs. */
+    OptionalDouble warmP50Micros() {
+        return warmP50.median();
+    }
+
+    /** Median over the runs longer than the engine's warm-up of the per-sample p99 after it, in µs. */
+    OptionalDouble warmP99Micros() {
+        return warmP99.median();
     }
 
     /** The notes as a table, or a sentence saying there were none. */
