@@ -13,7 +13,7 @@ import java.time.format.DateTimeFormatter;
 final class OutputPath {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     private static final int MAX_SUFFIX = 999;
-    private static final String[] EXTENSIONS = {".pb.gz", ".collapsed", ".html", ".pprof", ".txt"};
+    private static final String[] EXTENSIONS = {".pb.gz", ".collapsed", ".html", ".pprof", ".txt", ".jfr"};
 
     private OutputPath() {
     }

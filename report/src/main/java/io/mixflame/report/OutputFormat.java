@@ -9,13 +9,15 @@ public enum OutputFormat {
     /** A self-contained interactive flame graph page. */
     HTML,
     /** A gzip-compressed pprof {@code profile.proto}. */
-    PPROF;
+    PPROF,
+    /** A JDK Flight Recorder file of execution samples. */
+    JFR;
 
-    private static final String ACCEPTED = ".collapsed, .txt, .html, .pb.gz or .pprof";
+    private static final String ACCEPTED = ".collapsed, .txt, .html, .pb.gz, .pprof or .jfr";
 
     /**
      * The format a file name asks for: {@code .collapsed}/{@code .txt} → {@link #COLLAPSED}, {@code .html} →
-     * {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}; the extension's case does not matter.
+     * {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}, {@code .jfr} → {@link #JFR}; the extension's case does not matter.
      *
      * @throws IllegalArgumentException with a one-line message naming the file and the accepted extensions
      */
@@ -29,6 +31,9 @@ public enum OutputFormat {
         }
         if (lower.endsWith(".pb.gz") || lower.endsWith(".pprof")) {
             return PPROF;
+        }
+        if (lower.endsWith(".jfr")) {
+            return JFR;
         }
         throw new IllegalArgumentException(
                 "cannot tell the output format of '" + path + "': its name must end in " + ACCEPTED);

@@ -16,7 +16,7 @@ import one.proto.Proto;
  * Writes a gzip-compressed pprof profile (github.com/google/pprof/proto/profile.proto).
  *
  * <p>Two sample types: {@code samples/count} and {@code <event>/nanoseconds} (the default), valued by each
- * stack's samples and weight. Every distinct frame becomes one Function and one Location; a Function's
+ * stack's samples and weight; the default is the weight, or the samples when no stack has a weight. Every distinct frame becomes one Function and one Location; a Function's
  * {@code name} is the frame's name and its {@code system_name} carries the collapsed type suffix, so the kind
  * of each Java frame survives. The engine's description and the profile's notes become comments.
  */
@@ -105,7 +105,10 @@ public final class PprofWriter implements ProfileWriter {
         for (String note : info.notes()) {
             message.field(PROFILE_COMMENT, (long) strings.index(note));
         }
-        message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(info.event()));
+        // A profile read from a file that has counts only (collapsed without mixflame's header, an HTML page) has no
+        // weights: the default type must then be the one with values, or viewers (speedscope) show nothing.
+        boolean weighed = profile.totalWeightNanos() > 0 || profile.totalSamples() == 0;
+        message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(weighed ? info.event() : "samples"));
 
         // Last, once every string above has its index.
         for (String s : strings.all()) {

@@ -52,18 +52,21 @@ public final class ProfileFiles {
             case HTML -> new HtmlFlameGraphWriter(options.title(), options.reverse()).write(filtered, out);
             case COLLAPSED -> new CollapsedWriter().write(reversedIfAsked(filtered, options), out);
             case PPROF -> new PprofWriter().write(reversedIfAsked(filtered, options), out);
+            case JFR -> new JfrProfileWriter().write(reversedIfAsked(filtered, options), out);
         }
     }
 
     /**
-     * Reads a profile from collapsed stacks or from an HTML flame graph (one written by mixflame or by
-     * async-profiler's converter; named {@code .html} or starting like HTML), within {@link ReadBounds#DEFAULT}.
-     * The file is read as a stream, so a FIFO or a device works too.
+     * Reads a profile from collapsed stacks, from an HTML flame graph (one written by mixflame or by
+     * async-profiler's converter; named {@code .html} or starting like HTML) or from a JFR recording (starting
+     * with JFR's magic bytes; {@link JfrProfileReader}), within {@link ReadBounds#DEFAULT}. Collapsed stacks and
+     * HTML are read as a stream, so a FIFO or a device works too; a recording is read as a file.
      *
      * @param warnings told about each malformed line that was skipped, as {@code line N: why}
      * @throws IOException with a one-line message naming the file when it is missing, is a directory, is
-     *                     gzip-compressed (pprof cannot be read back), is HTML that is not a flame graph, goes
-     *                     past a bound, or has counts that add up past {@link Long#MAX_VALUE}
+     *                     gzip-compressed (pprof cannot be read back), is HTML that is not a flame graph, is a
+     *                     JFR recording that is corrupt or that this runtime cannot read (no {@code jdk.jfr}
+     *                     module), goes past a bound, or has counts that add up past {@link Long#MAX_VALUE}
      */
     public static Profile read(Path path, Consumer<String> warnings) throws IOException {
         return read(path, warnings, ReadBounds.DEFAULT);
@@ -80,6 +83,9 @@ public final class ProfileFiles {
                 throw new IOException(path + ": is gzip-compressed (pprof?); only collapsed stacks or an HTML "
                         + "flame graph can be read");
             }
+            if (isJfr(head)) {
+                return readJfr(path, bounds);
+            }
             try {
                 return isHtml(path, head) ? readHtml(in, warnings, bounds) : new CollapsedReader(bounds).read(in, warnings);
             } catch (IOException e) {
@@ -94,6 +100,23 @@ public final class ProfileFiles {
         byte[] head = in.readNBytes(PEEK_BYTES);
         in.reset();
         return head;
+    }
+
+    private static boolean isJfr(byte[] head) {
+        return head.length >= 4 && head[0] == 'F' && head[1] == 'L' && head[2] == 'R' && head[3] == 0;
+    }
+
+    private static Profile readJfr(Path path, ReadBounds bounds) throws IOException {
+        // A jlinked runtime may lack jdk.jfr; the reader's class would then fail to load with an Error.
+        if (ModuleLayer.boot().findModule("jdk.jfr").isEmpty()) {
+            throw new IOException(path + ": is a JFR recording, and this Java runtime has no jdk.jfr module to "
+                    + "read it (run report on a full JDK)");
+        }
+        try {
+            return new JfrProfileReader(bounds).read(path);
+        } catch (IOException e) {
+            throw new IOException(path + ": " + e.getMessage(), e);
+        }
     }
 
     private static boolean isHtml(Path path, byte[] head) {

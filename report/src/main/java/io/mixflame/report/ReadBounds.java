@@ -28,7 +28,12 @@ public record ReadBounds(int maxLineBytes, int maxStackDepth, int maxStacks, int
 
     /** The failure of a read that went past a bound: {@code line N: over the bound of BOUND WHAT}. */
     static IOException exceeded(long lineNumber, long bound, String what) {
-        return new IOException("line " + lineNumber + ": over the bound of "
+        return exceeded("line " + lineNumber, bound, what);
+    }
+
+    /** The same, for a place in the input that is not a line: {@code WHERE: over the bound of BOUND WHAT}. */
+    static IOException exceeded(String where, long bound, String what) {
+        return new IOException(where + ": over the bound of "
                 + String.format(Locale.ROOT, "%,d", bound).replace(',', ' ') + " " + what);
     }
 }

@@ -17,6 +17,7 @@ class OutputFormatTest {
         "FLAME.HTML, HTML",
         "profile.pb.gz, PPROF",
         "profile.pprof, PPROF",
+        "profile.jfr, JFR",
     })
     void picksTheFormatFromTheExtension(String path, OutputFormat expected) {
         assertThat(OutputFormat.fromPath(path)).isEqualTo(expected);
@@ -28,7 +29,7 @@ class OutputFormatTest {
         assertThatThrownBy(() -> OutputFormat.fromPath(path))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + path + "'")
-                .hasMessageContaining(".collapsed, .txt, .html, .pb.gz or .pprof")
+                .hasMessageContaining(".collapsed, .txt, .html, .pb.gz, .pprof or .jfr")
                 .message().doesNotContain("\n");
     }
 }

@@ -218,6 +218,18 @@ class PprofWriterTest {
     }
 
     @Test
+    void collapsedWithoutHeaderDefaultsToTheSampleCounts() throws IOException {
+        Profile read = new CollapsedReader().read(
+                new ByteArrayInputStream("a;b 3\na;c 2\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)), w -> { });
+
+        Decoded d = decode(write(read));
+
+        long defaultIndex = d.sampleTypes.stream().map(t -> d.string(t[0])).toList().indexOf(d.string(d.defaultSampleType));
+        assertThat(d.string(d.defaultSampleType)).isEqualTo("samples");
+        assertThat(d.sampleValues.stream().mapToLong(v -> v[(int) defaultIndex]).sum()).isEqualTo(5);
+    }
+
+    @Test
     void wallEventWithoutIntervalOrTimes() throws IOException {
         Profile profile = TestProfiles.with(new ProfileInfo("perf", "wall", 0, 0, 0, List.of()))
                 .addJava(3, "a;b").build();
@@ -225,7 +237,8 @@ class PprofWriterTest {
         Decoded d = decode(write(profile));
 
         assertThat(d.string(d.sampleTypes.get(1)[0])).isEqualTo("wall");
-        assertThat(d.string(d.defaultSampleType)).isEqualTo("wall");
+        // No weights: the default is the type that has values.
+        assertThat(d.string(d.defaultSampleType)).isEqualTo("samples");
         assertThat(d.period).isZero();
         assertThat(d.timeNanos).isZero();
         assertThat(d.sampleFrames(0)).containsExactly("b", "a");

@@ -13,7 +13,7 @@ import java.util.regex.PatternSyntaxException;
 /**
  * {@code report IN OUT [--title T] [--include REGEX] [--exclude REGEX] [--reverse]}: converts collapsed
  * stacks (or a flame graph page) to the format OUT's extension names: {@code .html}, {@code .pb.gz} /
- * {@code .pprof}, {@code .collapsed} / {@code .txt}.
+ * {@code .pprof}, {@code .jfr}, {@code .collapsed} / {@code .txt}; IN may also be a JFR recording.
  */
 public final class ReportCommand {
 

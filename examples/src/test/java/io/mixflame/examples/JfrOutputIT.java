@@ -1,0 +1,66 @@
+package io.mixflame.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code -javaagent:mixflame.jar=start,file=x.jfr} on the {@code mixed} example: the JDK's own reader finds
+ * execution samples with zlib's native code below {@code Deflater.deflateBytesBytes}.
+ */
+class JfrOutputIT {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void agentWritesAJfrRecordingWithNativeFramesBelowJavaFrames(Path jdk) throws Exception {
+        Path out = dir.resolve("x.jfr");
+        List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start,file=" + out, "-jar",
+                BuiltJars.examples().toString(), "mixed", "--seconds", "6");
+        try (ChildJvm app = ChildJvm.start(jdk, dir, args)) {
+            assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
+        }
+
+        List<List<String>> stacks = new ArrayList<>(); // root first: class.method or the native function
+        for (RecordedEvent e : RecordingFile.readAllEvents(out)) {
+            if (e.getEventType().getName().equals("jdk.ExecutionSample")) {
+                List<String> names = new ArrayList<>();
+                for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                    names.add(0, f.getMethod().getType().getName() + "." + f.getMethod().getName() + " " + f.getType());
+                }
+                stacks.add(names);
+            }
+        }
+
+        assertThat(stacks).as("samples").hasSizeGreaterThan(50);
+        assertThat(stacks).as("zlib's deflate (a Native frame) below Deflater.deflateBytesBytes")
+                .anyMatch(s -> {
+                    int java = indexOf(s, "java.util.zip.Deflater.deflateBytesBytes ");
+                    return java >= 0 && s.subList(java + 1, s.size()).stream()
+                            .anyMatch(f -> f.contains(".deflate") && f.endsWith(" Native") && !f.startsWith("java."));
+                });
+    }
+
+    private static int indexOf(List<String> stack, String prefix) {
+        for (int i = 0; i < stack.size(); i++) {
+            if (stack.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
