@@ -37,7 +37,8 @@ final class JavaHeapReader {
 
     JavaHeapReader(VmStructs vm, HotSpotLayout layout, VmReader reader) throws UnsupportedVmException, MemoryReadException {
         this.reader = reader;
-        JvmFlags flags = new JvmFlags(vm, reader);
+        JvmFlags flags = new JvmFlags(vm, reader, "UseCompressedOops", "UseCompressedClassPointers",
+                "UseCompactObjectHeaders");
         this.compressedOops = flags.bool("UseCompressedOops").orElse(0) != 0;
         this.compressedClassPointers = flags.bool("UseCompressedClassPointers").orElse(1) != 0;
         this.compactHeaders = flags.bool("UseCompactObjectHeaders").orElse(0) != 0;

@@ -1,18 +1,26 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
-/** The JVM's command-line flags read from its flag table ({@code JVMFlag::flags}): their value addresses by name. */
+/**
+ * Some of the JVM's command-line flags, found in its flag table ({@code JVMFlag::flags}): their value addresses by
+ * name. Only the flags asked for are kept, and names are compared as bytes where they lie: the table has over a
+ * thousand flags, and making a string of each name cost a read and an allocation per flag at start-up.
+ */
 final class JvmFlags {
     private static final int MAX_FLAGS = 5_000;
 
     private final Map<String, Long> addresses = new HashMap<>();
     private final VmReader reader;
 
-    JvmFlags(VmStructs vm, VmReader reader) throws UnsupportedVmException, MemoryReadException {
+    /**
+     * @param wanted the names of the flags to find
+     */
+    JvmFlags(VmStructs vm, VmReader reader, String... wanted) throws UnsupportedVmException, MemoryReadException {
         this.reader = reader;
         long table = reader.u64(vm.field("JVMFlag", "flags").filter(VmStructs.Field::isStatic)
                 .orElseThrow(() -> new UnsupportedVmException("the JVM does not describe JVMFlag::flags")).address());
@@ -21,17 +29,44 @@ final class JvmFlags {
         long size = vm.typeSize("JVMFlag").orElseThrow(() -> new UnsupportedVmException("no sizeof(JVMFlag)"));
         long addr = vm.field("JVMFlag", "_addr").orElseThrow(() -> new UnsupportedVmException("no JVMFlag::_addr")).offset();
         long name = vm.field("JVMFlag", "_name").orElseThrow(() -> new UnsupportedVmException("no JVMFlag::_name")).offset();
-        for (long i = 0; i < Math.min(count, MAX_FLAGS); i++) {
+        byte[][] wantedBytes = new byte[wanted.length][];
+        for (int w = 0; w < wanted.length; w++) {
+            wantedBytes[w] = wanted[w].getBytes(StandardCharsets.ISO_8859_1);
+        }
+        for (long i = 0; i < Math.min(count, MAX_FLAGS) && addresses.size() < wanted.length; i++) {
             long flag = table + i * size;
             long namePtr = reader.u64(flag + name);
             if (namePtr == 0) {
                 continue;
             }
-            addresses.put(reader.cString(namePtr), reader.u64(flag + addr));
+            int w = match(namePtr, wantedBytes);
+            if (w >= 0) {
+                addresses.put(wanted[w], reader.u64(flag + addr));
+            }
         }
     }
 
-    /** A boolean flag's value; empty when the JVM has no such flag. */
+    /** Which wanted name, NUL-terminated, lies at {@code address}; -1 for none. */
+    private int match(long address, byte[][] wanted) throws MemoryReadException {
+        int first = reader.u8(address);
+        for (int w = 0; w < wanted.length; w++) {
+            if (wanted[w].length > 0 && wanted[w][0] == first && sameName(address, wanted[w])) {
+                return w;
+            }
+        }
+        return -1;
+    }
+
+    private boolean sameName(long address, byte[] name) throws MemoryReadException {
+        for (int k = 1; k < name.length; k++) {
+            if (reader.u8(address + k) != (name[k] & 0xff)) {
+                return false;
+            }
+        }
+        return reader.u8(address + name.length) == 0;
+    }
+
+    /** A boolean flag's value; empty when the JVM has no such flag or it was not asked for. */
     OptionalLong bool(String name) {
         Long address = addresses.get(name);
         if (address == null) {

@@ -1,5 +1,6 @@
 package io.mixflame.symbolize;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,212 +14,218 @@ import java.util.Arrays;
  * address.
  *
  * <p>The file has some 120 000 lines ({@code ffffffff81000000 T _stext}), the kernel's own in address order, then
- * those of modules ({@code … [module]}). Nothing is parsed up front: a name is found by binary search over the
- * text itself, reading a handful of lines, and only the few module lines are parsed into arrays. The profiler's
- * first kernel frame thus costs reading the file, not parsing it.
+ * those of modules ({@code … [module]}, in any order), and is larger than ten megabytes. It is read once, through a
+ * small buffer, keeping only what names functions: their addresses in a sorted primitive array and their names,
+ * one after another, in a byte array — a fifth of the file, where keeping the text itself cost the application's
+ * heap the whole file and as much again in garbage while it was read.
  */
 public final class KernelSymbols {
-    private static final int MAX_BYTES = 64 << 20;
-    /** Lines to look back from a data symbol for the function before it. */
-    private static final int MAX_LOOK_BACK = 64;
+    /** Lines longer than this are no symbol line of any kernel; they are skipped. */
+    private static final int MAX_LINE = 1024;
+    /** Bounds the table whatever the file holds. */
+    private static final int MAX_FUNCTIONS = 1 << 21;
     private static final int NAME_AT = 19;
+    private static final byte END = '\n';
 
-    private final byte[] text;
-    /** The kernel's own lines, sorted by address, are {@code [0, sortedEnd)}; module lines follow. */
-    private final int sortedEnd;
-    private final long[] moduleAddresses;
-    private final int[] moduleLines;
+    /** Sorted; the first {@link #count} entries are valid (the arrays are kept as built rather than copied). */
+    private final long[] addresses;
+    /** Where each function's name starts in {@link #names}; a name ends at the next {@code '\n'}. */
+    private final int[] nameStarts;
+    private final byte[] names;
+    private final int count;
+    private final int moduleFunctions;
 
-    private KernelSymbols(byte[] text, int sortedEnd, long[] moduleAddresses, int[] moduleLines) {
-        this.text = text;
-        this.sortedEnd = sortedEnd;
-        this.moduleAddresses = moduleAddresses;
-        this.moduleLines = moduleLines;
+    private KernelSymbols(long[] addresses, int[] nameStarts, byte[] names, int count, int moduleFunctions) {
+        this.addresses = addresses;
+        this.nameStarts = nameStarts;
+        this.names = names;
+        this.count = count;
+        this.moduleFunctions = moduleFunctions;
     }
 
     /** Reads {@code /proc/kallsyms}; an unreadable file gives an empty table. */
     public static KernelSymbols load() {
         try (InputStream in = Files.newInputStream(Path.of("/proc/kallsyms"))) {
-            return parse(in.readNBytes(MAX_BYTES));
+            return parse(in);
         } catch (IOException | RuntimeException e) {
-            return parse(new byte[0]);
+            return new Builder().build();
         }
     }
 
     /** Indexes the text of {@code /proc/kallsyms}. */
     static KernelSymbols parse(byte[] text) {
-        int sortedEnd = firstModuleLine(text);
-        long[] addresses = new long[16];
-        int[] lines = new int[16];
-        int count = 0;
-        for (int line = sortedEnd; line < text.length; line = nextLine(text, line)) {
-            if (isFunction(text, line)) {
-                long address = address(text, line);
-                if (address != 0 && address != -1) {
-                    if (count == addresses.length) {
-                        addresses = Arrays.copyOf(addresses, count * 2);
-                        lines = Arrays.copyOf(lines, count * 2);
+        try {
+            return parse(new ByteArrayInputStream(text));
+        } catch (IOException e) {
+            throw new IllegalStateException("a byte array cannot fail to be read", e);
+        }
+    }
+
+    private static KernelSymbols parse(InputStream in) throws IOException {
+        Builder table = new Builder();
+        byte[] chunk = new byte[64 * 1024];
+        byte[] line = new byte[MAX_LINE];
+        int length = 0;
+        boolean overlong = false;
+        for (int n = in.read(chunk); n > 0; n = in.read(chunk)) {
+            for (int i = 0; i < n; i++) {
+                byte c = chunk[i];
+                if (c == '\n') {
+                    if (!overlong) {
+                        table.line(line, length);
                     }
-                    addresses[count] = address;
-                    lines[count] = line;
-                    count++;
+                    length = 0;
+                    overlong = false;
+                } else if (length < MAX_LINE) {
+                    line[length++] = c;
+                } else {
+                    overlong = true;
                 }
             }
         }
-        sortByAddress(addresses, lines, count);
-        return new KernelSymbols(text, sortedEnd, Arrays.copyOf(addresses, count), Arrays.copyOf(lines, count));
+        if (!overlong && length > 0) {
+            table.line(line, length);
+        }
+        return table.build();
     }
 
     /** The function holding a kernel address, or its hex form. */
     public String name(long address) {
-        int kernel = searchSorted(address);
-        int module = searchModules(address);
-        int line;
-        if (kernel < 0) {
-            line = module;
-        } else if (module < 0) {
-            line = kernel;
-        } else {
-            line = Long.compareUnsigned(address(text, kernel), address(text, module)) >= 0 ? kernel : module;
-        }
-        return line < 0 ? "[kernel 0x" + Long.toHexString(address) + "]" : nameAt(line);
-    }
-
-    /** Number of module functions parsed (the kernel's own are searched in place). */
-    int moduleFunctions() {
-        return moduleAddresses.length;
-    }
-
-    /** The last function line of the kernel's own at or below {@code address}, or -1. */
-    private int searchSorted(long address) {
         int lo = 0;
-        int hi = sortedEnd;
-        int best = -1;
-        while (lo < hi) {
-            int line = lineStart(text, (lo + hi) >>> 1);
-            if (line < lo) {
-                line = lo;
-            }
-            long at = address(text, line);
-            if (at != -1 && at != 0 && Long.compareUnsigned(at, address) <= 0) {
-                best = line;
-                lo = nextLine(text, line);
-            } else {
-                hi = line;
-            }
-        }
-        // The closest symbol may be data; the function is the last text symbol before it.
-        for (int back = 0; best >= 0 && back < MAX_LOOK_BACK; back++) {
-            if (isFunction(text, best) && address(text, best) != 0) {
-                return best;
-            }
-            best = best == 0 ? -1 : lineStart(text, best - 1);
-        }
-        return -1;
-    }
-
-    private int searchModules(long address) {
-        int lo = 0;
-        int hi = moduleAddresses.length - 1;
+        int hi = count - 1;
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(moduleAddresses[mid], address) <= 0) {
+            if (Long.compareUnsigned(addresses[mid], address) <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return found < 0 ? -1 : moduleLines[found];
-    }
-
-    private String nameAt(int line) {
-        int end = line + NAME_AT;
-        while (end < text.length && text[end] != '\n' && text[end] != '\t') {
+        if (found < 0) {
+            return "[kernel 0x" + Long.toHexString(address) + "]";
+        }
+        int start = nameStarts[found];
+        int end = start;
+        while (names[end] != END) {
             end++;
         }
-        return new String(text, line + NAME_AT, end - (line + NAME_AT), StandardCharsets.ISO_8859_1);
+        return new String(names, start, end - start, StandardCharsets.ISO_8859_1);
     }
 
-    /** The start of the first line with a module tag (a tab), found by binary search: the tagged lines come last. */
-    private static int firstModuleLine(byte[] text) {
-        int lo = 0;
-        int hi = text.length;
-        while (lo < hi) {
-            int line = lineStart(text, (lo + hi) >>> 1);
-            if (line < lo) {
-                line = lo;
+    /** Number of functions of kernel modules (lines tagged {@code [module]}). */
+    int moduleFunctions() {
+        return moduleFunctions;
+    }
+
+    /** Number of functions kept. */
+    int functions() {
+        return count;
+    }
+
+    /** Collects the function lines of the file, growing its arrays by doubling up to the bound. */
+    private static final class Builder {
+        private long[] addresses = new long[4096];
+        private int[] nameStarts = new int[4096];
+        private byte[] names = new byte[64 * 1024];
+        private int count;
+        private int namesLength;
+        private int modules;
+        private boolean sorted = true;
+
+        void line(byte[] line, int length) {
+            if (length <= NAME_AT || line[16] != ' ' || line[18] != ' ' || (line[17] != 't' && line[17] != 'T')
+                    || count == MAX_FUNCTIONS) {
+                return;
             }
-            if (hasTab(text, line)) {
-                hi = line;
-            } else {
-                lo = nextLine(text, line);
+            long address = address(line);
+            if (address == 0 || address == -1) {
+                return;
+            }
+            int end = NAME_AT;
+            while (end < length && line[end] != '\t') {
+                end++;
+            }
+            if (end < length) {
+                modules++;
+            }
+            if (count == addresses.length) {
+                addresses = Arrays.copyOf(addresses, count * 2);
+                nameStarts = Arrays.copyOf(nameStarts, count * 2);
+            }
+            int nameLength = end - NAME_AT;
+            if (namesLength + nameLength + 1 > names.length) {
+                names = Arrays.copyOf(names, Math.max(names.length * 2, namesLength + nameLength + 1));
+            }
+            if (count > 0 && Long.compareUnsigned(addresses[count - 1], address) > 0) {
+                sorted = false;
+            }
+            addresses[count] = address;
+            nameStarts[count] = namesLength;
+            System.arraycopy(line, NAME_AT, names, namesLength, nameLength);
+            namesLength += nameLength;
+            names[namesLength++] = END;
+            count++;
+        }
+
+        KernelSymbols build() {
+            if (!sorted) {
+                heapSort(addresses, nameStarts, count);
+            }
+            return new KernelSymbols(addresses, nameStarts, names, count, modules);
+        }
+
+        /** Sixteen hex digits at the start of a line, or -1 when they are not. */
+        private static long address(byte[] line) {
+            long value = 0;
+            for (int i = 0; i < 16; i++) {
+                int c = line[i];
+                int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+                if (digit < 0) {
+                    return -1;
+                }
+                value = (value << 4) | digit;
+            }
+            return value;
+        }
+
+        /**
+         * Sorts by unsigned address, the name starts following. Only module lines are out of order; a heap sort on
+         * the two primitive arrays needs no boxing and no second copy.
+         */
+        private static void heapSort(long[] keys, int[] values, int n) {
+            for (int i = n / 2 - 1; i >= 0; i--) {
+                siftDown(keys, values, i, n);
+            }
+            for (int end = n - 1; end > 0; end--) {
+                swap(keys, values, 0, end);
+                siftDown(keys, values, 0, end);
             }
         }
-        return Math.min(lo, text.length);
-    }
 
-    private static boolean hasTab(byte[] text, int line) {
-        for (int i = line; i < text.length && text[i] != '\n'; i++) {
-            if (text[i] == '\t') {
-                return true;
+        private static void siftDown(long[] keys, int[] values, int root, int n) {
+            int i = root;
+            while (2 * i + 1 < n) {
+                int child = 2 * i + 1;
+                if (child + 1 < n && Long.compareUnsigned(keys[child + 1], keys[child]) > 0) {
+                    child++;
+                }
+                if (Long.compareUnsigned(keys[i], keys[child]) >= 0) {
+                    return;
+                }
+                swap(keys, values, i, child);
+                i = child;
             }
         }
-        return false;
-    }
 
-    private static boolean isFunction(byte[] text, int line) {
-        return line + NAME_AT < text.length && text[line + 16] == ' ' && text[line + 18] == ' '
-                && (text[line + 17] == 't' || text[line + 17] == 'T');
-    }
-
-    private static int lineStart(byte[] text, int position) {
-        int i = Math.min(position, text.length);
-        while (i > 0 && text[i - 1] != '\n') {
-            i--;
-        }
-        return i;
-    }
-
-    private static int nextLine(byte[] text, int line) {
-        int i = line;
-        while (i < text.length && text[i] != '\n') {
-            i++;
-        }
-        return i + 1;
-    }
-
-    /** Sixteen hex digits at the start of a line, or -1 when they are not. */
-    private static long address(byte[] text, int line) {
-        if (line + 16 > text.length) {
-            return -1;
-        }
-        long value = 0;
-        for (int i = line; i < line + 16; i++) {
-            int c = text[i];
-            int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-            if (digit < 0) {
-                return -1;
-            }
-            value = (value << 4) | digit;
-        }
-        return value;
-    }
-
-    /** Module lines are few: a plain insertion sort keeps the code small. */
-    private static void sortByAddress(long[] addresses, int[] lines, int count) {
-        for (int i = 1; i < count; i++) {
-            long a = addresses[i];
-            int l = lines[i];
-            int j = i - 1;
-            while (j >= 0 && Long.compareUnsigned(addresses[j], a) > 0) {
-                addresses[j + 1] = addresses[j];
-                lines[j + 1] = lines[j];
-                j--;
-            }
-            addresses[j + 1] = a;
-            lines[j + 1] = l;
+        private static void swap(long[] keys, int[] values, int a, int b) {
+            long k = keys[a];
+            keys[a] = keys[b];
+            keys[b] = k;
+            int v = values[a];
+            values[a] = values[b];
+            values[b] = v;
         }
     }
 }

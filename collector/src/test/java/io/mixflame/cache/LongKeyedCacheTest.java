@@ -46,4 +46,18 @@ class LongKeyedCacheTest {
             assertThat(cache.get(k << 40)).isEqualTo(k);
         }
     }
+
+    @Test
+    void theTableGrowsUpToTheCapacityKeepingEveryEntry() {
+        LongKeyedCache<Long> cache = new LongKeyedCache<>(10_000);
+        for (long k = 1; k <= 10_000; k++) {
+            cache.put(k * 0x1000, k);
+        }
+        assertThat(cache.size()).as("nothing dropped while growing").isEqualTo(10_000);
+        for (long k = 1; k <= 10_000; k++) {
+            assertThat(cache.get(k * 0x1000)).isEqualTo(k);
+        }
+        cache.put(0x7fff_0000L, 0L);
+        assertThat(cache.size()).as("within the capacity's table").isEqualTo(10_001);
+    }
 }

@@ -60,6 +60,27 @@ class KernelSymbolsTest {
     }
 
     @Test
+    void moduleLinesInAnyOrderAreSortedWithTheKernelsAndOverlongLinesAreSkipped() {
+        StringBuilder text = new StringBuilder();
+        java.util.Random random = new java.util.Random(7);
+        java.util.List<Integer> order = new java.util.ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            order.add(i);
+        }
+        java.util.Collections.shuffle(order, random);
+        for (int i : order) {
+            text.append(String.format("%016x t mod_fn_%d\t[mod%d]%n", 0xffffffffc0000000L + 64L * i, i, i % 5));
+        }
+        text.append("ffffffffc0000010 t ").append("x".repeat(5000)).append('\n');
+        KernelSymbols symbols = parse(text.toString());
+        assertThat(symbols.moduleFunctions()).isEqualTo(3000);
+        assertThat(symbols.functions()).as("the overlong line is no symbol").isEqualTo(3000);
+        for (int i = 0; i < 3000; i++) {
+            assertThat(symbols.name(0xffffffffc0000000L + 64L * i + 63)).isEqualTo("mod_fn_" + i);
+        }
+    }
+
+    @Test
     void aFileWithoutAddressesNamesFramesByAddress() {
         KernelSymbols symbols = parse("0000000000000000 T _stext\n0000000000000000 t futex_wait\n");
         assertThat(symbols.name(0xffffffff81000000L)).isEqualTo("[kernel 0xffffffff81000000]");

@@ -64,6 +64,9 @@ public final class PerfEngine implements SamplingEngine {
     /** Per sample once the first {@link #WARM_UP_NANOS} have passed: start-up work (symbol tables) left out. */
     private final Histogram perSampleWarm = new Histogram(3_600_000_000L, 2);
     private volatile long dropped;
+    /** Capture buffers made so far (the sampler's alone); at most {@link #POOL}. */
+    private int pooled;
+    private int stackBytes;
     /** Set by the sampler thread only, while it drains. */
     private boolean handedOver;
     /** Kernel thread ids of the sampler and the walker, once they run; their samples are counted, not walked. */
@@ -118,9 +121,7 @@ public final class PerfEngine implements SamplingEngine {
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
-        for (int i = 0; i < POOL; i++) {
-            free.add(new CapturedThread(captureSettings.stackBytes()));
-        }
+        stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
         DrainPacing pacing = new DrainPacing(settings.intervalNanos(), (long) captureSettings.dataPages() * 4096,
@@ -170,9 +171,16 @@ public final class PerfEngine implements SamplingEngine {
         }
     }
 
-    /** Copies a sample into a pooled capture for the walker; drops it when the pool is empty. */
+    /**
+     * Copies a sample into a pooled capture for the walker; drops it when the pool is empty. The pool grows to its
+     * bound only as far as the walker falls behind: most processes never need more than a few buffers of 16 KiB.
+     */
     private void handOver(RawSample s) {
         CapturedThread copy = free.poll();
+        if (copy == null && pooled < POOL) {
+            pooled++;
+            copy = new CapturedThread(stackBytes);
+        }
         if (copy == null) {
             dropped++;
             return;
