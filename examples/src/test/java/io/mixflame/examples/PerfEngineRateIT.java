@@ -47,7 +47,7 @@ class PerfEngineRateIT {
         assertThat(busy * 1000.0 / cpuMillis).as("samples per CPU second of the busy thread").isCloseTo(100.0, within(15.0));
         long mixed = lines.stream().filter(l -> l.contains("CpuWorkload.run"))
                 .filter(l -> l.startsWith("__clone3;start_thread;") || l.startsWith("clone3;start_thread;"))
-                .filter(l -> l.contains("io/mixflame/examples/Examples.main_["))
+                .filter(l -> l.contains(";io/mixflame/examples/Examples.main;"))
                 .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
         assertThat((double) mixed / busy).as("busy-thread samples with Java frames down to main and native frames to the"
                 + " thread's start").isGreaterThan(0.95);

@@ -11,17 +11,17 @@ public enum OutputFormat {
     /** A gzip-compressed pprof {@code profile.proto}. */
     PPROF;
 
-    private static final String ACCEPTED = ".collapsed, .txt, .html, .pb.gz or .pprof";
+    private static final String ACCEPTED = ".collapsed, .folded, .txt, .html, .pb.gz or .pprof";
 
     /**
-     * The format a file name asks for: {@code .collapsed}/{@code .txt} → {@link #COLLAPSED}, {@code .html} →
+     * The format a file name asks for: {@code .collapsed}/{@code .folded}/{@code .txt} → {@link #COLLAPSED}, {@code .html} →
      * {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}; the extension's case does not matter.
      *
      * @throws IllegalArgumentException with a one-line message naming the file and the accepted extensions
      */
     public static OutputFormat fromPath(String path) {
         String lower = path.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(".collapsed") || lower.endsWith(".txt")) {
+        if (lower.endsWith(".collapsed") || lower.endsWith(".folded") || lower.endsWith(".txt")) {
             return COLLAPSED;
         }
         if (lower.endsWith(".html")) {

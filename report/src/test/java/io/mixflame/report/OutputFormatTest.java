@@ -12,6 +12,8 @@ class OutputFormatTest {
     @ParameterizedTest
     @CsvSource({
         "out.collapsed, COLLAPSED",
+        "out.folded, COLLAPSED",
+        "OUT.FOLDED, COLLAPSED",
         "dir/out.txt, COLLAPSED",
         "/tmp/flame.html, HTML",
         "FLAME.HTML, HTML",
@@ -28,7 +30,7 @@ class OutputFormatTest {
         assertThatThrownBy(() -> OutputFormat.fromPath(path))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + path + "'")
-                .hasMessageContaining(".collapsed, .txt, .html, .pb.gz or .pprof")
+                .hasMessageContaining(".collapsed, .folded, .txt, .html, .pb.gz or .pprof")
                 .message().doesNotContain("\n");
     }
 }
