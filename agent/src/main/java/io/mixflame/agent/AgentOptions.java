@@ -3,15 +3,21 @@ package io.mixflame.agent;
 import io.mixflame.agent.log.LogLevel;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.profile.Durations;
+import io.mixflame.report.FrameFilter;
+import io.mixflame.report.FrameStyle;
+import io.mixflame.report.NamePattern;
 import io.mixflame.report.OutputFormat;
+import io.mixflame.report.ReportOptions;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The agent's options, in async-profiler's comma-separated syntax:
- * {@code start,event=cpu,interval=10ms,file=profile.html}.
+ * {@code start,event=cpu,interval=10ms,file=profile.html}. async-profiler's spellings {@code timeout=} (for
+ * {@code duration=}) and {@code loglevel=} (for {@code log=}) are accepted too; {@code include=} and
+ * {@code exclude=} may be repeated.
  *
  * @param action        what to do; {@link AgentAction#START} when none is named
  * @param event         what to sample
@@ -19,8 +25,7 @@ import java.util.regex.PatternSyntaxException;
  * @param durationNanos stop after this long; 0 to run until stopped
  * @param file          where to write, before {@code %p} and {@code %t} are expanded
  * @param threads       one root frame per thread
- * @param include       keep only stacks with a frame matching this (substring regex), or null
- * @param exclude       drop stacks with a frame matching this, or null
+ * @param filter        which stacks to keep, by frame name ({@code include=}, {@code exclude=})
  * @param loopNanos     write a new profile every period; 0 for one profile
  * @param keep          how many profiles of a loop to keep on disk
  * @param engine        which engine to use
@@ -29,12 +34,13 @@ import java.util.regex.PatternSyntaxException;
  * @param reply         file the result of an attach command is written to, or null
  * @param http          where to serve profiles over HTTP, or null
  * @param states        for wall-clock profiles: the thread states whose samples are kept
+ * @param style         how frames are spelled in text outputs ({@code ann}, {@code sig}, {@code lib})
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
-                           String file, boolean threads, Pattern include, Pattern exclude, long loopNanos, int keep,
+                           String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
                            EngineChoice engine, String logLevel, String title, String reply,
                            io.mixflame.agent.http.HttpAddress http,
-                           java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states) {
+                           java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -48,6 +54,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     private static final long MIN_LOOP = 1_000_000_000L;
     private static final int MAX_TEXT = 4096;
     private static final long SECOND = 1_000_000_000L;
+    /** As in async-profiler: each {@code include=} or {@code exclude=} adds a pattern. */
+    private static final Set<String> REPEATABLE = Set.of("include", "exclude");
 
     /**
      * Parses an option string; null or empty means {@code start} with every default.
@@ -64,8 +72,11 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         long duration = 0;
         String file = DEFAULT_FILE;
         boolean threads = false;
-        Pattern include = null;
-        Pattern exclude = null;
+        List<NamePattern> include = new ArrayList<>();
+        List<NamePattern> exclude = new ArrayList<>();
+        boolean annotate = false;
+        boolean signatures = false;
+        boolean libraries = false;
         long loop = 0;
         int keep = DEFAULT_KEEP;
         EngineChoice engine = EngineChoice.AUTO;
@@ -84,8 +95,9 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
             int eq = t.indexOf('=');
             String key = eq < 0 ? t : t.substring(0, eq);
             String value = eq < 0 ? null : t.substring(eq + 1);
-            if (!seen.add(key)) {
-                throw new IllegalArgumentException("option '" + key + "' given twice");
+            if (!REPEATABLE.contains(key) && !seen.add(canonical(key))) {
+                throw new IllegalArgumentException("option '" + key + "' given twice"
+                        + (canonical(key).equals(key) ? "" : " (as " + canonical(key) + " or " + key + ")"));
             }
             switch (key) {
                 case "start", "stop", "dump", "status" -> {
@@ -98,18 +110,30 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "event" -> event = ProfilingEvent.parse(required(key, value));
                 case "interval" -> interval = duration(key, value, MIN_INTERVAL, MAX_INTERVAL, 1L);
-                case "duration" -> duration = duration(key, value, 1, Long.MAX_VALUE, SECOND);
+                case "duration", "timeout" -> duration = duration(key, value, 1, Long.MAX_VALUE, SECOND);
                 case "file" -> file = required(key, value);
                 case "threads" -> {
                     flag(key, value);
                     threads = true;
                 }
-                case "include" -> include = regex(key, value);
-                case "exclude" -> exclude = regex(key, value);
+                case "include" -> include.add(pattern(key, value));
+                case "exclude" -> exclude.add(pattern(key, value));
+                case "ann" -> {
+                    flag(key, value);
+                    annotate = true;
+                }
+                case "sig" -> {
+                    flag(key, value);
+                    signatures = true;
+                }
+                case "lib" -> {
+                    flag(key, value);
+                    libraries = true;
+                }
                 case "loop" -> loop = duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
                 case "keep" -> keep = positiveInt(key, value);
                 case "engine" -> engine = EngineChoice.parse(required(key, value));
-                case "log" -> {
+                case "log", "loglevel" -> {
                     log = required(key, value);
                     LogLevel.parse(log);
                 }
@@ -128,7 +152,22 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         long intervalNanos = interval != null ? interval
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
-                threads, include, exclude, loop, keep, engine, log, title, reply, http, states);
+                threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
+                new FrameStyle(annotate, signatures, libraries));
+    }
+
+    /** How profiles written with these options are shaped: title, filter and frame style, root first. */
+    public ReportOptions reportOptions() {
+        return new ReportOptions(title, filter, false, style);
+    }
+
+    /** async-profiler's spelling of an option and mixflame's are one option: giving both is giving it twice. */
+    private static String canonical(String key) {
+        return switch (key) {
+            case "timeout" -> "duration";
+            case "loglevel" -> "log";
+            default -> key;
+        };
     }
 
     private static void flag(String key, String value) {
@@ -173,12 +212,11 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         throw new IllegalArgumentException(key + "=" + value + " is not a positive number");
     }
 
-    private static Pattern regex(String key, String value) {
+    private static NamePattern pattern(String key, String value) {
         try {
-            return Pattern.compile(required(key, value));
-        } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException(key + ": bad regular expression '" + value + "': "
-                    + e.getDescription());
+            return NamePattern.parse(required(key, value));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + ": " + e.getMessage());
         }
     }
 }

@@ -90,8 +90,7 @@ final class ProfileOutput {
 
     /** Writes to a file named by a {@code dump} command. */
     void writeTo(Profile profile, Path path) throws IOException {
-        ReportOptions report = new ReportOptions(options.title(), options.include(), options.exclude(), false);
-        ProfileFiles.write(profile, path, report);
+        ProfileFiles.write(profile, path, options.reportOptions());
     }
 
     private Path target() {

@@ -15,7 +15,7 @@ import net.bytebuddy.agent.ByteBuddyAgent;
  * given command, then prints the one-line answer the agent writes back to a reply file.
  */
 final class AttachCommand {
-    private static final String USAGE = "usage: attach PID [OPTIONS] | attach PID stop | attach PID dump FILE | attach PID status";
+    static final String USAGE = "usage: attach PID [OPTIONS] | attach PID stop | attach PID dump FILE | attach PID status";
 
     private AttachCommand() {
     }

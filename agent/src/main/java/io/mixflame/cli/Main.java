@@ -15,19 +15,40 @@ public final class Main {
             "  attach PID stop          stop and write the profile",
             "  attach PID dump FILE     write the profile so far to FILE and keep profiling",
             "  attach PID status        say whether it profiles and how much it has gathered",
-            "  report IN OUT [--title T] [--include RE] [--exclude RE] [--reverse]",
-            "                           convert collapsed stacks to .html, .pb.gz or .collapsed",
+            "  report IN OUT [--title T] [--include P]... [--exclude P]... [--reverse] [--ann] [--sig] [--lib]",
+            "                           convert collapsed stacks or .jfr to .html, .pb.gz, .jfr or .collapsed/.folded",
             "  diff BEFORE AFTER OUT.html   differential flame graph of two collapsed profiles",
             "  top IN [N]               the N hottest frames with self and total share",
-            "  record --pid PID [--duration 30s] --file OUT [OPTIONS]",
+            "  record --pid PID [-d 30s] -f OUT [-e EVENT] [-i INTERVAL] [-t] [OPTIONS]",
             "                           profile another running JVM from outside (perf engine; on Windows, suspend)",
             "  launch OPTIONS -- [-cp CLASSPATH] MAINCLASS [ARGS...]",
             "                           run an application with profiling started as -javaagent would",
             "                           (for runtimes without java.instrument, such as jlink images)",
             "  stacks PID [--format json] [--java-only|--native-only] [--max-frames N] [--walker own|dbghelp]",
-            "                           every thread's stack now, Java and native frames in call order");
+            "                           every thread's stack now, Java and native frames in call order",
+            "  --version                the version, and the commit and time of the build",
+            "COMMAND --help (or -h) shows the command's usage.");
 
     private Main() {
+    }
+
+    private static boolean isHelp(String arg) {
+        return arg.equals("--help") || arg.equals("-h");
+    }
+
+    /** The usage of a command, or null when there is no such command. */
+    static String usageOf(String command) {
+        return switch (command) {
+            case "attach" -> AttachCommand.USAGE;
+            case "report" -> ReportCommand.USAGE;
+            case "diff" -> DiffCommand.USAGE;
+            case "top" -> TopCommand.USAGE;
+            case "stacks" -> StacksCommand.USAGE;
+            case "record" -> RecordArguments.USAGE;
+            case "helper" -> HelperCommand.USAGE;
+            case "launch" -> LaunchCommand.USAGE;
+            default -> null;
+        };
     }
 
     public static void main(String[] args) {
@@ -47,6 +68,11 @@ public final class Main {
             return 2;
         }
         List<String> rest = args.subList(1, args.size());
+        String usage = usageOf(args.get(0));
+        if (usage != null && !rest.isEmpty() && isHelp(rest.get(0))) {
+            out.println(usage);
+            return 0;
+        }
         return switch (args.get(0)) {
             case "attach" -> AttachCommand.run(rest, out, err);
             case "report" -> ReportCommand.run(rest, out, err);
@@ -58,6 +84,10 @@ public final class Main {
             case "launch" -> LaunchCommand.run(rest, err);
             case "help", "-h", "--help" -> {
                 out.println(USAGE);
+                yield 0;
+            }
+            case "--version", "version" -> {
+                out.println(BuildInfo.current().describe());
                 yield 0;
             }
             default -> {

@@ -7,60 +7,36 @@ import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.ProfileFiles;
-import io.mixflame.report.ReportOptions;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code record --pid PID [--duration 30s] --file OUT [OPTIONS]}: profiles another running process from outside,
+ * {@code record --pid PID [-d|--duration 30s] -f|--file OUT [-e|--event E] [-i|--interval I] [-t|--threads]
+ * [OPTIONS]}: profiles another running process from outside,
  * without loading anything into it, as asprof does: with perf_events on Linux, by stopping its threads one at a
  * time on Windows ({@link ExternalEngines}). OPTIONS are the agent's
- * ({@code interval=1ms,threads,include=...}). Ends early, writing what it has, when the target exits or on Ctrl-C.
+ * ({@code interval=1ms,threads,include=...}); asprof's short flags stand for some of them. Ends early, writing what
+ * it has, when the target exits or on Ctrl-C.
  */
 final class RecordCommand {
-    static final String USAGE = "usage: record --pid PID [--duration 30s] --file OUT.html|.collapsed|.pb.gz [OPTIONS]";
-
     private RecordCommand() {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
-        long pid = -1;
-        String duration = "30s";
-        String file = null;
-        List<String> rest = new ArrayList<>();
+        RecordArguments parsed;
         try {
-            for (int i = 0; i < args.size(); i++) {
-                switch (args.get(i)) {
-                    case "--pid" -> pid = Long.parseLong(value(args, ++i, "--pid"));
-                    case "--duration" -> duration = value(args, ++i, "--duration");
-                    case "--file" -> file = value(args, ++i, "--file");
-                    default -> rest.add(args.get(i));
-                }
-            }
-        } catch (NumberFormatException e) {
-            err.println("mixflame record: --pid needs a process id");
-            return 2;
+            parsed = RecordArguments.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println("mixflame record: " + e.getMessage());
+            err.println("mixflame record: " + e.getMessage() + " (see: record --help)");
             return 2;
         }
-        if (pid <= 0 || file == null || rest.size() > 1) {
-            err.println(USAGE);
-            return 2;
-        }
-        AgentOptions options;
-        try {
-            options = AgentOptions.parse("start,duration=" + duration + ",file=" + file
-                    + (rest.isEmpty() ? "" : "," + rest.get(0)));
-        } catch (IllegalArgumentException e) {
-            err.println("mixflame record: " + e.getMessage());
-            return 2;
-        }
+        long pid = parsed.pid();
+        AgentOptions options = parsed.options();
+        String file = options.file();
         long start = System.currentTimeMillis();
         long startNanos = System.nanoTime();
         OutsideSampling sampling;
@@ -97,7 +73,7 @@ final class RecordCommand {
                 start, System.nanoTime() - startNanos, engine.costNotes()));
         Path path = Path.of(file);
         try {
-            ProfileFiles.write(result, path, new ReportOptions(options.title(), options.include(), options.exclude(), false));
+            ProfileFiles.write(result, path, options.reportOptions());
         } catch (IOException | RuntimeException e) {
             err.println("mixflame record: cannot write " + file + ": " + e.getMessage());
             return 1;
@@ -113,12 +89,5 @@ final class RecordCommand {
             out.println("profiler cost: " + note);
         }
         return 0;
-    }
-
-    private static String value(List<String> args, int i, String option) {
-        if (i >= args.size()) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args.get(i);
     }
 }

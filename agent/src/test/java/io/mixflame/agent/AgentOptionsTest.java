@@ -33,8 +33,8 @@ class AgentOptionsTest {
         assertThat(o.durationNanos()).isEqualTo(30_000_000_000L);
         assertThat(o.file()).isEqualTo("/tmp/p-%p.collapsed");
         assertThat(o.threads()).isTrue();
-        assertThat(o.include().pattern()).isEqualTo("alpha.*");
-        assertThat(o.exclude().pattern()).isEqualTo("gc");
+        assertThat(o.filter().include()).map(Object::toString).containsExactly("alpha.*");
+        assertThat(o.filter().exclude()).map(Object::toString).containsExactly("gc");
         assertThat(o.loopNanos()).isEqualTo(60_000_000_000L);
         assertThat(o.keep()).isEqualTo(3);
         assertThat(o.engine()).isEqualTo(EngineChoice.JFR);
@@ -63,6 +63,40 @@ class AgentOptionsTest {
     }
 
     @Test
+    void timeoutIsAsyncProfilersNameOfDuration() {
+        assertThat(AgentOptions.parse("timeout=7").durationNanos()).isEqualTo(7_000_000_000L);
+        assertThat(AgentOptions.parse("timeout=250ms").durationNanos()).isEqualTo(250_000_000L);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"loglevel=debug, debug", "loglevel=NONE, NONE", "log=warn, warn", "loglevel=error, error"})
+    void loglevelIsAsyncProfilersNameOfLog(String option, String level) {
+        assertThat(AgentOptions.parse(option).logLevel()).isEqualTo(level);
+    }
+
+    @Test
+    void includeAndExcludeRepeatAndTakeGlobs() {
+        AgentOptions o = AgentOptions.parse("include=java/*,include=*Server.handle,exclude=*park*,exclude=Gc");
+        assertThat(o.filter().include()).map(Object::toString).containsExactly("java/*", "*Server.handle");
+        assertThat(o.filter().include()).allMatch(io.mixflame.report.NamePattern::isGlob);
+        assertThat(o.filter().exclude()).map(Object::toString).containsExactly("*park*", "Gc");
+        assertThat(o.filter().exclude().get(1).isGlob()).isFalse();
+    }
+
+    @Test
+    void framesArePlainUnlessAnnSigOrLibAreGiven() {
+        assertThat(AgentOptions.parse("").style()).isEqualTo(io.mixflame.report.FrameStyle.DEFAULT);
+        assertThat(AgentOptions.parse("ann,sig,lib").style())
+                .isEqualTo(new io.mixflame.report.FrameStyle(true, true, true));
+        assertThat(AgentOptions.parse("lib").reportOptions().style().libraries()).isTrue();
+    }
+
+    @Test
+    void aFoldedFileIsCollapsedStacks() {
+        assertThat(AgentOptions.parse("file=out.folded").file()).isEqualTo("out.folded");
+    }
+
+    @Test
     void actionsAreRecognised() {
         assertThat(AgentOptions.parse("stop").action()).isEqualTo(AgentAction.STOP);
         assertThat(AgentOptions.parse("dump,file=x.html").action()).isEqualTo(AgentAction.DUMP);
@@ -76,7 +110,13 @@ class AgentOptionsTest {
         "interval=10parsecs|unknown unit in '10parsecs'",
         "interval=1us|interval=1us is below the minimum of 100us",
         "event=alloc|unknown event 'alloc' (expected cpu or wall)",
-        "include=(unclosed|include: bad regular expression '(unclosed'",
+        "include=(unclosed|include: '(unclosed' is not a valid regular expression",
+        "exclude=|option 'exclude' needs a value",
+        "loglevel=loud|unknown log level 'loud'",
+        "timeout=soon|timeout: not a duration: 'soon'",
+        "duration=5,timeout=6|option 'timeout' given twice (as duration or timeout)",
+        "loglevel=info,log=warn|option 'log' given twice",
+        "ann=yes|option 'ann' takes no value",
         "file=out.docx|file=out.docx: ",
         "keep=0|keep=0 is not a positive number",
         "loop=10ms|loop=10ms is below the minimum of 1s",

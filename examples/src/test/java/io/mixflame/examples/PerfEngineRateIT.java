@@ -53,7 +53,7 @@ class PerfEngineRateIT {
         assertThat(stacks).as("no stack shows the engine's own code").noneMatch(l -> l.contains("io/mixflame/engine/"));
         long mixed = stacks.stream().filter(l -> l.contains("CpuWorkload.run"))
                 .filter(l -> l.startsWith("__clone3;start_thread;") || l.startsWith("clone3;start_thread;"))
-                .filter(l -> l.contains("io/mixflame/examples/Examples.main_["))
+                .filter(l -> l.contains(";io/mixflame/examples/Examples.main;"))
                 .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
         assertThat((double) mixed / busy).as("busy-thread samples with Java frames down to main and native frames to the"
                 + " thread's start").isGreaterThan(0.95);

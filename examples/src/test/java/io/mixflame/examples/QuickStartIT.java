@@ -72,7 +72,10 @@ class QuickStartIT {
                 String file = options.replaceAll(".*file=([^,]+).*", "$1");
                 String name = newExtension == null ? file : file.replaceAll("\\.[a-z]+$", newExtension);
                 out = runDir.resolve(name);
-                word = "-javaagent:" + BuiltJars.agent() + "=" + options.replace("file=" + file, "file=" + out);
+                // ann: the stacks are checked frame by frame, Java frames told from native ones by their suffix.
+                String annotated = newExtension == null ? "" : ",ann";
+                word = "-javaagent:" + BuiltJars.agent() + "=" + options.replace("file=" + file, "file=" + out)
+                        + annotated;
             } else if (word.equals("examples/target/mixflame-examples.jar")) {
                 word = BuiltJars.examples().toString();
             }

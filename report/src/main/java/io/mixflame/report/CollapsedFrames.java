@@ -5,9 +5,10 @@ import io.mixflame.profile.FrameType;
 import java.util.regex.Pattern;
 
 /**
- * The text form of one frame in collapsed stacks, both ways. Java kinds carry async-profiler's suffixes
- * ({@code _[j]} JIT compiled, {@code _[i]} inlined, {@code _[0]} interpreted, {@code _[1]} C1 compiled,
- * {@code _[k]} kernel); native code, stubs, threads and markers carry none.
+ * The text form of one frame in collapsed stacks, both ways. Written in a {@link FrameStyle}: by default plain
+ * names as async-profiler writes them, with {@code ann} Java kinds carry async-profiler's suffixes ({@code _[j]}
+ * JIT compiled, {@code _[i]} inlined, {@code _[0]} interpreted, {@code _[1]} C1 compiled); kernel frames always
+ * end in {@code _[k]}; native code, stubs, threads and markers carry none. Read with or without suffixes.
  */
 public final class CollapsedFrames {
 
@@ -16,7 +17,7 @@ public final class CollapsedFrames {
     private CollapsedFrames() {
     }
 
-    /** The suffix async-profiler appends to a frame of this kind, or "" for none. */
+    /** The suffix async-profiler appends to a frame of this kind when annotating ({@code ann}), or "" for none. */
     public static String suffix(FrameType type) {
         return switch (type) {
             case JIT_COMPILED -> "_[j]";
@@ -65,9 +66,9 @@ public final class CollapsedFrames {
         return c < 0x20 || c == 0x7f;
     }
 
-    /** The frame as it appears in a collapsed line: sanitized name and type suffix. */
-    public static String format(Frame frame) {
-        return sanitize(frame.name()) + suffix(frame.type());
+    /** The frame as it appears in a collapsed line: its name in {@code style}, sanitized, and its type suffix. */
+    public static String format(Frame frame, FrameStyle style) {
+        return sanitize(style.name(frame)) + style.suffix(frame.type());
     }
 
     /**

@@ -14,8 +14,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Writes collapsed stacks: one line per stack, frames root first joined by {@code ;} with their type suffix
- * ({@link CollapsedFrames}), a space and the sample count; lines sorted so equal profiles give equal files.
+ * Writes collapsed stacks: one line per stack, frames root first joined by {@code ;} and spelled in a
+ * {@link FrameStyle} ({@link CollapsedFrames}), a space and the sample count; lines sorted so equal profiles give
+ * equal files.
  *
  * <p>The first line is a header {@code # mixflame engine=jfr event=cpu interval=10ms samples=N 0}, then one
  * {@code # note: … 0} line per note of the profile's info. The trailing {@code 0} makes tools that know no
@@ -24,10 +25,22 @@ import java.util.TreeMap;
  */
 public final class CollapsedWriter implements ProfileWriter {
 
+    private final FrameStyle style;
+
+    /** A writer in async-profiler's default spelling. */
+    public CollapsedWriter() {
+        this(FrameStyle.DEFAULT);
+    }
+
+    /** A writer spelling frames in {@code style}. */
+    public CollapsedWriter(FrameStyle style) {
+        this.style = style;
+    }
+
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
-        // Distinct stacks can print the same (two names that sanitize alike, or NATIVE and STUB frames of
-        // one name); merging them keeps one line per stack, which is what readers expect.
+        // Distinct stacks can print the same (two names that sanitize alike, NATIVE and STUB frames of one
+        // name, frames told apart only by a suffix or a parameter list the style leaves out); merging them keeps one line per stack, which is what readers expect.
         Map<String, Long> lines = new TreeMap<>();
         StringBuilder sb = new StringBuilder();
         for (Profile.Stack stack : profile.stacks()) {
@@ -37,7 +50,7 @@ public final class CollapsedWriter implements ProfileWriter {
                 if (i > 0) {
                     sb.append(';');
                 }
-                sb.append(CollapsedFrames.format(frames[i]));
+                sb.append(CollapsedFrames.format(frames[i], style));
             }
             lines.merge(sb.toString(), stack.samples(), Counts::add);
         }

@@ -34,11 +34,11 @@ public final class DiffFlameGraph {
 
         FlameGraphs.onDeepStack(() -> {
             FlameGraph base = new FlameGraph(new Arguments());
-            FlameGraphs.addAll(base, before, scale);
+            FlameGraphs.addAll(base, before, scale, FrameStyle.DEFAULT);
 
             Arguments args = new Arguments();
             args.title = FlameGraphs.htmlTitle(title(before, after, scale, title));
-            FlameGraph graph = FlameGraphs.build(after, args);
+            FlameGraph graph = FlameGraphs.build(after, args, FrameStyle.DEFAULT);
             graph.diff(base);
             FlameGraphs.dumpHtml(graph, out);
             return null;

@@ -87,21 +87,24 @@ final class FlameGraphs {
         };
     }
 
-    /** A FlameGraph holding every stack of the profile, counted in samples. */
-    static FlameGraph build(Profile profile, Arguments args) {
+    /** A FlameGraph holding every stack of the profile, counted in samples, frames spelled in {@code style}. */
+    static FlameGraph build(Profile profile, Arguments args, FrameStyle style) {
         FlameGraph graph = new FlameGraph(args);
-        addAll(graph, profile, 1.0);
+        addAll(graph, profile, 1.0, style);
         return graph;
     }
 
-    /** Adds the profile's stacks with their sample counts multiplied by {@code scale} and rounded. */
-    static void addAll(FlameGraph graph, Profile profile, double scale) {
+    /**
+     * Adds the profile's stacks with their sample counts multiplied by {@code scale} and rounded. Names carry no
+     * type suffix: the graph colours frames by type instead.
+     */
+    static void addAll(FlameGraph graph, Profile profile, double scale, FrameStyle style) {
         CallStack stack = new CallStack();
         for (Profile.Stack s : profile.stacks()) {
             stack.clear();
             for (Frame f : profile.framesOf(s)) {
                 // Sanitized like collapsed output, so a graph parsed back to collapsed stacks stays one line each.
-                stack.push(CollapsedFrames.sanitize(f.name()), typeOf(f));
+                stack.push(CollapsedFrames.sanitize(style.name(f)), typeOf(f));
             }
             long ticks = scale == 1.0 ? s.samples() : Math.round(s.samples() * scale);
             if (ticks > 0) {

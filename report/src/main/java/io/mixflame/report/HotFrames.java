@@ -10,8 +10,9 @@ import java.util.Map;
 
 /**
  * Where a profile's samples were spent, per frame name: self samples (the frame was the leaf) and total
- * samples (the frame was anywhere on the stack, counted once per stack even when it recurses). Frames of one
- * name but different kinds (a method interpreted in some samples, compiled in others) count as one.
+ * samples (the frame was anywhere on the stack, counted once per stack even when it recurses). Frames are named
+ * in async-profiler's default style ({@link FrameStyle#DEFAULT}); frames of one such name but different kinds (a
+ * method interpreted in some samples, compiled in others) count as one.
  */
 public final class HotFrames {
 
@@ -44,7 +45,7 @@ public final class HotFrames {
         List<String> names = new ArrayList<>();
         int[] nameOfFrame = new int[profile.frames().size()];
         for (int i = 0; i < nameOfFrame.length; i++) {
-            nameOfFrame[i] = nameIds.computeIfAbsent(profile.frame(i).name(), n -> {
+            nameOfFrame[i] = nameIds.computeIfAbsent(FrameStyle.DEFAULT.name(profile.frame(i)), n -> {
                 names.add(n);
                 return names.size() - 1;
             });

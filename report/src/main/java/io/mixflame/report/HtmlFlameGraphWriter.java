@@ -14,10 +14,11 @@ public final class HtmlFlameGraphWriter implements ProfileWriter {
 
     private final String title;
     private final boolean reverse;
+    private final FrameStyle style;
 
-    /** A writer with a title describing the profile, root at the bottom. */
+    /** A writer with a title describing the profile, root at the bottom, async-profiler's default spelling. */
     public HtmlFlameGraphWriter() {
-        this(null, false);
+        this(null, false, FrameStyle.DEFAULT);
     }
 
     /**
@@ -25,10 +26,12 @@ public final class HtmlFlameGraphWriter implements ProfileWriter {
      *                the profile's notes are added
      * @param reverse draw stacks leaf first, as an icicle (FlameGraph's own reverse mode, which keeps threads'
      *                root frames first)
+     * @param style   how frame names are spelled; the page shows a frame's kind by its colour, not a suffix
      */
-    public HtmlFlameGraphWriter(String title, boolean reverse) {
+    public HtmlFlameGraphWriter(String title, boolean reverse, FrameStyle style) {
         this.title = title;
         this.reverse = reverse;
+        this.style = style;
     }
 
     @Override
@@ -37,7 +40,7 @@ public final class HtmlFlameGraphWriter implements ProfileWriter {
         args.title = FlameGraphs.htmlTitle(title(profile, title));
         args.reverse = reverse;
         FlameGraphs.onDeepStack(() -> {
-            FlameGraphs.dumpHtml(FlameGraphs.build(profile, args), out);
+            FlameGraphs.dumpHtml(FlameGraphs.build(profile, args, style), out);
             return null;
         });
     }

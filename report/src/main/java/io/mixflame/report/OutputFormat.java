@@ -13,17 +13,18 @@ public enum OutputFormat {
     /** A JDK Flight Recorder file of execution samples. */
     JFR;
 
-    private static final String ACCEPTED = ".collapsed, .txt, .html, .pb.gz, .pprof or .jfr";
+    private static final String ACCEPTED = ".collapsed, .folded, .txt, .html, .pb.gz, .pprof or .jfr";
 
     /**
-     * The format a file name asks for: {@code .collapsed}/{@code .txt} → {@link #COLLAPSED}, {@code .html} →
-     * {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}, {@code .jfr} → {@link #JFR}; the extension's case does not matter.
+     * The format a file name asks for: {@code .collapsed}/{@code .folded}/{@code .txt} → {@link #COLLAPSED},
+     * {@code .html} → {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}, {@code .jfr} → {@link #JFR};
+     * the extension's case does not matter.
      *
      * @throws IllegalArgumentException with a one-line message naming the file and the accepted extensions
      */
     public static OutputFormat fromPath(String path) {
         String lower = path.toLowerCase(Locale.ROOT);
-        if (lower.endsWith(".collapsed") || lower.endsWith(".txt")) {
+        if (lower.endsWith(".collapsed") || lower.endsWith(".folded") || lower.endsWith(".txt")) {
             return COLLAPSED;
         }
         if (lower.endsWith(".html")) {

@@ -46,11 +46,11 @@ public final class ProfileFiles {
     /** Writes the profile to a stream in the given format, shaped by {@code options}; {@code out} stays open. */
     public static void write(Profile profile, OutputStream out, OutputFormat format, ReportOptions options)
             throws IOException {
-        Profile filtered = ProfileTransforms.filter(profile, options.include(), options.exclude());
+        Profile filtered = ProfileTransforms.filter(profile, options.filter(), options.style());
         switch (format) {
             // FlameGraph reverses itself, drawing the result as an icicle as async-profiler does.
-            case HTML -> new HtmlFlameGraphWriter(options.title(), options.reverse()).write(filtered, out);
-            case COLLAPSED -> new CollapsedWriter().write(reversedIfAsked(filtered, options), out);
+            case HTML -> new HtmlFlameGraphWriter(options.title(), options.reverse(), options.style()).write(filtered, out);
+            case COLLAPSED -> new CollapsedWriter(options.style()).write(reversedIfAsked(filtered, options), out);
             case PPROF -> new PprofWriter().write(reversedIfAsked(filtered, options), out);
             case JFR -> new JfrProfileWriter().write(reversedIfAsked(filtered, options), out);
         }

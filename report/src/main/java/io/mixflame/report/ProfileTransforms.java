@@ -4,7 +4,6 @@ import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
-import java.util.regex.Pattern;
 
 /** Profiles derived from others: stacks filtered by frame name, stacks reversed. The input is not changed. */
 public final class ProfileTransforms {
@@ -13,19 +12,18 @@ public final class ProfileTransforms {
     }
 
     /**
-     * The stacks that have a frame matching {@code include} (when given) and none matching {@code exclude}
-     * (when given), with the same info. Patterns match anywhere in a frame's name; see {@link ReportOptions}.
+     * The stacks {@code filter} keeps, frames matched by their names in {@code style}, with the same info.
      *
-     * @return {@code profile} itself when both patterns are null
+     * @return {@code profile} itself when the filter keeps every stack
      */
-    public static Profile filter(Profile profile, Pattern include, Pattern exclude) {
-        if (include == null && exclude == null) {
+    public static Profile filter(Profile profile, FrameFilter filter, FrameStyle style) {
+        if (filter.keepsAll()) {
             return profile;
         }
         ProfileAccumulator acc = unbounded();
         for (Profile.Stack stack : profile.stacks()) {
             Frame[] frames = profile.framesOf(stack);
-            if (keeps(frames, include, exclude)) {
+            if (filter.keeps(frames, style)) {
                 acc.add(frames, stack.samples(), stack.weightNanos());
             }
         }
@@ -53,21 +51,8 @@ public final class ProfileTransforms {
 
     /** Filters, then reverses if asked; the title is not the profile's business and is left to the writer. */
     public static Profile apply(Profile profile, ReportOptions options) {
-        Profile filtered = filter(profile, options.include(), options.exclude());
+        Profile filtered = filter(profile, options.filter(), options.style());
         return options.reverse() ? reverse(filtered) : filtered;
-    }
-
-    static boolean keeps(Frame[] frames, Pattern include, Pattern exclude) {
-        boolean included = include == null;
-        for (Frame f : frames) {
-            if (exclude != null && exclude.matcher(f.name()).find()) {
-                return false;
-            }
-            if (!included && include.matcher(f.name()).find()) {
-                included = true;
-            }
-        }
-        return included;
     }
 
     // A derived profile holds no more than its source, which was already bounded when it was made.

@@ -53,7 +53,7 @@ class CollapsedReaderTest {
                 .add(1, frame("JavaCalls::call_helper", FrameType.NATIVE))
                 .build();
 
-        Profile read = read(CollapsedWriterTest.write(written));
+        Profile read = read(CollapsedWriterTest.write(written, TestProfiles.ANNOTATED));
 
         assertThat(warnings).isEmpty();
         assertThat(TestProfiles.frameStacks(read)).isEqualTo(TestProfiles.frameStacks(written));

@@ -17,16 +17,19 @@ import org.junit.jupiter.api.Test;
 class CollapsedWriterTest {
 
     static String write(Profile profile) throws IOException {
+        return write(profile, FrameStyle.DEFAULT);
+    }
+
+    static String write(Profile profile, FrameStyle style) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new CollapsedWriter().write(profile, out);
+        new CollapsedWriter(style).write(profile, out);
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    @Test
-    void writesHeaderNotesAndSortedStacksWithAsyncProfilerSuffixes() throws IOException {
+    private static Profile everyKind() {
         Frame thread = Frame.thread("main", 1);
         Frame run = frame("java/lang/Thread.run", FrameType.INTERPRETED);
-        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU.withNote("sampler cost 0.2% of one cpu"))
+        return TestProfiles.with(TestProfiles.JFR_CPU.withNote("sampler cost 0.2% of one cpu"))
                 .add(3, thread, run, jit("com/x/App.work"), frame("com/x/App.inner", FrameType.INLINED))
                 .add(5, frame("call_stub", FrameType.STUB))
                 .add(1, frame("weird;name\nwith\rbreaks", FrameType.NATIVE))
@@ -34,8 +37,11 @@ class CollapsedWriterTest {
                 .add(4, Frame.UNKNOWN)
                 .add(1, frame("__write", FrameType.NATIVE), frame("do_syscall_64", FrameType.KERNEL))
                 .build();
+    }
 
-        assertThat(write(profile)).isEqualTo("""
+    @Test
+    void withAnnWritesHeaderNotesAndSortedStacksWithAsyncProfilerSuffixes() throws IOException {
+        assertThat(write(everyKind(), TestProfiles.ANNOTATED)).isEqualTo("""
                 # mixflame engine=jfr event=cpu interval=10ms samples=16 0
                 # note: sampler cost 0.2% of one cpu 0
                 [main tid=1];java/lang/Thread.run_[0];com/x/App.c1_[1] 2
@@ -45,6 +51,54 @@ class CollapsedWriterTest {
                 call_stub 5
                 weird:name with breaks 1
                 """);
+    }
+
+    @Test
+    void byDefaultJavaFramesHaveNoSuffixAndKernelFramesKeepTheirs() throws IOException {
+        assertThat(write(everyKind())).isEqualTo("""
+                # mixflame engine=jfr event=cpu interval=10ms samples=16 0
+                # note: sampler cost 0.2% of one cpu 0
+                [main tid=1];java/lang/Thread.run;com/x/App.c1 2
+                [main tid=1];java/lang/Thread.run;com/x/App.work;com/x/App.inner 3
+                [unknown] 4
+                __write;do_syscall_64_[k] 1
+                call_stub 5
+                weird:name with breaks 1
+                """);
+    }
+
+    @Test
+    void sigKeepsCxxParameterListsThatAreOtherwiseCut() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(2, jit("a/App.main"), Frame.nativeCode("JavaCalls::call(JavaValue*, methodHandle const&)",
+                        "libjvm.so", 0x1234), frame("deflate", FrameType.NATIVE))
+                .build();
+
+        assertThat(write(profile).lines().skip(1)).containsExactly("a/App.main;JavaCalls::call;deflate 2");
+        assertThat(write(profile, new FrameStyle(false, true, false)).lines().skip(1))
+                .containsExactly("a/App.main;JavaCalls::call(JavaValue*, methodHandle const&);deflate 2");
+    }
+
+    @Test
+    void libPrefixesNativeFramesOfAKnownModuleWithABackquote() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(2, jit("a/App.main"), Frame.nativeCode("qsort", "libc.so.6", 0x40),
+                        frame("no_module", FrameType.NATIVE), frame("do_syscall_64", FrameType.KERNEL))
+                .build();
+
+        assertThat(write(profile, new FrameStyle(false, false, true)).lines().skip(1))
+                .containsExactly("a/App.main;libc.so.6`qsort;no_module;do_syscall_64_[k] 2");
+        assertThat(write(profile).lines().skip(1)).containsExactly("a/App.main;qsort;no_module;do_syscall_64_[k] 2");
+    }
+
+    @Test
+    void aNameEscapesItsSeparatorsAlsoBehindALibraryPrefix() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(1, Frame.nativeCode("evil;name\n", "lib;x\n.so", 0))
+                .build();
+
+        assertThat(write(profile, new FrameStyle(true, true, true)).lines().skip(1))
+                .containsExactly("lib:x .so`evil:name  1");
     }
 
     @Test
@@ -77,6 +131,6 @@ class CollapsedWriterTest {
         new CollapsedWriter().write(TestProfiles.with(TestProfiles.JFR_CPU).addJava(1, "a").build(), out);
 
         assertThat(closed[0]).isFalse();
-        assertThat(out.toString(StandardCharsets.UTF_8)).endsWith("a_[j] 1\n");
+        assertThat(out.toString(StandardCharsets.UTF_8)).endsWith("\na 1\n");
     }
 }

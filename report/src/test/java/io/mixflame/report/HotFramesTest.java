@@ -40,6 +40,16 @@ class HotFramesTest {
     }
 
     @Test
+    void cxxFunctionsAreNamedWithoutParametersAsInAsyncProfilersOutput() {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(3, TestProfiles.frame("Foo::bar(int)", FrameType.NATIVE))
+                .add(2, TestProfiles.frame("Foo::bar(long) const", FrameType.NATIVE))
+                .build();
+
+        assertThat(HotFrames.of(profile).entries()).containsExactly(new HotFrames.Entry("Foo::bar", 5, 5));
+    }
+
+    @Test
     void tableShowsTheHottestAligned() {
         String table = TopTable.render(HotFrames.of(PROFILE), 3);
 

@@ -21,6 +21,19 @@ class HtmlFlameGraphWriterTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    @Test
+    void framesAreSpelledInTheGivenStyleWithoutTypeSuffixes() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(2, jit("app/Main.run"), Frame.nativeCode("JavaCalls::call(JavaValue*)", "libjvm.so", 16))
+                .build();
+
+        String plain = write(profile, new HtmlFlameGraphWriter());
+        String styled = write(profile, new HtmlFlameGraphWriter(null, false, new FrameStyle(true, true, true)));
+
+        assertThat(plain).contains("JavaCalls::call'").doesNotContain("JavaValue").doesNotContain("_[j]");
+        assertThat(styled).contains("libjvm.so`JavaCalls::call(JavaValue*)'").doesNotContain("_[j]");
+    }
+
     private static Profile sample() {
         Frame thread = Frame.thread("main", 7);
         return TestProfiles.with(TestProfiles.JFR_CPU)
@@ -55,7 +68,7 @@ class HtmlFlameGraphWriterTest {
     void callersTitleIsEscapedAndStillNamesTheEngineAndNotes() throws IOException {
         Profile profile = TestProfiles.with(TestProfiles.JFR_CPU.withNote("overhead 1%")).addJava(1, "a").build();
 
-        String html = write(profile, new HtmlFlameGraphWriter("checkout <prod> & co", false));
+        String html = write(profile, new HtmlFlameGraphWriter("checkout <prod> & co", false, FrameStyle.DEFAULT));
 
         assertThat(html).contains("<h1>checkout &lt;prod&gt; &amp; co — engine jfr — overhead 1%</h1>");
     }
@@ -66,7 +79,7 @@ class HtmlFlameGraphWriterTest {
                 .add(5, Frame.thread("main", 1), jit("a/A.root"), jit("a/A.leaf"))
                 .build();
 
-        String html = write(profile, new HtmlFlameGraphWriter(null, true));
+        String html = write(profile, new HtmlFlameGraphWriter(null, true, FrameStyle.DEFAULT));
 
         assertThat(TestProfiles.parseHtml(html))
                 .containsOnly(entry("[main tid=1];a/A.leaf_[j];a/A.root_[j]", 5L));

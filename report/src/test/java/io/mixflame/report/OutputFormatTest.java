@@ -12,6 +12,8 @@ class OutputFormatTest {
     @ParameterizedTest
     @CsvSource({
         "out.collapsed, COLLAPSED",
+        "out.folded, COLLAPSED",
+        "OUT.FOLDED, COLLAPSED",
         "dir/out.txt, COLLAPSED",
         "/tmp/flame.html, HTML",
         "FLAME.HTML, HTML",
@@ -29,7 +31,7 @@ class OutputFormatTest {
         assertThatThrownBy(() -> OutputFormat.fromPath(path))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + path + "'")
-                .hasMessageContaining(".collapsed, .txt, .html, .pb.gz, .pprof or .jfr")
+                .hasMessageContaining(".collapsed, .folded, .txt, .html, .pb.gz, .pprof or .jfr")
                 .message().doesNotContain("\n");
     }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,17 +51,17 @@ class ProfileFilesTest {
     @Test
     void optionsFilterAndReverse() throws IOException {
         Path path = dir.resolve("p.collapsed");
-        ProfileFiles.write(PROFILE, path, new ReportOptions(null, Pattern.compile("A\\.x"), null, true));
+        ProfileFiles.write(PROFILE, path, new ReportOptions(null, TestProfiles.filter("A\\.x", null), true, FrameStyle.DEFAULT));
 
         assertThat(Files.readAllLines(path)).containsExactly(
                 "# mixflame engine=jfr event=cpu interval=10ms samples=6 0",
-                "app/A.y_[j];app/A.x_[j];main_[j] 6");
+                "app/A.y;app/A.x;main 6");
     }
 
     @Test
     void htmlGetsTheCallersTitleAndReverse() throws IOException {
         Path path = dir.resolve("p.html");
-        ProfileFiles.write(PROFILE, path, new ReportOptions("My title", null, Pattern.compile("B"), true));
+        ProfileFiles.write(PROFILE, path, new ReportOptions("My title", TestProfiles.filter(null, "B"), true, FrameStyle.DEFAULT));
 
         String html = Files.readString(path);
         assertThat(html).contains("<h1>My title — engine jfr</h1>");
@@ -70,9 +69,9 @@ class ProfileFilesTest {
     }
 
     @Test
-    void readsCollapsedBack() throws IOException {
+    void readsAnnotatedCollapsedBackWithFrameKinds() throws IOException {
         Path path = dir.resolve("p.collapsed");
-        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+        ProfileFiles.write(PROFILE, path, new ReportOptions(null, FrameFilter.NONE, false, TestProfiles.ANNOTATED));
 
         Profile read = ProfileFiles.read(path, warnings::add);
 
@@ -97,7 +96,7 @@ class ProfileFilesTest {
     @Test
     void readsOtherFlameGraphPagesAsHtmlEngine() throws IOException {
         Path path = dir.resolve("p.html");
-        ProfileFiles.write(PROFILE, path, new ReportOptions("Someone else's", null, null, false));
+        ProfileFiles.write(PROFILE, path, new ReportOptions("Someone else's", FrameFilter.NONE, false, FrameStyle.DEFAULT));
 
         Profile read = ProfileFiles.read(path, warnings::add);
 

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.Profile;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class ProfileTransformsTest {
@@ -19,7 +18,7 @@ class ProfileTransformsTest {
 
     @Test
     void includeKeepsStacksWithAMatchingFrameAnywhereInTheName() {
-        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("Server"), null);
+        Profile filtered = ProfileTransforms.filter(PROFILE, TestProfiles.filter("Server", null), FrameStyle.DEFAULT);
 
         assertThat(TestProfiles.collapsedStacks(filtered)).containsOnly(
                 entry("main_[j];app/Server.handle_[j];java/util/HashMap.get_[j]", 5L),
@@ -30,7 +29,7 @@ class ProfileTransformsTest {
 
     @Test
     void excludeDropsStacksWithAMatchingFrame() {
-        Profile filtered = ProfileTransforms.filter(PROFILE, null, Pattern.compile("HashMap"));
+        Profile filtered = ProfileTransforms.filter(PROFILE, TestProfiles.filter(null, "HashMap"), FrameStyle.DEFAULT);
 
         assertThat(TestProfiles.collapsedStacks(filtered)).containsOnly(
                 entry("main_[j];app/Server.handle_[j];app/Db.query_[j]", 3L),
@@ -39,7 +38,7 @@ class ProfileTransformsTest {
 
     @Test
     void includeAndExcludeTogether() {
-        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("^app/"), Pattern.compile("Db"));
+        Profile filtered = ProfileTransforms.filter(PROFILE, TestProfiles.filter("^app/", "Db"), FrameStyle.DEFAULT);
 
         assertThat(TestProfiles.collapsedStacks(filtered)).containsOnly(
                 entry("main_[j];app/Server.handle_[j];java/util/HashMap.get_[j]", 5L),
@@ -48,14 +47,14 @@ class ProfileTransformsTest {
 
     @Test
     void patternsSeeNamesWithoutTypeSuffix() {
-        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("query$"), null);
+        Profile filtered = ProfileTransforms.filter(PROFILE, TestProfiles.filter("query$", null), FrameStyle.DEFAULT);
 
         assertThat(filtered.totalSamples()).isEqualTo(3);
     }
 
     @Test
     void includeMatchingNothingLeavesAnEmptyProfile() {
-        Profile filtered = ProfileTransforms.filter(PROFILE, Pattern.compile("nothing-like-this"), null);
+        Profile filtered = ProfileTransforms.filter(PROFILE, TestProfiles.filter("nothing-like-this", null), FrameStyle.DEFAULT);
 
         assertThat(filtered.stacks()).isEmpty();
         assertThat(filtered.info()).isEqualTo(PROFILE.info());
@@ -63,7 +62,7 @@ class ProfileTransformsTest {
 
     @Test
     void noPatternsIsTheSameProfile() {
-        assertThat(ProfileTransforms.filter(PROFILE, null, null)).isSameAs(PROFILE);
+        assertThat(ProfileTransforms.filter(PROFILE, TestProfiles.filter(null, null), FrameStyle.DEFAULT)).isSameAs(PROFILE);
     }
 
     @Test
@@ -94,7 +93,7 @@ class ProfileTransformsTest {
     @Test
     void applyFiltersThenReverses() {
         Profile result = ProfileTransforms.apply(PROFILE,
-                new ReportOptions("ignored", Pattern.compile("Gc"), null, true));
+                new ReportOptions("ignored", TestProfiles.filter("Gc", null), true, FrameStyle.DEFAULT));
 
         assertThat(TestProfiles.collapsedStacks(result)).containsOnly(entry("app/Gc.run_[j];main_[j]", 2L));
     }

@@ -60,13 +60,22 @@ public final class TestProfiles {
         return new Frame(name, type);
     }
 
+    /** A filter of at most one include and one exclude pattern; null for none. */
+    public static FrameFilter filter(String include, String exclude) {
+        return new FrameFilter(include == null ? List.of() : List.of(NamePattern.parse(include)),
+                exclude == null ? List.of() : List.of(NamePattern.parse(exclude)));
+    }
+
+    /** Java frames with their kind's suffix, so that stacks compared as text also compare frame types. */
+    public static final FrameStyle ANNOTATED = new FrameStyle(true, false, false);
+
     /** Each stack as its collapsed text (with suffixes), mapped to its samples. */
     public static Map<String, Long> collapsedStacks(Profile profile) {
         Map<String, Long> result = new TreeMap<>();
         for (Profile.Stack s : profile.stacks()) {
             List<String> names = new ArrayList<>();
             for (Frame f : profile.framesOf(s)) {
-                names.add(CollapsedFrames.format(f));
+                names.add(CollapsedFrames.format(f, ANNOTATED));
             }
             result.merge(String.join(";", names), s.samples(), Long::sum);
         }

@@ -126,7 +126,7 @@ public final class Harness {
                 + " `-agentpath:libasyncProfiler.so=start,event=cpu,interval=10ms,ann,collapsed,file=…`\n"
                 + "- JFR: `-XX:StartFlightRecording=settings=profile,filename=…` (Java execution samples every 10 ms;"
                 + " converted to collapsed stacks from `jdk.ExecutionSample`)\n"
-                + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,file=…" + extra + "`"
+                + "- mixflame: `-javaagent:agent/target/mixflame.jar=start,event=cpu,interval=10ms,ann,file=…" + extra + "`"
                 + " (the engine is the one its output header names)\n"
                 + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead, the 1 ms"
                 + " study `event=cpu,interval=1ms`\n"

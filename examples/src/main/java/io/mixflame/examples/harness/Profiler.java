@@ -50,12 +50,12 @@ enum Profiler {
         Path out = outputIn(runDir);
         return switch (this) {
             case NONE -> List.of();
-            // ann: async-profiler marks Java frames with the suffixes mixflame uses, so both read alike.
+            // ann: both profilers mark Java frames with their kind's suffix, which FrameKind reads.
             case ASYNC_PROFILER -> List.of("-agentpath:" + files.asyncProfilerLibrary()
                     + "=start," + sampling.agentOptions() + ",ann,collapsed,file=" + out);
             case JFR -> List.of("-XX:StartFlightRecording=settings=profile,filename=" + out);
             case MIXFLAME -> List.of("-javaagent:" + files.mixflameAgent() + "=start," + sampling.agentOptions()
-                    + ",file=" + out + (mixflameOptions.isBlank() ? "" : "," + mixflameOptions));
+                    + ",ann,file=" + out + (mixflameOptions.isBlank() ? "" : "," + mixflameOptions));
         };
     }
 }

@@ -17,10 +17,10 @@ import java.util.zip.ZipFile;
  * @param asyncProfilerLibrary {@code libasyncProfiler.so} for this machine
  * @param asyncProfilerVersion the version in the async-profiler jar, or "?"
  */
-record ProfilerFiles(Path mixflameAgent, Path asyncProfilerLibrary, String asyncProfilerVersion) {
+public record ProfilerFiles(Path mixflameAgent, Path asyncProfilerLibrary, String asyncProfilerVersion) {
 
     /** The project's built files, found from the directory holding the root pom; the library goes to {@code work}. */
-    static ProfilerFiles find(Path projectRoot, Path work) throws IOException {
+    public static ProfilerFiles find(Path projectRoot, Path work) throws IOException {
         Path agent = existing(projectRoot.resolve("agent/target/mixflame.jar"), "build the agent: mvn package");
         Path jar = existing(projectRoot.resolve("examples/target/profilers/async-profiler.jar"),
                 "build the examples module: mvn -pl examples package");

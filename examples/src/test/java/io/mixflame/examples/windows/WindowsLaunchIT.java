@@ -100,7 +100,7 @@ class WindowsLaunchIT {
     private CommandRun launch(String example, Path out) throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
         return wine.runUnderWine(dir, example, Duration.ofMinutes(3), List.of(wine.javaExe().toString(), "-jar",
-                wine.windowsPath(BuiltJars.agent()), "launch", "start,interval=10ms,file=" + wine.windowsPath(out), "--",
+                wine.windowsPath(BuiltJars.agent()), "launch", "start,interval=10ms,ann,file=" + wine.windowsPath(out), "--",
                 "-cp", wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", example, "--seconds",
                 "15"));
     }

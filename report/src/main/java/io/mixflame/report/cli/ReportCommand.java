@@ -1,25 +1,29 @@
 package io.mixflame.report.cli;
 
 import io.mixflame.profile.Profile;
+import io.mixflame.report.FrameFilter;
+import io.mixflame.report.FrameStyle;
+import io.mixflame.report.NamePattern;
 import io.mixflame.report.OutputFormat;
 import io.mixflame.report.ProfileFiles;
 import io.mixflame.report.ReportOptions;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
- * {@code report IN OUT [--title T] [--include REGEX] [--exclude REGEX] [--reverse]}: converts collapsed
- * stacks (or a flame graph page) to the format OUT's extension names: {@code .html}, {@code .pb.gz} /
- * {@code .pprof}, {@code .jfr}, {@code .collapsed} / {@code .txt}; IN may also be a JFR recording.
+ * {@code report IN OUT [--title T] [--include PATTERN]... [--exclude PATTERN]... [--reverse] [--ann] [--sig]
+ * [--lib]}: converts collapsed stacks (or a flame graph page, or a JFR recording) to the format OUT's extension
+ * names: {@code .html}, {@code .pb.gz} / {@code .pprof}, {@code .jfr}, {@code .collapsed} / {@code .folded} /
+ * {@code .txt}. Patterns are {@link NamePattern}s; {@code --ann}, {@code --sig} and {@code --lib} spell frames as
+ * {@link FrameStyle} says.
  */
 public final class ReportCommand {
 
     /** The command's usage line. */
     public static final String USAGE =
-            "usage: mixflame report IN OUT [--title T] [--include REGEX] [--exclude REGEX] [--reverse]";
+            "usage: mixflame report IN OUT [--title T] [--include PATTERN]... [--exclude PATTERN]... [--reverse]"
+                    + " [--ann] [--sig] [--lib]";
 
     private ReportCommand() {
     }
@@ -35,9 +39,12 @@ public final class ReportCommand {
         return CommandSupport.run("report", err, () -> {
             List<String> files = new ArrayList<>();
             String title = null;
-            Pattern include = null;
-            Pattern exclude = null;
+            List<NamePattern> include = new ArrayList<>();
+            List<NamePattern> exclude = new ArrayList<>();
             boolean reverse = false;
+            boolean annotate = false;
+            boolean signatures = false;
+            boolean libraries = false;
             boolean optionsEnded = false;
             for (int i = 0; i < args.size(); i++) {
                 String arg = args.get(i);
@@ -50,6 +57,9 @@ public final class ReportCommand {
                 switch (name) {
                     case "--" -> optionsEnded = true;
                     case "--reverse" -> reverse = true;
+                    case "--ann" -> annotate = true;
+                    case "--sig" -> signatures = true;
+                    case "--lib" -> libraries = true;
                     case "--title", "--include", "--exclude" -> {
                         String value;
                         if (eq >= 0) {
@@ -61,8 +71,8 @@ public final class ReportCommand {
                         }
                         switch (name) {
                             case "--title" -> title = value;
-                            case "--include" -> include = regex(name, value);
-                            default -> exclude = regex(name, value);
+                            case "--include" -> include.add(pattern(name, value));
+                            default -> exclude.add(pattern(name, value));
                         }
                     }
                     default -> throw new CommandFailure(CommandFailure.BAD_INPUT, "unknown option " + arg + "; " + USAGE);
@@ -80,20 +90,19 @@ public final class ReportCommand {
                 throw new CommandFailure(CommandFailure.BAD_INPUT, e.getMessage());
             }
             Profile profile = CommandSupport.readProfile("report", in, err);
-            ReportOptions options = new ReportOptions(title, include, exclude, reverse);
+            ReportOptions options = new ReportOptions(title, new FrameFilter(include, exclude), reverse,
+                    new FrameStyle(annotate, signatures, libraries));
             CommandSupport.writeFile(outFile, stream -> ProfileFiles.write(profile, stream, format, options));
             out.println("mixflame report: wrote " + outFile);
             return 0;
         });
     }
 
-    private static Pattern regex(String option, String value) throws CommandFailure {
+    private static NamePattern pattern(String option, String value) throws CommandFailure {
         try {
-            return Pattern.compile(value);
-        } catch (PatternSyntaxException e) {
-            // The JDK's message spans lines (it draws a caret under the pattern); keep its first.
-            throw new CommandFailure(CommandFailure.BAD_INPUT,
-                    option + " '" + value + "' is not a valid regular expression: " + e.getDescription());
+            return NamePattern.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandFailure(CommandFailure.BAD_INPUT, option + " " + e.getMessage());
         }
     }
 }

@@ -69,7 +69,36 @@ class ReportCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(Files.readAllLines(dir.resolve("out.collapsed"))).containsExactly(
                 "# mixflame engine=jfr event=cpu interval=10ms samples=3 0",
-                "[main tid=1];app/Db.query_[0];app/Server.handle_[j] 3");
+                "[main tid=1];app/Db.query;app/Server.handle 3");
+    }
+
+    @Test
+    void annSigAndLibOptionsSpellFramesAsAsyncProfilerDoes() throws IOException {
+        Path cxx = dir.resolve("cxx.collapsed");
+        Files.writeString(cxx, "app/Server.handle_[0];JavaCalls::call(JavaValue*, Thread*);qsort 2\n");
+
+        assertThat(report(cxx.toString(), path("plain.collapsed")).status()).isZero();
+        assertThat(report(cxx.toString(), path("ann.collapsed"), "--ann", "--sig", "--lib").status()).isZero();
+
+        assertThat(Files.readAllLines(dir.resolve("plain.collapsed"))).last()
+                .isEqualTo("app/Server.handle;JavaCalls::call;qsort 2");
+        // A collapsed file names no modules, so --lib has nothing to prefix.
+        assertThat(Files.readAllLines(dir.resolve("ann.collapsed"))).last()
+                .isEqualTo("app/Server.handle_[0];JavaCalls::call(JavaValue*, Thread*);qsort 2");
+    }
+
+    @Test
+    void includeAndExcludeRepeatAndTakeGlobs() throws IOException {
+        Path many = dir.resolve("many.collapsed");
+        Files.writeString(many, String.join("\n", "app/A.run;app/A.work 1", "app/B.run;app/B.work 2",
+                "app/C.run;app/C.work 4", "lib/D.run;app/D.work 8", ""));
+
+        CliRun run = report(many.toString(), path("f.collapsed"), "--include", "app/A.*", "--include=*B.run",
+                "--include", "app/D*", "--include", "app/C.run", "--exclude", "*D.work", "--exclude=C\\.w");
+
+        assertThat(run.status()).isZero();
+        assertThat(Files.readAllLines(dir.resolve("f.collapsed")).stream().skip(1))
+                .containsExactly("app/A.run;app/A.work 1", "app/B.run;app/B.work 2");
     }
 
     @Test

@@ -1,0 +1,89 @@
+package io.mixflame.cli;
+
+import io.mixflame.agent.AgentOptions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of {@code record}: the target, and the agent's options made of mixflame's long flags, asprof's
+ * short ones ({@code -d}, {@code -e}, {@code -i}, {@code -f}, {@code -t}) and one comma-separated OPTIONS word.
+ *
+ * @param pid     the process to profile
+ * @param options what and how to record; the duration is 30 s unless a flag or OPTIONS names one
+ */
+record RecordArguments(long pid, AgentOptions options) {
+
+    static final String USAGE = String.join("\n",
+            "usage: record --pid PID [-d|--duration 30s] -f|--file OUT.html|.collapsed|.folded|.pb.gz|.jfr"
+                    + " [-e|--event cpu|wall] [-i|--interval 10ms] [-t|--threads] [OPTIONS]",
+            "  OPTIONS are the agent's, comma-separated (interval=1ms,include=*Server*,ann); -d -e -i -f -t are"
+                    + " asprof's flags");
+    private static final String DEFAULT_DURATION = "duration=30s";
+
+    /**
+     * Reads the arguments after {@code record}.
+     *
+     * @throws IllegalArgumentException with a one-line message for anything missing, unknown or malformed
+     */
+    static RecordArguments parse(List<String> args) {
+        long pid = -1;
+        String file = null;
+        List<String> options = new ArrayList<>();
+        String word = null;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            switch (arg) {
+                case "--pid" -> pid = pid(value(args, ++i, arg));
+                case "-d", "--duration" -> options.add("duration=" + value(args, ++i, arg));
+                case "-f", "--file" -> file = value(args, ++i, arg);
+                case "-e", "--event" -> options.add("event=" + value(args, ++i, arg));
+                case "-i", "--interval" -> options.add("interval=" + value(args, ++i, arg));
+                case "-t", "--threads" -> options.add("threads");
+                default -> {
+                    if (arg.startsWith("-")) {
+                        throw new IllegalArgumentException("unknown option '" + arg + "'");
+                    }
+                    if (word != null) {
+                        throw new IllegalArgumentException("OPTIONS are one comma-separated word, not '" + word
+                                + "' and '" + arg + "'");
+                    }
+                    word = arg;
+                }
+            }
+        }
+        if (pid <= 0) {
+            throw new IllegalArgumentException("--pid PID is missing");
+        }
+        if (file == null) {
+            throw new IllegalArgumentException("-f/--file OUT is missing");
+        }
+        options.add(0, "file=" + file);
+        if (word != null) {
+            options.add(word);
+        }
+        String text = "start," + String.join(",", options);
+        AgentOptions parsed = AgentOptions.parse(text);
+        // A duration from the flags or OPTIONS (duration= or timeout=) wins over the default.
+        return new RecordArguments(pid, parsed.durationNanos() > 0 ? parsed
+                : AgentOptions.parse(text + "," + DEFAULT_DURATION));
+    }
+
+    private static long pid(String text) {
+        try {
+            long pid = Long.parseLong(text);
+            if (pid > 0) {
+                return pid;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--pid needs a process id, not '" + text + "'");
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args.get(i);
+    }
+}
