@@ -34,7 +34,7 @@ public final class SymbolTableBuilder {
             return;
         }
         if (count == addresses.length) {
-            int n = count * 2;
+            int n = Math.min(MAX_SYMBOLS, count * 2);
             addresses = Arrays.copyOf(addresses, n);
             sizes = Arrays.copyOf(sizes, n);
             nameRefs = Arrays.copyOf(nameRefs, n);
@@ -43,6 +43,20 @@ public final class SymbolTableBuilder {
         sizes[count] = size;
         nameRefs[count] = SymbolNames.reference(table, plt ? SymbolNames.PLT : 0, nameOffset);
         count++;
+    }
+
+    /**
+     * Makes room for {@code more} symbols at once, when a source knows how many it may add (a symbol table's
+     * entries): growing by doubling through libjvm's tens of thousands left twice their size as garbage in the
+     * application's heap.
+     */
+    public void reserve(int more) {
+        int wanted = (int) Math.min(MAX_SYMBOLS, (long) count + Math.max(0, more));
+        if (wanted > addresses.length) {
+            addresses = Arrays.copyOf(addresses, wanted);
+            sizes = Arrays.copyOf(sizes, wanted);
+            nameRefs = Arrays.copyOf(nameRefs, wanted);
+        }
     }
 
     /** Number of symbols added so far. */
@@ -70,7 +84,8 @@ public final class SymbolTableBuilder {
             n[out] = nameRefs[i];
             out++;
         }
-        return new SymbolTable(Arrays.copyOf(a, out), Arrays.copyOf(s, out), Arrays.copyOf(n, out), names);
+        return out == count ? new SymbolTable(a, s, n, names)
+                : new SymbolTable(Arrays.copyOf(a, out), Arrays.copyOf(s, out), Arrays.copyOf(n, out), names);
     }
 
     /**

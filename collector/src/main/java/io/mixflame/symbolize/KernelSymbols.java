@@ -22,20 +22,32 @@ import java.util.Arrays;
 public final class KernelSymbols {
     /** Lines longer than this are no symbol line of any kernel; they are skipped. */
     private static final int MAX_LINE = 1024;
-    /** Bounds the table whatever the file holds. */
+    /** Bound the table whatever the file holds: functions, and 64 KiB chunks of names (32 MiB). */
     private static final int MAX_FUNCTIONS = 1 << 21;
+    private static final int MAX_CHUNKS = 512;
     private static final int NAME_AT = 19;
     private static final byte END = '\n';
+    private static final int CHUNK_BITS = 16;
+    private static final int CHUNK = 1 << CHUNK_BITS;
+    /** Typical kernels have some 120 000 functions: the arrays are made this large at once, and double past it. */
+    private static final int FIRST_CAPACITY = 1 << 17;
 
     /** Sorted; the first {@link #count} entries are valid (the arrays are kept as built rather than copied). */
     private final long[] addresses;
-    /** Where each function's name starts in {@link #names}; a name ends at the next {@code '\n'}. */
+    /**
+     * Where each function's name starts: chunk of {@link #names} in the high bits, offset in it in the low
+     * {@link #CHUNK_BITS}; a name ends at the next {@code '\n'}.
+     */
     private final int[] nameStarts;
-    private final byte[] names;
+    /**
+     * The names, in chunks that are filled and never copied: growing one array by doubling allocated twice the
+     * names' size, all of it in the application's heap.
+     */
+    private final byte[][] names;
     private final int count;
     private final int moduleFunctions;
 
-    private KernelSymbols(long[] addresses, int[] nameStarts, byte[] names, int count, int moduleFunctions) {
+    private KernelSymbols(long[] addresses, int[] nameStarts, byte[][] names, int count, int moduleFunctions) {
         this.addresses = addresses;
         this.nameStarts = nameStarts;
         this.names = names;
@@ -106,12 +118,13 @@ public final class KernelSymbols {
         if (found < 0) {
             return "[kernel 0x" + Long.toHexString(address) + "]";
         }
-        int start = nameStarts[found];
+        byte[] chunk = names[nameStarts[found] >>> CHUNK_BITS];
+        int start = nameStarts[found] & (CHUNK - 1);
         int end = start;
-        while (names[end] != END) {
+        while (chunk[end] != END) {
             end++;
         }
-        return new String(names, start, end - start, StandardCharsets.ISO_8859_1);
+        return new String(chunk, start, end - start, StandardCharsets.ISO_8859_1);
     }
 
     /** Number of functions of kernel modules (lines tagged {@code [module]}). */
@@ -126,11 +139,13 @@ public final class KernelSymbols {
 
     /** Collects the function lines of the file, growing its arrays by doubling up to the bound. */
     private static final class Builder {
-        private long[] addresses = new long[4096];
-        private int[] nameStarts = new int[4096];
-        private byte[] names = new byte[64 * 1024];
+        private long[] addresses = new long[FIRST_CAPACITY];
+        private int[] nameStarts = new int[FIRST_CAPACITY];
+        private byte[][] chunks = new byte[16][];
+        private int chunkCount;
+        /** Bytes used in the last chunk. */
+        private int used = CHUNK;
         private int count;
-        private int namesLength;
         private int modules;
         private boolean sorted = true;
 
@@ -155,17 +170,25 @@ public final class KernelSymbols {
                 nameStarts = Arrays.copyOf(nameStarts, count * 2);
             }
             int nameLength = end - NAME_AT;
-            if (namesLength + nameLength + 1 > names.length) {
-                names = Arrays.copyOf(names, Math.max(names.length * 2, namesLength + nameLength + 1));
+            if (used + nameLength + 1 > CHUNK) {
+                if (chunkCount == MAX_CHUNKS) {
+                    return;
+                }
+                if (chunkCount == chunks.length) {
+                    chunks = Arrays.copyOf(chunks, chunkCount * 2);
+                }
+                chunks[chunkCount++] = new byte[CHUNK];
+                used = 0;
             }
             if (count > 0 && Long.compareUnsigned(addresses[count - 1], address) > 0) {
                 sorted = false;
             }
             addresses[count] = address;
-            nameStarts[count] = namesLength;
-            System.arraycopy(line, NAME_AT, names, namesLength, nameLength);
-            namesLength += nameLength;
-            names[namesLength++] = END;
+            nameStarts[count] = (chunkCount - 1) << CHUNK_BITS | used;
+            byte[] chunk = chunks[chunkCount - 1];
+            System.arraycopy(line, NAME_AT, chunk, used, nameLength);
+            used += nameLength;
+            chunk[used++] = END;
             count++;
         }
 
@@ -173,7 +196,7 @@ public final class KernelSymbols {
             if (!sorted) {
                 heapSort(addresses, nameStarts, count);
             }
-            return new KernelSymbols(addresses, nameStarts, names, count, modules);
+            return new KernelSymbols(addresses, nameStarts, chunks, count, modules);
         }
 
         /** Sixteen hex digits at the start of a line, or -1 when they are not. */

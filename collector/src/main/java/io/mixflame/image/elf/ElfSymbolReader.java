@@ -32,6 +32,7 @@ public final class ElfSymbolReader {
             return;
         }
         ByteCursor c = elf.cursor(table);
+        out.reserve(c.remaining() / SYMBOL_SIZE);
         int names = out.strings(strings(elf, strings));
         while (c.remaining() >= SYMBOL_SIZE) {
             long name = c.u32();
