@@ -28,6 +28,10 @@ class PprofWriterTest {
         final List<long[]> sampleTypes = new ArrayList<>();
         final List<long[]> sampleLocations = new ArrayList<>();
         final List<long[]> sampleValues = new ArrayList<>();
+        /** Each sample's string labels, key to value. */
+        final List<Map<String, String>> sampleLabels = new ArrayList<>();
+        final List<byte[]> mappings = new ArrayList<>();
+        final List<List<long[]>> rawLabels = new ArrayList<>();
         final Map<Long, Long> locationFunction = new HashMap<>();
         final Map<Long, long[]> functionNames = new HashMap<>(); // id -> {name, system_name}
         final List<String> strings = new ArrayList<>();
@@ -58,14 +62,24 @@ class PprofWriterTest {
         return out.toByteArray();
     }
 
+    /** Decodes our writer's output, which must pack its repeated numbers. */
     static Decoded decode(byte[] gzipped) throws IOException {
-        byte[] raw = new GZIPInputStream(new ByteArrayInputStream(gzipped)).readAllBytes();
+        return decode(new GZIPInputStream(new ByteArrayInputStream(gzipped)).readAllBytes(), true);
+    }
+
+    /** Decodes another writer's uncompressed profile, whose repeated numbers may be unpacked (as proto3 allows). */
+    static Decoded decodeForeign(byte[] raw) throws IOException {
+        return decode(raw, false);
+    }
+
+    private static Decoded decode(byte[] raw, boolean packedOnly) throws IOException {
         CodedInputStream in = CodedInputStream.newInstance(raw);
         Decoded d = new Decoded();
         for (int tag; (tag = in.readTag()) != 0; ) {
             switch (WireFormat.getTagFieldNumber(tag)) {
                 case 1 -> d.sampleTypes.add(valueType(in.readBytes().newCodedInput()));
-                case 2 -> sample(in.readBytes().newCodedInput(), d);
+                case 2 -> sample(in.readBytes().newCodedInput(), d, packedOnly);
+                case 3 -> d.mappings.add(in.readBytes().toByteArray());
                 case 4 -> location(in.readBytes().newCodedInput(), d);
                 case 5 -> function(in.readBytes().newCodedInput(), d);
                 case 6 -> d.strings.add(in.readStringRequireUtf8());
@@ -78,6 +92,11 @@ class PprofWriterTest {
                 default -> throw new AssertionError("unexpected field " + WireFormat.getTagFieldNumber(tag));
             }
         }
+        for (List<long[]> labels : d.rawLabels) {
+            Map<String, String> named = new HashMap<>();
+            labels.forEach(l -> assertThat(named.put(d.string(l[0]), d.string(l[1]))).as("label twice").isNull());
+            d.sampleLabels.add(named);
+        }
         return d;
     }
 
@@ -89,20 +108,51 @@ class PprofWriterTest {
         return typeAndUnit;
     }
 
-    private static void sample(CodedInputStream in, Decoded d) throws IOException {
+    private static void sample(CodedInputStream in, Decoded d, boolean packedOnly) throws IOException {
         long[] locations = {};
         long[] values = {};
+        List<long[]> labels = new ArrayList<>();
         for (int tag; (tag = in.readTag()) != 0; ) {
-            assertThat(WireFormat.getTagWireType(tag)).as("packed").isEqualTo(WireFormat.WIRETYPE_LENGTH_DELIMITED);
-            long[] packed = packed(in.readBytes().newCodedInput());
+            if (WireFormat.getTagFieldNumber(tag) == 3) {
+                labels.add(label(in.readBytes().newCodedInput()));
+                continue;
+            }
+            long[] read;
+            if (WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_VARINT && !packedOnly) {
+                read = new long[] {in.readInt64()};
+            } else {
+                assertThat(WireFormat.getTagWireType(tag)).as("packed").isEqualTo(WireFormat.WIRETYPE_LENGTH_DELIMITED);
+                read = packed(in.readBytes().newCodedInput());
+            }
             switch (WireFormat.getTagFieldNumber(tag)) {
-                case 1 -> locations = packed;
-                case 2 -> values = packed;
+                case 1 -> locations = concat(locations, read);
+                case 2 -> values = concat(values, read);
                 default -> throw new AssertionError("unexpected sample field " + tag);
             }
         }
         d.sampleLocations.add(locations);
         d.sampleValues.add(values);
+        // Resolved once the string table is read (it may come after the samples).
+        d.rawLabels.add(labels);
+    }
+
+    /** A label's {key, str} string indexes; numeric labels are not expected. */
+    private static long[] label(CodedInputStream in) throws IOException {
+        long[] keyAndStr = new long[2];
+        for (int tag; (tag = in.readTag()) != 0; ) {
+            switch (WireFormat.getTagFieldNumber(tag)) {
+                case 1 -> keyAndStr[0] = in.readInt64();
+                case 2 -> keyAndStr[1] = in.readInt64();
+                default -> throw new AssertionError("unexpected label field " + WireFormat.getTagFieldNumber(tag));
+            }
+        }
+        return keyAndStr;
+    }
+
+    private static long[] concat(long[] a, long[] b) {
+        long[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        return both;
     }
 
     private static long[] packed(CodedInputStream in) throws IOException {
