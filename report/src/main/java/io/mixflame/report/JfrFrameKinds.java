@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * The frame types of a JFR stack trace ({@code jdk.types.FrameType}), both ways: the JDK's names
  * ({@code Interpreted}, {@code JIT compiled}, {@code Inlined}, {@code Native}) and async-profiler's for what the
- * JDK has none of ({@code C++}, {@code Kernel}, {@code C1 compiled}). Readers go by these names; the constants'
- * keys are the writer's own.
+ * JDK has none of ({@code C++}, {@code Kernel}, {@code C1 compiled}). Each is keyed by its index in {@link #ALL},
+ * as the JDK and async-profiler key them: async-profiler's converter takes the key for the type, others the name.
  */
 final class JfrFrameKinds {
 
@@ -19,7 +19,7 @@ final class JfrFrameKinds {
     static final String KERNEL = "Kernel";
     static final String C1_COMPILED = "C1 compiled";
 
-    /** Every frame type the writer declares. */
+    /** Every frame type the writer declares, in the order of their keys. */
     static final List<String> ALL = List.of(INTERPRETED, JIT_COMPILED, INLINED, NATIVE, CPP, KERNEL, C1_COMPILED);
 
     private JfrFrameKinds() {
@@ -38,6 +38,11 @@ final class JfrFrameKinds {
             case KERNEL -> KERNEL;
             case NATIVE, STUB, THREAD, MARKER -> NATIVE;
         };
+    }
+
+    /** The key of the JFR frame type a frame of this kind is written with. */
+    static int key(FrameType type) {
+        return ALL.indexOf(toJfr(type));
     }
 
     /**

@@ -7,18 +7,16 @@ import io.mixflame.profile.ProfileInfo;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.openjdk.jmc.flightrecorder.writer.api.Recording;
-import org.openjdk.jmc.flightrecorder.writer.api.Recordings;
-import org.openjdk.jmc.flightrecorder.writer.api.Type;
-import org.openjdk.jmc.flightrecorder.writer.api.TypedValue;
-import org.openjdk.jmc.flightrecorder.writer.api.Types;
 
 /**
- * Writes a profile as a JDK Flight Recorder file, with JDK Mission Control's writer: what the JDK's {@code jfr}
- * tool, JMC, IntelliJ and async-profiler's converter open.
+ * Writes a profile as a JDK Flight Recorder file: what the JDK's {@code jfr} tool, JMC, IntelliJ and
+ * async-profiler's converter open. This class maps the profile to events and constants; {@link JfrChunkWriter}
+ * lays out the bytes (hand-written, because async-profiler's converter reads fixed layouts and inline symbols that
+ * JMC's writer cannot produce).
  *
  * <p>Each sample is one {@code jdk.ExecutionSample} event, laid out as the JDK lays it out (start time, sampled
  * thread, stack trace, thread state), so that readers that read fields by position read it too. A stack's root
@@ -36,7 +34,7 @@ import org.openjdk.jmc.flightrecorder.writer.api.Types;
  */
 public final class JfrProfileWriter implements ProfileWriter {
 
-    /** The most events one file holds (each costs about 10 bytes while the file is built in memory). */
+    /** The most events one file holds (about 8 bytes each in the file; only distinct events are held in memory). */
     public static final long MAX_EVENTS = 2_000_000;
 
     static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
@@ -51,6 +49,11 @@ public final class JfrProfileWriter implements ProfileWriter {
      */
     static final String NATIVE_SIGNATURE = "()L;";
     static final String KERNEL_SIGNATURE = "(Lk;)L;";
+    /** async-profiler's thread states, keyed by their index as async-profiler keys them. */
+    static final String STATE_DEFAULT = "STATE_DEFAULT";
+    static final String STATE_RUNNABLE = "STATE_RUNNABLE";
+    static final String STATE_SLEEPING = "STATE_SLEEPING";
+    private static final List<String> STATES = List.of(STATE_DEFAULT, STATE_RUNNABLE, STATE_SLEEPING);
     private static final int ACC_NATIVE = 0x100;
     private static final String RUNNING_STATE_FRAME = "[running]";
     private static final Pattern THREAD_FRAME = Pattern.compile("\\[(?:(.*) )?tid=(\\d{1,18})]", Pattern.DOTALL);
@@ -70,18 +73,10 @@ public final class JfrProfileWriter implements ProfileWriter {
     public void write(Profile profile, OutputStream out) throws IOException {
         ProfileInfo info = profile.info();
         long startNanos = (info.startMillis() > 0 ? info.startMillis() : System.currentTimeMillis()) * 1_000_000L;
-        // Ticks are nanoseconds; the chunk starts at the profile's start and every event is stamped with that tick.
-        // A duration of 0 would make the writer take the time since its own start; 1 ns is the least it takes.
-        long startTicks = System.nanoTime();
-        Recording recording = Recordings.newRecording(new NonClosingOutputStream(out), settings -> settings
-                .withTimestamp(startNanos)
-                .withStartTicks(startTicks)
-                .withDuration(Math.max(1, info.durationNanos())));
-        try {
-            new Events(recording, profile, startTicks).writeAll();
-        } finally {
-            recording.close();
-        }
+        JfrChunkWriter chunk = new JfrChunkWriter(startNanos, info.durationNanos());
+        JfrConstantPools pools = new JfrConstantPools(JfrFrameKinds.ALL, STATES);
+        new Events(chunk, pools, profile).addAll();
+        chunk.write(pools, out);
         out.flush();
     }
 
@@ -93,51 +88,20 @@ public final class JfrProfileWriter implements ProfileWriter {
         return (long) ((double) samples * maxEvents / total);
     }
 
-    /** One file's worth of types and constants, each built once. */
+    /** One file's events, each distinct one built once. */
     private final class Events {
-        private final Recording recording;
+        private final JfrChunkWriter chunk;
+        private final JfrConstantPools pools;
         private final Profile profile;
-        private final long startTicks;
-        private final Types types;
-        private final Type sampleType;
-        private final Type settingType;
-        private final Type noteType;
-        private final Type stateType;
-        private final Map<String, TypedValue> frameTypes = new HashMap<>();
-        private final Map<Frame, TypedValue> frames = new HashMap<>();
-        private final Map<Frame, TypedValue> threads = new HashMap<>();
+        private final Map<Frame, Long> methods = new HashMap<>();
 
-        Events(Recording recording, Profile profile, long startTicks) {
-            this.recording = recording;
+        Events(JfrChunkWriter chunk, JfrConstantPools pools, Profile profile) {
+            this.chunk = chunk;
+            this.pools = pools;
             this.profile = profile;
-            this.startTicks = startTicks;
-            this.types = recording.getTypes();
-            JfrJdkTypes.register(types);
-            Type frameType = types.getType(Types.JDK.FRAME_TYPE);
-            for (String name : JfrFrameKinds.ALL) {
-                frameTypes.put(name, frameType.asValue(name));
-            }
-            stateType = recording.registerType("jdk.types.ThreadState", b -> b.addField("name", Types.Builtin.STRING));
-            sampleType = recording.registerType(EXECUTION_SAMPLE, "jdk.jfr.Event", b -> b
-                    .addField("startTime", Types.Builtin.LONG,
-                            f -> f.addAnnotation(Types.JDK.ANNOTATION_TIMESTAMP, "TICKS"))
-                    .addField("sampledThread", Types.JDK.THREAD)
-                    .addField("stackTrace", Types.JDK.STACK_TRACE)
-                    .addField("state", stateType));
-            // async-profiler's converter reads a setting as the longs up to "id", then the name and value.
-            settingType = recording.registerType(ACTIVE_SETTING, "jdk.jfr.Event", b -> b
-                    .addField("startTime", Types.Builtin.LONG,
-                            f -> f.addAnnotation(Types.JDK.ANNOTATION_TIMESTAMP, "TICKS"))
-                    .addField("id", Types.Builtin.LONG)
-                    .addField("name", Types.Builtin.STRING)
-                    .addField("value", Types.Builtin.STRING));
-            noteType = recording.registerType(NOTE, "jdk.jfr.Event", b -> b
-                    .addField("startTime", Types.Builtin.LONG,
-                            f -> f.addAnnotation(Types.JDK.ANNOTATION_TIMESTAMP, "TICKS"))
-                    .addField("text", Types.Builtin.STRING));
         }
 
-        void writeAll() {
+        void addAll() throws IOException {
             ProfileInfo info = profile.info();
             setting(SETTING_ENGINE, info.engine());
             setting(SETTING_EVENT, info.event());
@@ -153,11 +117,7 @@ public final class JfrProfileWriter implements ProfileWriter {
                 if (events <= 0) {
                     continue;
                 }
-                Frame[] rootFirst = profile.framesOf(stack);
-                TypedValue event = sample(rootFirst, wall);
-                for (long i = 0; i < events; i++) {
-                    recording.writeEvent(event);
-                }
+                chunk.add(sample(profile.framesOf(stack), wall), events);
                 written += events;
             }
             if (written < total) {
@@ -166,34 +126,36 @@ public final class JfrProfileWriter implements ProfileWriter {
             }
         }
 
-        private TypedValue sample(Frame[] rootFirst, boolean wall) {
+        private JfrBuffer sample(Frame[] rootFirst, boolean wall) throws IOException {
             boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
             int first = threaded ? 1 : 0;
-            TypedValue[] leafFirst = new TypedValue[rootFirst.length - first];
+            long[] leafFirst = new long[rootFirst.length - first];
+            int[] kinds = new int[leafFirst.length];
             for (int i = rootFirst.length - 1, j = 0; i >= first; i--, j++) {
-                leafFirst[j] = frames.computeIfAbsent(rootFirst[i], this::frame);
+                Long method = methods.get(rootFirst[i]);
+                if (method == null) {
+                    method = method(rootFirst[i]);
+                    methods.put(rootFirst[i], method);
+                }
+                leafFirst[j] = method;
+                kinds[j] = JfrFrameKinds.key(rootFirst[i].type());
             }
             String state;
             if (!wall) {
-                state = "STATE_DEFAULT";
+                state = STATE_DEFAULT;
             } else {
-                boolean running = rootFirst.length > 0 && RUNNING_STATE_FRAME.equals(rootFirst[rootFirst.length - 1].name());
-                state = running ? "STATE_RUNNABLE" : "STATE_SLEEPING";
+                boolean running = rootFirst.length > 0
+                        && RUNNING_STATE_FRAME.equals(rootFirst[rootFirst.length - 1].name());
+                state = running ? STATE_RUNNABLE : STATE_SLEEPING;
             }
-            TypedValue thread = threaded ? threads.computeIfAbsent(rootFirst[0], this::thread)
-                    : types.getType(Types.JDK.THREAD).nullValue();
-            TypedValue trace = types.getType(Types.JDK.STACK_TRACE).asValue(b -> b
-                    .putField("truncated", false)
-                    .putField("frames", leafFirst));
-            return sampleType.asValue(b -> b
-                    .putField("startTime", startTicks)
-                    .putField("sampledThread", thread)
-                    .putField("stackTrace", trace)
-                    .putField("state", stateType.asValue(s -> s.putField("name", state))));
+            long thread = threaded ? thread(rootFirst[0]) : 0;
+            return JfrChunkWriter.event(JfrMetadata.EXECUTION_SAMPLE)
+                    .putVarLong(thread)
+                    .putVarLong(pools.stackTrace(leafFirst, kinds))
+                    .putVarLong(STATES.indexOf(state));
         }
 
-        private TypedValue frame(Frame frame) {
-            String kind = JfrFrameKinds.toJfr(frame.type());
+        private long method(Frame frame) throws IOException {
             boolean java = frame.type().isJava();
             String name = cleaned(frame.name());
             String className;
@@ -207,54 +169,24 @@ public final class JfrProfileWriter implements ProfileWriter {
                 methodName = name;
             }
             String signature = frame.type() == FrameType.KERNEL ? KERNEL_SIGNATURE : NATIVE_SIGNATURE;
-            TypedValue cls = types.getType(Types.JDK.CLASS).asValue(b -> b
-                    .putField("name", symbol(className))
-                    .putField("modifiers", 0)
-                    .putField("hidden", false));
-            TypedValue method = types.getType(Types.JDK.METHOD).asValue(b -> b
-                    .putField("type", cls)
-                    .putField("name", symbol(methodName))
-                    .putField("descriptor", symbol(signature))
-                    .putField("modifiers", java ? 0 : ACC_NATIVE)
-                    .putField("hidden", false));
-            TypedValue type = frameTypes.get(kind);
-            return types.getType(Types.JDK.STACK_FRAME).asValue(b -> b
-                    .putField("method", method)
-                    .putField("lineNumber", 0)
-                    .putField("bytecodeIndex", 0)
-                    .putField("type", type));
+            return pools.method(className, methodName, signature, java ? 0 : ACC_NATIVE);
         }
 
-        private TypedValue thread(Frame root) {
+        private long thread(Frame root) throws IOException {
             Matcher m = THREAD_FRAME.matcher(root.name());
-            String name = cleaned(root.name());
-            long tid = 0;
-            if (m.matches()) {
-                name = m.group(1) == null ? "" : cleaned(m.group(1));
-                tid = Long.parseLong(m.group(2));
+            if (!m.matches()) {
+                return pools.thread(cleaned(root.name()), 0);
             }
-            String threadName = name;
-            long osThreadId = tid;
-            return types.getType(Types.JDK.THREAD).asValue(b -> b
-                    .putField("osName", threadName)
-                    .putField("osThreadId", osThreadId)
-                    .putField("javaName", threadName));
+            return pools.thread(m.group(1) == null ? "" : cleaned(m.group(1)), Long.parseLong(m.group(2)));
         }
 
-        private TypedValue symbol(String text) {
-            return types.getType(Types.JDK.SYMBOL).asValue(b -> b.putField("string", text));
+        private void setting(String name, String value) throws IOException {
+            chunk.add(JfrChunkWriter.event(JfrMetadata.ACTIVE_SETTING)
+                    .putVarLong(JfrMetadata.EXECUTION_SAMPLE).putString(name).putString(cleaned(value)), 1);
         }
 
-        private void setting(String name, String value) {
-            recording.writeEvent(settingType.asValue(b -> b
-                    .putField("startTime", startTicks)
-                    .putField("id", sampleType.getId())
-                    .putField("name", name)
-                    .putField("value", cleaned(value))));
-        }
-
-        private void note(String text) {
-            recording.writeEvent(noteType.asValue(b -> b.putField("startTime", startTicks).putField("text", cleaned(text))));
+        private void note(String text) throws IOException {
+            chunk.add(JfrChunkWriter.event(JfrMetadata.NOTE).putString(cleaned(text)), 1);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
 import java.io.IOException;
@@ -13,18 +14,28 @@ import java.util.zip.GZIPOutputStream;
 import one.proto.Proto;
 
 /**
- * Writes a gzip-compressed pprof profile (github.com/google/pprof/proto/profile.proto).
+ * Writes a gzip-compressed pprof profile (github.com/google/pprof/proto/profile.proto), as {@code go tool pprof}
+ * reads it.
  *
- * <p>Two sample types: {@code samples/count} and {@code <event>/nanoseconds} (the default), valued by each
- * stack's samples and weight; the default is the weight, or the samples when no stack has a weight. Every distinct frame becomes one Function and one Location; a Function's
- * {@code name} is the frame's name and its {@code system_name} carries the collapsed type suffix, so the kind
- * of each Java frame survives. The engine's description and the profile's notes become comments.
+ * <p>Sample types: {@code samples/count} and, when stacks have weights, {@code <event>/nanoseconds} (then the
+ * default, and the period type with the sampling interval as period); a profile read from counts only (collapsed
+ * without mixflame's header, an HTML page, a JFR file without an interval) has the first alone, with period 1.
+ * Every distinct frame becomes one Function and one Location; a Function's {@code name} is the frame's name and its
+ * {@code system_name} carries the collapsed type suffix, so the kind of each Java frame survives. Source files and
+ * line numbers are not known: left empty and 0. Native frames get their module's Mapping and an address in it
+ * ({@link PprofMappings}). A {@code [name tid=N]} root frame becomes the sample's {@code thread} label with that
+ * value, as async-profiler's converter writes it, and is not a Location. The engine's description and the
+ * profile's notes become comments.
  */
 public final class PprofWriter implements ProfileWriter {
+
+    /** The label that names a sample's thread. */
+    static final String THREAD_LABEL = "thread";
 
     // Field numbers of profile.proto.
     private static final int PROFILE_SAMPLE_TYPE = 1;
     private static final int PROFILE_SAMPLE = 2;
+    private static final int PROFILE_MAPPING = 3;
     private static final int PROFILE_LOCATION = 4;
     private static final int PROFILE_FUNCTION = 5;
     private static final int PROFILE_STRING_TABLE = 6;
@@ -38,7 +49,17 @@ public final class PprofWriter implements ProfileWriter {
     private static final int VALUE_TYPE_UNIT = 2;
     private static final int SAMPLE_LOCATION_ID = 1;
     private static final int SAMPLE_VALUE = 2;
+    private static final int SAMPLE_LABEL = 3;
+    private static final int LABEL_KEY = 1;
+    private static final int LABEL_STR = 2;
+    private static final int MAPPING_ID = 1;
+    private static final int MAPPING_MEMORY_START = 2;
+    private static final int MAPPING_MEMORY_LIMIT = 3;
+    private static final int MAPPING_FILENAME = 5;
+    private static final int MAPPING_HAS_FUNCTIONS = 7;
     private static final int LOCATION_ID = 1;
+    private static final int LOCATION_MAPPING_ID = 2;
+    private static final int LOCATION_ADDRESS = 3;
     private static final int LOCATION_LINE = 4;
     private static final int LINE_FUNCTION_ID = 1;
     private static final int FUNCTION_ID = 1;
@@ -51,8 +72,13 @@ public final class PprofWriter implements ProfileWriter {
         StringTable strings = new StringTable();
         Proto message = new Proto(64 * 1024);
 
+        // A profile read from a file that has counts only has no weights: a nanoseconds type would be all zeros
+        // (and as the default, viewers such as speedscope would show nothing).
+        boolean weighed = profile.totalWeightNanos() > 0 || profile.totalSamples() == 0;
         message.field(PROFILE_SAMPLE_TYPE, valueType(strings, "samples", "count"));
-        message.field(PROFILE_SAMPLE_TYPE, valueType(strings, info.event(), "nanoseconds"));
+        if (weighed) {
+            message.field(PROFILE_SAMPLE_TYPE, valueType(strings, info.event(), "nanoseconds"));
+        }
 
         // Location ids are handed out as stacks first use a frame; 0 means "none yet" (pprof ids start at 1).
         int[] locationOfFrame = new int[profile.frames().size()];
@@ -63,7 +89,9 @@ public final class PprofWriter implements ProfileWriter {
         for (Profile.Stack stack : profile.stacks()) {
             ids.reset();
             int[] frameIds = stack.frameIds();
-            for (int i = frameIds.length - 1; i >= 0; i--) { // pprof wants the leaf first
+            Frame root = frameIds.length > 0 ? profile.frame(frameIds[0]) : null;
+            boolean threaded = root != null && root.type() == FrameType.THREAD;
+            for (int i = frameIds.length - 1; i >= (threaded ? 1 : 0); i--) { // pprof wants the leaf first
                 int frameId = frameIds[i];
                 if (locationOfFrame[frameId] == 0) {
                     locations.add(profile.frame(frameId));
@@ -73,16 +101,38 @@ public final class PprofWriter implements ProfileWriter {
             }
             values.reset();
             values.writeLong(stack.samples());
-            values.writeLong(stack.weightNanos());
+            if (weighed) {
+                values.writeLong(stack.weightNanos());
+            }
             sample.reset();
             sample.field(SAMPLE_LOCATION_ID, ids);
             sample.field(SAMPLE_VALUE, values);
+            if (threaded) {
+                sample.field(SAMPLE_LABEL, new Proto(8)
+                        .field(LABEL_KEY, (long) strings.index(THREAD_LABEL))
+                        .field(LABEL_STR, (long) strings.index(root.name())));
+            }
             message.field(PROFILE_SAMPLE, sample);
         }
 
+        PprofMappings mappings = new PprofMappings(locations);
+        for (PprofMappings.Mapping m : mappings.all()) {
+            // Build id unknown (left empty); the functions are named, so pprof need not symbolize.
+            message.field(PROFILE_MAPPING, new Proto(32)
+                    .field(MAPPING_ID, (long) m.id())
+                    .field(MAPPING_MEMORY_START, m.start())
+                    .field(MAPPING_MEMORY_LIMIT, m.limit())
+                    .field(MAPPING_FILENAME, (long) strings.index(m.file()))
+                    .field(MAPPING_HAS_FUNCTIONS, 1L));
+        }
         for (int id = 1; id <= locations.size(); id++) {
-            Proto line = new Proto(8).field(LINE_FUNCTION_ID, (long) id);
-            message.field(PROFILE_LOCATION, new Proto(16).field(LOCATION_ID, (long) id).field(LOCATION_LINE, line));
+            Frame frame = locations.get(id - 1);
+            Proto location = new Proto(24).field(LOCATION_ID, (long) id);
+            PprofMappings.Mapping m = mappings.of(frame);
+            if (m != null) {
+                location.field(LOCATION_MAPPING_ID, (long) m.id()).field(LOCATION_ADDRESS, mappings.address(frame));
+            }
+            message.field(PROFILE_LOCATION, location.field(LOCATION_LINE, new Proto(8).field(LINE_FUNCTION_ID, (long) id)));
         }
         for (int id = 1; id <= locations.size(); id++) {
             Frame frame = locations.get(id - 1);
@@ -99,15 +149,17 @@ public final class PprofWriter implements ProfileWriter {
         if (info.durationNanos() > 0) {
             message.field(PROFILE_DURATION_NANOS, info.durationNanos());
         }
-        message.field(PROFILE_PERIOD_TYPE, valueType(strings, info.event(), "nanoseconds"));
-        message.field(PROFILE_PERIOD, info.intervalNanos());
+        if (weighed) {
+            message.field(PROFILE_PERIOD_TYPE, valueType(strings, info.event(), "nanoseconds"));
+            message.field(PROFILE_PERIOD, info.intervalNanos());
+        } else {
+            message.field(PROFILE_PERIOD_TYPE, valueType(strings, "samples", "count"));
+            message.field(PROFILE_PERIOD, 1L);
+        }
         message.field(PROFILE_COMMENT, (long) strings.index("mixflame " + info.describe()));
         for (String note : info.notes()) {
             message.field(PROFILE_COMMENT, (long) strings.index(note));
         }
-        // A profile read from a file that has counts only (collapsed without mixflame's header, an HTML page) has no
-        // weights: the default type must then be the one with values, or viewers (speedscope) show nothing.
-        boolean weighed = profile.totalWeightNanos() > 0 || profile.totalSamples() == 0;
         message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(weighed ? info.event() : "samples"));
 
         // Last, once every string above has its index.

@@ -28,8 +28,8 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 import one.convert.Arguments;
 import one.convert.JfrToFlame;
+import one.convert.JfrToPprof;
 import one.jfr.JfrReader;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmc.common.IMCFrame;
@@ -139,14 +139,32 @@ class JfrProfileWriterTest {
     @Test
     void theJdksJfrToolPrintsEverySample() throws Exception {
         Path file = write(mixed());
-        Path jfrTool = Path.of(System.getProperty("java.home"), "bin", "jfr");
-        Process p = new ProcessBuilder(jfrTool.toString(), "print", "--events", "jdk.ExecutionSample", file.toString())
-                .redirectErrorStream(true).start();
-        String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 
-        assertThat(p.waitFor()).as(printed).isZero();
+        String printed = runJfrTool("print", "--events", "jdk.ExecutionSample", file.toString());
+
         assertThat(printed.split("jdk.ExecutionSample \\{", -1)).hasSize(16 + 1);
         assertThat(printed).contains("deflate", "a.B.hot", "pool-1 worker");
+    }
+
+    @Test
+    void theJdksJfrToolSummarizesTheRecording() throws Exception {
+        Path file = write(mixed());
+
+        String summary = runJfrTool("summary", file.toString());
+
+        assertThat(summary).containsPattern("(?m)^\\s*jdk\\.ExecutionSample\\s+16\\s")
+                .containsPattern("(?m)^\\s*jdk\\.ActiveSetting\\s+3\\s")
+                .containsPattern("(?m)^\\s*mixflame\\.Note\\s+1\\s");
+    }
+
+    private static String runJfrTool(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "jfr").toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String printed = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(printed).isZero();
+        return printed;
     }
 
     @Test
@@ -202,39 +220,104 @@ class JfrProfileWriterTest {
     }
 
     @Test
-    @Disabled("async-profiler's converter (4.5) reads symbols only as inline UTF-8; JMC's writer writes every string "
-            + "through its constant pool, so the converter fails with 'Invalid symbol encoding'")
-    void asyncProfilersConverterFindsTheCollapsedStacks() throws IOException {
+    void asyncProfilersConverterFindsTheCollapsedStacksWithTheirThreads() throws IOException {
         Profile profile = mixed();
         Path file = write(profile);
 
-        Map<String, Long> converted = convert(file);
+        Map<String, Long> converted = convertToCollapsed(file);
 
-        // The converter names a thread by its constant's key, which JMC's writer numbers itself: compared
-        // without the thread roots, whose names the other readers check.
+        // The converter puts a thread root on every stack: [tid=0] where the event names no thread.
         Map<String, Long> expected = new TreeMap<>();
         TestProfiles.collapsedStacks(profile).forEach((stack, count) ->
-                expected.merge(stack.replaceFirst("^\\[[^;]* tid=\\d+];", ""), count, Long::sum));
-        assertThat(converted).isEqualTo(expected);
+                expected.merge(stack.startsWith("[unknown]") ? "[tid=0];" + stack : stack, count, Long::sum));
+        assertThat(converted).isEqualTo(expected).containsKey("[pool-1 worker tid=77];java/lang/Thread.run_[0];"
+                + "java/util/zip/Deflater.deflateBytesBytes_[j];Java_java_util_zip_Deflater_deflateBytesBytes;deflate");
     }
 
-    private static Map<String, Long> convert(Path file) throws IOException {
+    @Test
+    void asyncProfilersPprofConverterFindsTheStacksThreadsAndCounts() throws IOException {
+        Profile profile = mixed();
+        Path file = write(profile);
+        Arguments args = new Arguments();
+        args.threads = true;
+
+        PprofWriterTest.Decoded d = PprofWriterTest.decodeForeign(convert(file, reader -> {
+            JfrToPprof converter = new JfrToPprof(reader, args);
+            converter.convert();
+            return converter::dump;
+        }));
+
+        Map<String, Long> stacks = new TreeMap<>();
+        for (int i = 0; i < d.sampleLocations.size(); i++) {
+            List<String> rootFirst = new ArrayList<>(d.sampleFrames(i));
+            java.util.Collections.reverse(rootFirst);
+            String thread = d.sampleLabels.get(i).get("thread");
+            if (thread != null) {
+                rootFirst.add(0, thread);
+            }
+            stacks.merge(String.join(";", rootFirst), d.sampleValues.get(i)[0], Long::sum);
+        }
+        // pprof function names carry no frame kind: the collapsed names without their suffixes.
+        Map<String, Long> expected = new TreeMap<>();
+        TestProfiles.collapsedStacks(profile).forEach((stack, count) ->
+                expected.merge(stack.replaceAll("_\\[[0-9a-z]]($|;)", "$1"), count, Long::sum));
+        assertThat(stacks).isEqualTo(expected).containsKey("[main tid=4242];java/lang/Thread.run;a/B.hot");
+    }
+
+    @Test
+    void threadIdsPastAnIntOrSharedByTwoNamesKeepTheirThreads() throws IOException {
+        Profile profile = TestProfiles.with(CPU)
+                .add(3, Frame.thread("big", 123_456_789_012L), jit("a/B.x"))
+                .add(2, Frame.thread("first", 5), jit("a/B.y"))
+                .add(1, Frame.thread("second", 5), jit("a/B.z"))
+                .build();
+        Path file = write(profile);
+
+        // The JDK's reader gets every name and id back.
+        assertThat(TestProfiles.collapsedStacks(ProfileFiles.read(file, w -> { })))
+                .isEqualTo(TestProfiles.collapsedStacks(profile));
+        // The converter names threads by key: a thread keeps its id as the key when no other thread has it and it
+        // fits an int; otherwise it gets a key of its own, still one per thread.
+        Map<String, Long> converted = convertToCollapsed(file);
+        Map<String, Long> byThreadName = new TreeMap<>();
+        converted.forEach((stack, count) -> byThreadName.merge(stack.replaceFirst(" tid=\\d+].*", ""), count, Long::sum));
+        assertThat(byThreadName).containsOnly(Map.entry("[big", 3L), Map.entry("[first", 2L), Map.entry("[second", 1L));
+        assertThat(converted.keySet()).containsOnlyOnce("[first tid=5];a/B.y_[j]").hasSize(3);
+    }
+
+    private static Map<String, Long> convertToCollapsed(Path file) throws IOException {
         Arguments args = new Arguments();
         args.output = "collapsed";
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (JfrReader reader = new JfrReader(file.toString())) {
+        args.threads = true;
+        byte[] collapsed = convert(file, reader -> {
             JfrToFlame converter = new JfrToFlame(reader, args);
             converter.convert();
-            converter.dump(out);
-        }
+            return converter::dump;
+        });
         Map<String, Long> stacks = new TreeMap<>();
-        for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+        for (String line : new String(collapsed, StandardCharsets.UTF_8).split("\n")) {
             if (!line.isBlank()) {
                 int space = line.lastIndexOf(' ');
                 stacks.merge(line.substring(0, space), Long.parseLong(line.substring(space + 1)), Long::sum);
             }
         }
         return stacks;
+    }
+
+    /** A converter run on a reader of the file; what it gives back writes the result. */
+    private interface Conversion {
+        IOConsumer<OutputStream> run(JfrReader reader) throws IOException;
+    }
+
+    /** The converter's output for the file (its reader closed before the output is written, as its main does). */
+    private static byte[] convert(Path file, Conversion conversion) throws IOException {
+        IOConsumer<OutputStream> dump;
+        try (JfrReader reader = new JfrReader(file.toString())) {
+            dump = conversion.run(reader);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        dump.accept(out);
+        return out.toByteArray();
     }
 
     @Test
