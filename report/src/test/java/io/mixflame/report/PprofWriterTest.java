@@ -366,7 +366,7 @@ class PprofWriterTest {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("pprof-inputs");
         try {
             Profile cpu = sample();
-            ReportOptions none = new ReportOptions(null, null, null, false);
+            ReportOptions none = ReportOptions.DEFAULT;
             for (String ext : List.of("collapsed", "jfr", "html")) {
                 java.nio.file.Path file = dir.resolve("in." + ext);
                 ProfileFiles.write(cpu, file, none);
