@@ -33,6 +33,17 @@ public record JavaMethod(String holder, String name, String signature, String so
         return hidden < 0 ? dotted : dotted.substring(0, hidden) + "/" + dotted.substring(hidden + 1);
     }
 
+    /** The method's first line, the least of its line table; 0 without one. */
+    public int firstLine() {
+        int first = 0;
+        for (int i = 1; i < lineNumbers.length; i += 2) {
+            if (lineNumbers[i] > 0 && (first == 0 || lineNumbers[i] < first)) {
+                first = lineNumbers[i];
+            }
+        }
+        return first;
+    }
+
     /** The source line of a bytecode index; 0 when unknown. */
     public int lineOf(int bci) {
         int b = bci < 0 ? 0 : bci;

@@ -191,7 +191,7 @@ public final class ProfileFrameNamer {
         }
         Frame f = byType[type.ordinal()];
         if (f == null) {
-            f = new Frame(method.holder() + "." + method.name(), type);
+            f = Frame.javaMethod(method.holder(), method.name(), type, method.sourceFile(), method.firstLine());
             byType[type.ordinal()] = f;
         }
         return f;

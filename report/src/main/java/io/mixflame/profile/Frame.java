@@ -8,15 +8,18 @@ import java.util.Objects;
  * <p>Java methods are named {@code pkg/Class.method} (the form async-profiler and flamegraph tools use);
  * native code by its symbol; markers and threads in square brackets.
  *
- * <p>A native frame also carries its module's file name and the function's offset in that module (the symbol's
- * address as the module's image states it: ELF virtual address, PE RVA), so that outputs that place code in
- * memory (pprof mappings and locations, {@code lib} prefixes) need not parse names. Frames read from a format that
- * does not keep them have no module and offset 0.
+ * <p>A frame also says where its code comes from, so that outputs need not parse names: a native frame its module's
+ * file name and the function's offset in that module (the symbol's address as the module's image states it: ELF
+ * virtual address, PE RVA), for pprof mappings and locations and {@code lib} prefixes; a Java frame its class's
+ * source file, with the package's path ({@code java/lang/String.java}), and the method's first line, for pprof's
+ * functions. Frames read from a format that does not keep them have neither (null and 0).
  *
  * @param name   the frame's display name, never empty
  * @param type   the kind of code
- * @param module the module's file name (no directory), or null when unknown or not native code
- * @param offset the function's (or, without a symbol, the pc's) offset in the module; 0 when unknown
+ * @param module native code: the module's file name (no directory); Java: the source file with its package's path;
+ *               null when unknown or for other kinds
+ * @param offset native code: the function's (or, without a symbol, the pc's) offset in the module; Java: the
+ *               method's first source line; 0 when unknown
  */
 public record Frame(String name, FrameType type, String module, long offset) {
 
@@ -63,6 +66,20 @@ public record Frame(String name, FrameType type, String module, long offset) {
     /** A native frame of {@code module}, at {@code offset} in it. */
     public static Frame nativeCode(String name, String module, long offset) {
         return new Frame(name, FrameType.NATIVE, module, offset);
+    }
+
+    /**
+     * A Java frame of a method of {@code internalClassName} ({@code java/lang/String}) whose class was compiled from
+     * {@code sourceFile} ({@code String.java}, or null when unknown), starting at {@code firstLine} (0 when unknown).
+     */
+    public static Frame javaMethod(String internalClassName, String methodName, FrameType type, String sourceFile,
+                                   int firstLine) {
+        String source = null;
+        if (sourceFile != null && !sourceFile.isEmpty()) {
+            int slash = internalClassName.lastIndexOf('/');
+            source = slash < 0 ? sourceFile : internalClassName.substring(0, slash + 1) + sourceFile;
+        }
+        return new Frame(internalClassName + '.' + methodName, type, source, source == null ? 0 : Math.max(0, firstLine));
     }
 
     /** A Java frame named from a binary class name ({@code java.lang.String}) and a method name. */

@@ -27,7 +27,7 @@ final class PprofMappings {
     PprofMappings(List<Frame> frames) {
         Map<String, Long> maxOffset = new LinkedHashMap<>();
         for (Frame f : frames) {
-            if (f.module() != null) {
+            if (f.module() != null && !f.type().isJava()) {
                 maxOffset.merge(f.module(), Math.max(0, f.offset()), Math::max);
             }
         }
@@ -51,7 +51,7 @@ final class PprofMappings {
 
     /** The mapping of the frame's module, or null for a frame without one (Java, markers, unknown module). */
     Mapping of(Frame frame) {
-        return frame.module() == null ? null : byModule.get(frame.module());
+        return frame.module() == null || frame.type().isJava() ? null : byModule.get(frame.module());
     }
 
     /** The frame's synthetic address, or 0 when it has no mapping. */

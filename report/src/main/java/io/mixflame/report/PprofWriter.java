@@ -65,6 +65,8 @@ public final class PprofWriter implements ProfileWriter {
     private static final int FUNCTION_ID = 1;
     private static final int FUNCTION_NAME = 2;
     private static final int FUNCTION_SYSTEM_NAME = 3;
+    private static final int FUNCTION_FILENAME = 4;
+    private static final int FUNCTION_START_LINE = 5;
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
@@ -136,11 +138,19 @@ public final class PprofWriter implements ProfileWriter {
         }
         for (int id = 1; id <= locations.size(); id++) {
             Frame frame = locations.get(id - 1);
-            message.field(PROFILE_FUNCTION, new Proto(16)
+            Proto function = new Proto(24)
                     .field(FUNCTION_ID, (long) id)
                     .field(FUNCTION_NAME, (long) strings.index(frame.name()))
                     .field(FUNCTION_SYSTEM_NAME,
-                            (long) strings.index(frame.name() + CollapsedFrames.suffix(frame.type()))));
+                            (long) strings.index(frame.name() + CollapsedFrames.suffix(frame.type())));
+            if (frame.type().isJava() && frame.module() != null) {
+                // The source file and the method's first line; the sampled line itself is not kept (lines stay 0).
+                function.field(FUNCTION_FILENAME, (long) strings.index(frame.module()));
+                if (frame.offset() > 0) {
+                    function.field(FUNCTION_START_LINE, frame.offset());
+                }
+            }
+            message.field(PROFILE_FUNCTION, function);
         }
 
         if (info.startMillis() > 0) {

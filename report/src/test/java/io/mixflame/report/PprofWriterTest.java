@@ -286,6 +286,29 @@ class PprofWriterTest {
         assertThat(d.functionNames.values()).allSatisfy(n -> assertThat(new long[] {n[2], n[3]}).containsOnly(0));
     }
 
+    @Test
+    void javaFunctionsCarryTheirSourceFileAndFirstLineWhenTheEngineKnewThem() throws IOException {
+        Profile p = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(2, Frame.javaMethod("java/lang/Thread", "run", FrameType.INTERPRETED, "Thread.java", 833),
+                        Frame.javaMethod("Top", "main", FrameType.JIT_COMPILED, "Top.java", 0),
+                        Frame.nativeCode("write", "libc.so.6", 0x114870))
+                .build();
+        Decoded d = decode(write(p));
+
+        Map<String, String> files = new HashMap<>();
+        Map<String, Long> firstLines = new HashMap<>();
+        d.functionNames.values().forEach(n -> {
+            files.put(d.string(n[0]), d.string(n[2]));
+            firstLines.put(d.string(n[0]), n[3]);
+        });
+        assertThat(files).containsOnly(Map.entry("java/lang/Thread.run", "java/lang/Thread.java"),
+                Map.entry("Top.main", "Top.java"), Map.entry("write", ""));
+        assertThat(firstLines).containsOnly(Map.entry("java/lang/Thread.run", 833L), Map.entry("Top.main", 0L),
+                Map.entry("write", 0L));
+        assertThat(d.locationMappingAndAddress.values()).as("a source file is no mapping")
+                .filteredOn(ma -> ma[0] != 0).hasSize(1);
+    }
+
     /** Native frames of two modules, one frame of a module at offset 0, a Java frame between them. */
     static Profile nativeFrames() {
         return TestProfiles.with(TestProfiles.JFR_CPU)
