@@ -1,13 +1,11 @@
 package io.mixflame.testsupport;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -62,54 +60,25 @@ public final class WindowsToolchain {
     }
 
     private static Availability setUp() {
-        Path script = BuiltJars.projectRoot().resolve(".ci/windows-toolchain");
+        ToolchainScript.Outcome outcome = ToolchainScript.run("windows-toolchain", SETUP_TIMEOUT);
+        if (outcome.failure() != null) {
+            return new Availability(null, outcome.failure());
+        }
         try {
-            Path output = Files.createTempFile("windows-toolchain", ".txt");
-            try {
-                Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true)
-                        .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(nullDevice()))
-                        .start();
-                if (!p.waitFor(SETUP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    kill(p);
-                    return new Availability(null, script + " did not finish within " + SETUP_TIMEOUT);
-                }
-                List<String> lines = Files.readAllLines(output, StandardCharsets.UTF_8);
-                if (p.exitValue() != 0) {
-                    String last = lines.isEmpty() ? "exit status " + p.exitValue() + ", no output"
-                            : lines.get(lines.size() - 1);
-                    return new Availability(null, last);
-                }
-                return new Availability(parse(lines), null);
-            } finally {
-                Files.deleteIfExists(output);
-            }
-        } catch (IOException | IllegalStateException e) {
-            return new Availability(null, "running " + script + ": " + e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Availability(null, "interrupted while running " + script);
+            return new Availability(of(outcome), null);
+        } catch (IllegalStateException e) {
+            return new Availability(null, e.getMessage());
         }
     }
 
     /** The script's {@code key=value} lines; a missing key is the script's bug and fails loudly. */
     static WindowsToolchain parse(List<String> lines) {
-        Map<String, String> values = new HashMap<>();
-        for (String line : lines) {
-            int eq = line.indexOf('=');
-            if (eq > 0) {
-                values.put(line.substring(0, eq), line.substring(eq + 1));
-            }
-        }
-        return new WindowsToolchain(path(values, "wine64"), path(values, "wineprefix"), path(values, "mingw-gcc"),
-                path(values, "java-exe"));
+        return of(new ToolchainScript.Outcome(ToolchainScript.values(lines), null));
     }
 
-    private static Path path(Map<String, String> values, String key) {
-        String v = values.get(key);
-        if (v == null || v.isEmpty()) {
-            throw new IllegalStateException(".ci/windows-toolchain printed no " + key + "=: " + values);
-        }
-        return Path.of(v);
+    private static WindowsToolchain of(ToolchainScript.Outcome outcome) {
+        return new WindowsToolchain(Path.of(outcome.value("wine64")), Path.of(outcome.value("wineprefix")),
+                Path.of(outcome.value("mingw-gcc")), Path.of(outcome.value("java-exe")));
     }
 
     /** Wine's 64-bit loader: {@code wine64 PROGRAM.exe ARGS}. */
