@@ -43,7 +43,7 @@ class AttachIT {
             assertThat(dump.status()).as(dump.stderr()).isZero();
             assertThat(Files.readString(dumpFile, StandardCharsets.UTF_8))
                     .contains("# mixflame engine=perf event=cpu interval=10ms")
-                    .containsPattern("io/mixflame/testapp/SpinApp\\.spinOuter_\\[.\\];io/mixflame/testapp/SpinApp\\.spinInner_\\[.\\] \\d+");
+                    .containsPattern("io/mixflame/testapp/SpinApp\\.spinOuter;io/mixflame/testapp/SpinApp\\.spinInner \\d+");
 
             CommandRun again = CommandRun.tool(jdk, dir.resolve("again"), List.of("attach", pid, "start"));
             assertThat(again.status()).isEqualTo(1);

@@ -49,8 +49,8 @@ class LaunchIT {
         String text = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(text).startsWith("# mixflame engine=" + engine + " event=cpu interval=10ms");
         assertThat(text).as("the application's frames on its main thread, below the launcher's")
-                .containsPattern("(?m)^\\[main tid=\\d+\\];.*io/mixflame/boot/CliBoot\\.main_\\[.\\];.*"
-                        + "io/mixflame/testapp/SpinApp\\.main_\\[.\\];.*SpinApp\\.spinInner_\\[.\\] \\d+$");
+                .containsPattern("(?m)^\\[main tid=\\d+\\];.*io/mixflame/boot/CliBoot\\.main;.*"
+                        + "io/mixflame/testapp/SpinApp\\.main;.*SpinApp\\.spinInner \\d+$");
         long spinning = text.lines().filter(l -> l.contains("SpinApp.spinInner"))
                 .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
         assertThat(spinning).as("samples in spinInner over about 4 s at 10 ms").isGreaterThan(150);

@@ -36,7 +36,7 @@ class PremainIT {
             Path written = dir.resolve("out-" + app.pid() + ".collapsed");
             String text = Files.readString(written, StandardCharsets.UTF_8);
             assertThat(text).startsWith("# mixflame engine=" + engine + " event=cpu interval=10ms")
-                    .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.main_\\[.\\];.*SpinApp\\.spinInner_\\[.\\] \\d+$");
+                    .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.main;.*SpinApp\\.spinInner \\d+$");
             assertThat(app.stderr()).contains("[mixflame] INFO written at exit");
             // The application's stderr carries nothing but the profiler's own lines: no JDK warnings about JNA
             // loading its library (JDK 22 and later warn unless native access is granted).

@@ -207,7 +207,8 @@ public final class CollapsedReader {
         }
     }
 
-    private static ProfileInfo parseHeader(String text, long lineNumber, Consumer<String> warnings) {
+    /** The producer a header line after {@code # mixflame } describes (also pprof's comment of the same form). */
+    static ProfileInfo parseHeader(String text, long lineNumber, Consumer<String> warnings) {
         String engine = "collapsed";
         String event = "unknown";
         long interval = 0;

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import one.proto.Proto;
 
+import static io.mixflame.report.PprofFieldNumbers.*;
+
 /**
  * Writes a gzip-compressed pprof profile (github.com/google/pprof/proto/profile.proto), as {@code go tool pprof}
  * reads it.
@@ -32,41 +34,6 @@ public final class PprofWriter implements ProfileWriter {
     /** The label that names a sample's thread. */
     static final String THREAD_LABEL = "thread";
 
-    // Field numbers of profile.proto.
-    private static final int PROFILE_SAMPLE_TYPE = 1;
-    private static final int PROFILE_SAMPLE = 2;
-    private static final int PROFILE_MAPPING = 3;
-    private static final int PROFILE_LOCATION = 4;
-    private static final int PROFILE_FUNCTION = 5;
-    private static final int PROFILE_STRING_TABLE = 6;
-    private static final int PROFILE_TIME_NANOS = 9;
-    private static final int PROFILE_DURATION_NANOS = 10;
-    private static final int PROFILE_PERIOD_TYPE = 11;
-    private static final int PROFILE_PERIOD = 12;
-    private static final int PROFILE_COMMENT = 13;
-    private static final int PROFILE_DEFAULT_SAMPLE_TYPE = 14;
-    private static final int VALUE_TYPE_TYPE = 1;
-    private static final int VALUE_TYPE_UNIT = 2;
-    private static final int SAMPLE_LOCATION_ID = 1;
-    private static final int SAMPLE_VALUE = 2;
-    private static final int SAMPLE_LABEL = 3;
-    private static final int LABEL_KEY = 1;
-    private static final int LABEL_STR = 2;
-    private static final int MAPPING_ID = 1;
-    private static final int MAPPING_MEMORY_START = 2;
-    private static final int MAPPING_MEMORY_LIMIT = 3;
-    private static final int MAPPING_FILENAME = 5;
-    private static final int MAPPING_HAS_FUNCTIONS = 7;
-    private static final int LOCATION_ID = 1;
-    private static final int LOCATION_MAPPING_ID = 2;
-    private static final int LOCATION_ADDRESS = 3;
-    private static final int LOCATION_LINE = 4;
-    private static final int LINE_FUNCTION_ID = 1;
-    private static final int FUNCTION_ID = 1;
-    private static final int FUNCTION_NAME = 2;
-    private static final int FUNCTION_SYSTEM_NAME = 3;
-    private static final int FUNCTION_FILENAME = 4;
-    private static final int FUNCTION_START_LINE = 5;
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {

@@ -58,13 +58,14 @@ public final class ProfileFiles {
 
     /**
      * Reads a profile from collapsed stacks, from an HTML flame graph (one written by mixflame or by
-     * async-profiler's converter; named {@code .html} or starting like HTML) or from a JFR recording (starting
-     * with JFR's magic bytes; {@link JfrProfileReader}), within {@link ReadBounds#DEFAULT}. Collapsed stacks and
+     * async-profiler's converter; named {@code .html} or starting like HTML), from a JFR recording (starting
+     * with JFR's magic bytes; {@link JfrProfileReader}) or from a gzip'd pprof profile ({@link PprofReader}), within
+     * {@link ReadBounds#DEFAULT}. Collapsed stacks and
      * HTML are read as a stream, so a FIFO or a device works too; a recording is read as a file.
      *
      * @param warnings told about each malformed line that was skipped, as {@code line N: why}
      * @throws IOException with a one-line message naming the file when it is missing, is a directory, is
-     *                     gzip-compressed (pprof cannot be read back), is HTML that is not a flame graph, is a
+     *                     gzip-compressed but no pprof profile, is HTML that is not a flame graph, is a
      *                     JFR recording that is corrupt or that this runtime cannot read (no {@code jdk.jfr}
      *                     module), goes past a bound, or has counts that add up past {@link Long#MAX_VALUE}
      */
@@ -80,8 +81,12 @@ public final class ProfileFiles {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 64 * 1024)) {
             byte[] head = peek(in);
             if (head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b) {
-                throw new IOException(path + ": is gzip-compressed (pprof?); only collapsed stacks or an HTML "
-                        + "flame graph can be read");
+                try {
+                    return new PprofReader(bounds).read(in, warnings);
+                } catch (IOException e) {
+                    throw new IOException(path + ": is gzip-compressed but not a readable pprof profile: "
+                            + e.getMessage(), e);
+                }
             }
             if (isJfr(head)) {
                 return readJfr(path, bounds);

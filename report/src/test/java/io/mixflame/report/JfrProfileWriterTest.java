@@ -51,9 +51,6 @@ import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
 class JfrProfileWriterTest {
 
     private static final ReportOptions NO_OPTIONS = ReportOptions.DEFAULT;
-    /** Collapsed output keeps frame kinds only with {@code ann}: the round trips through it need them. */
-    private static final ReportOptions ANNOTATED = new ReportOptions(null, FrameFilter.NONE, false,
-            new FrameStyle(true, false, false));
     private static final ProfileInfo CPU = TestProfiles.JFR_CPU.withNote("sampler 1.5% of one core");
 
     @TempDir
@@ -318,25 +315,6 @@ class JfrProfileWriterTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         dump.accept(out);
         return out.toByteArray();
-    }
-
-    @Test
-    void collapsedToJfrToCollapsedKeepsEveryStackAndCount() throws IOException {
-        Path collapsed = dir.resolve("in.collapsed");
-        Files.writeString(collapsed, "# mixflame engine=perf event=cpu interval=1ms samples=9 0\n"
-                + "[main tid=1];java/lang/Thread.run_[0];a/B.c_[j];libfoo_func 4\n"
-                + "a/B.c_[i];do_idle_[k] 3\n"
-                + "[unknown];x/Y.z_[1] 2\n");
-        Profile in = ProfileFiles.read(collapsed, w -> { throw new AssertionError(w); });
-        Path jfr = dir.resolve("mid.jfr");
-        ProfileFiles.write(in, jfr, NO_OPTIONS);
-        Path out = dir.resolve("out.collapsed");
-
-        ProfileFiles.write(ProfileFiles.read(jfr, w -> { throw new AssertionError(w); }), out, ANNOTATED);
-
-        Profile back = ProfileFiles.read(out, w -> { throw new AssertionError(w); });
-        assertThat(TestProfiles.collapsedStacks(back)).isEqualTo(TestProfiles.collapsedStacks(in)).hasSize(3);
-        assertThat(back.info().describe()).isEqualTo("engine=perf event=cpu interval=1ms");
     }
 
     @Test

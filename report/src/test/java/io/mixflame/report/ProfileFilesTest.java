@@ -116,13 +116,16 @@ class ProfileFilesTest {
     }
 
     @Test
-    void gzipInputIsRefusedClearly() throws IOException {
-        Path path = dir.resolve("p.pb.gz");
-        ProfileFiles.write(PROFILE, path, ReportOptions.DEFAULT);
+    void gzipInputThatIsNoPprofIsRefusedClearly() throws IOException {
+        Path path = dir.resolve("p.collapsed.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(path))) {
+            out.write("a;b 1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
 
         assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("gzip");
+                .hasMessageStartingWith(path + ": is gzip-compressed but not a readable pprof profile")
+                .message().doesNotContain("\n");
     }
 
     @Test

@@ -32,6 +32,12 @@ public final class TestProfiles {
         this.info = info;
     }
 
+    /** Collapsed stacks of every Java kind, a kernel frame, a thread root and a marker root, with mixflame's header. */
+    public static final String ROUND_TRIP_COLLAPSED = "# mixflame engine=perf event=cpu interval=1ms samples=9 0\n"
+            + "[main tid=1];java/lang/Thread.run_[0];a/B.c_[j];libfoo_func 4\n"
+            + "a/B.c_[i];do_idle_[k] 3\n"
+            + "[unknown];x/Y.z_[1] 2\n";
+
     /** A builder of a profile with this info. */
     public static TestProfiles with(ProfileInfo info) {
         return new TestProfiles(info);

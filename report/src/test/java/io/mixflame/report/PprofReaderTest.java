@@ -1,0 +1,158 @@
+package io.mixflame.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
+import one.convert.Arguments;
+import one.convert.JfrToPprof;
+import one.jfr.JfrReader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** pprof read back: what {@link PprofWriter} wrote, and what async-profiler's converter writes. */
+class PprofReaderTest {
+    private static final ReportOptions ANNOTATED = new ReportOptions(null, FrameFilter.NONE, false,
+            new FrameStyle(true, false, false));
+
+    @TempDir
+    Path dir;
+
+    private static Profile withJavaSource() {
+        Profile mixed = JfrProfileWriterTest.mixed();
+        TestProfiles more = TestProfiles.with(mixed.info());
+        for (Profile.Stack s : mixed.stacks()) {
+            more.add(s.samples(), mixed.framesOf(s));
+        }
+        return more.add(6, Frame.thread("main", 4242),
+                Frame.javaMethod("java/lang/Thread", "run", FrameType.INTERPRETED, "Thread.java", 833)).build();
+    }
+
+    private Path written(Profile profile, String name) throws IOException {
+        Path file = dir.resolve(name);
+        Files.write(file, PprofWriterTest.write(profile));
+        return file;
+    }
+
+    @Test
+    void whatTheWriterWroteComesBackWithEveryStackCountWeightAndWhereItsCodeLies() throws IOException {
+        Profile profile = withJavaSource();
+
+        Profile back = ProfileFiles.read(written(profile, "p.pb.gz"), w -> { throw new AssertionError(w); });
+
+        assertThat(TestProfiles.collapsedStacks(back)).isEqualTo(TestProfiles.collapsedStacks(profile));
+        assertThat(back.totalWeightNanos()).isEqualTo(profile.totalWeightNanos()).isPositive();
+        assertThat(back.info().describe()).isEqualTo(profile.info().describe());
+        assertThat(back.info().notes()).isEqualTo(profile.info().notes());
+        Map<String, String> places = new HashMap<>();
+        for (Frame f : back.frames()) {
+            if (f.module() != null) {
+                places.put(f.name(), f.module() + "+" + Long.toHexString(f.offset()));
+            }
+        }
+        assertThat(places).contains(Map.entry("deflate", "libz.so.1+4560"), Map.entry("write", "libc.so.6+10"),
+                Map.entry("Java_java_util_zip_Deflater_deflateBytesBytes", "libzip.so+1230"),
+                Map.entry("java/lang/Thread.run", "java/lang/Thread.java+341"));
+    }
+
+    /** Every format mixflame writes, one after another (JFR's own round trip included). */
+    @Test
+    void collapsedToPprofToJfrToCollapsedKeepsEveryStackAndCount() throws IOException {
+        Path collapsed = dir.resolve("in.collapsed");
+        Files.writeString(collapsed, TestProfiles.ROUND_TRIP_COLLAPSED);
+        Profile in = ProfileFiles.read(collapsed, w -> { throw new AssertionError(w); });
+        Path pprof = dir.resolve("mid.pb.gz");
+        ProfileFiles.write(in, pprof, ReportOptions.DEFAULT);
+        Path jfr = dir.resolve("mid.jfr");
+        ProfileFiles.write(ProfileFiles.read(pprof, w -> { throw new AssertionError(w); }), jfr, ReportOptions.DEFAULT);
+        Path out = dir.resolve("out.collapsed");
+        ProfileFiles.write(ProfileFiles.read(jfr, w -> { throw new AssertionError(w); }), out, ANNOTATED);
+
+        Profile back = ProfileFiles.read(out, w -> { throw new AssertionError(w); });
+        assertThat(TestProfiles.collapsedStacks(back)).isEqualTo(TestProfiles.collapsedStacks(in)).hasSize(3);
+        assertThat(back.info().describe()).isEqualTo("engine=perf event=cpu interval=1ms");
+    }
+
+    @Test
+    void asyncProfilersPprofReadsAsTheStacksOfItsRecording() throws IOException {
+        Profile profile = JfrProfileWriterTest.mixed();
+        Path jfr = dir.resolve("p.jfr");
+        ProfileFiles.write(profile, jfr, ReportOptions.DEFAULT);
+        Arguments args = new Arguments();
+        args.threads = true;
+        ByteArrayOutputStream pprof = new ByteArrayOutputStream();
+        try (JfrReader reader = new JfrReader(jfr.toString())) {
+            JfrToPprof converter = new JfrToPprof(reader, args);
+            converter.convert();
+            converter.dump(pprof);
+        }
+        // The converter's API gives the message itself; files of it are gzip'd as every pprof file.
+        Path file = dir.resolve("converted.pb.gz");
+        Files.write(file, gzip(pprof.toByteArray()));
+
+        Profile back = ProfileFiles.read(file, w -> { throw new AssertionError(w); });
+
+        // The converter writes names without kinds: compare names, the thread roots included.
+        Map<String, Long> expected = new TreeMap<>();
+        TestProfiles.collapsedStacks(profile).forEach((stack, count) ->
+                expected.merge(stack.replaceAll("_\\[[0-9a-z]]($|;)", "$1"), count, Long::sum));
+        Map<String, Long> got = new TreeMap<>();
+        TestProfiles.collapsedStacks(back).forEach((stack, count) ->
+                got.merge(stack.replaceAll("_\\[[0-9a-z]]($|;)", "$1"), count, Long::sum));
+        assertThat(got).isEqualTo(expected).containsKey("[main tid=4242];java/lang/Thread.run;a/B.hot");
+    }
+
+    @Test
+    void damagedOrForeignGzipFilesFailWithOneLine() throws IOException {
+        byte[] good = PprofWriterTest.write(withJavaSource());
+        Path truncated = dir.resolve("truncated.pb.gz");
+        Files.write(truncated, Arrays.copyOf(good, good.length / 2));
+        Path garbage = dir.resolve("garbage.pb.gz");
+        byte[] noise = new byte[4096];
+        new Random(3).nextBytes(noise);
+        Files.write(garbage, gzip(noise));
+        Path noTable = dir.resolve("notable.pb.gz");
+        Files.write(noTable, gzip(new byte[] {0x32, 0x01, 'x'}));
+
+        for (Path p : List.of(truncated, garbage, noTable)) {
+            assertThatThrownBy(() -> ProfileFiles.read(p, w -> { }))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageStartingWith(p + ": is gzip-compressed but not a readable pprof profile")
+                    .message().doesNotContain("\n");
+        }
+    }
+
+    private static byte[] gzip(byte[] bytes) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(out)) {
+            z.write(bytes);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
+    void aProfileOfCountsOnlyCountsEachSampleAsWritten() throws IOException {
+        Profile counts = TestProfiles.with(new ProfileInfo("collapsed", "unknown", 0, 0, 0, List.of()))
+                .add(7, TestProfiles.jit("a/B.x"), Frame.nativeCode("memcpy", "libc.so.6", 0x40))
+                .build();
+
+        Profile back = ProfileFiles.read(written(counts, "c.pb.gz"), w -> { throw new AssertionError(w); });
+
+        assertThat(TestProfiles.collapsedStacks(back)).isEqualTo(TestProfiles.collapsedStacks(counts));
+        assertThat(back.totalWeightNanos()).isZero();
+    }
+}
