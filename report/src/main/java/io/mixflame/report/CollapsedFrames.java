@@ -2,6 +2,8 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /**
@@ -68,7 +70,29 @@ public final class CollapsedFrames {
 
     /** The frame as it appears in a collapsed line: its name in {@code style}, sanitized, and its type suffix. */
     public static String format(Frame frame, FrameStyle style) {
-        return sanitize(style.name(frame)) + style.suffix(frame.type());
+        return spelled(frame, style) + style.suffix(frame.type());
+    }
+
+    /** The frame's name in {@code style}, sanitized, without a suffix: what a flame graph shows. */
+    static String spelled(Frame frame, FrameStyle style) {
+        return sanitize(style.name(frame));
+    }
+
+    /**
+     * Every frame of the profile's table spelled once, indexed by frame id: a profile's stacks share their frames,
+     * and spelling each occurrence (cutting C++ parameter lists, replacing control characters) repeated the same
+     * work for every stack a frame is on — inside the profiled service when it writes at exit or on a dump.
+     *
+     * @param suffixed whether each name ends in its type suffix ({@link #format}) or not ({@link #spelled})
+     */
+    static String[] spellAll(Profile profile, FrameStyle style, boolean suffixed) {
+        List<Frame> frames = profile.frames();
+        String[] names = new String[frames.size()];
+        for (int i = 0; i < names.length; i++) {
+            Frame f = frames.get(i);
+            names[i] = suffixed ? format(f, style) : spelled(f, style);
+        }
+        return names;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.mixflame.report;
 
 import io.mixflame.profile.Counts;
-import io.mixflame.profile.Frame;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
 import java.io.BufferedWriter;
@@ -43,14 +42,15 @@ public final class CollapsedWriter implements ProfileWriter {
         // name, frames told apart only by a suffix or a parameter list the style leaves out); merging them keeps one line per stack, which is what readers expect.
         Map<String, Long> lines = new TreeMap<>();
         StringBuilder sb = new StringBuilder();
+        String[] names = CollapsedFrames.spellAll(profile, style, true);
         for (Profile.Stack stack : profile.stacks()) {
             sb.setLength(0);
-            Frame[] frames = profile.framesOf(stack);
-            for (int i = 0; i < frames.length; i++) {
+            int[] ids = stack.frameIds();
+            for (int i = 0; i < ids.length; i++) {
                 if (i > 0) {
                     sb.append(';');
                 }
-                sb.append(CollapsedFrames.format(frames[i], style));
+                sb.append(names[ids[i]]);
             }
             lines.merge(sb.toString(), stack.samples(), Counts::add);
         }

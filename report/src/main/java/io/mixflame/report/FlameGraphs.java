@@ -100,11 +100,16 @@ final class FlameGraphs {
      */
     static void addAll(FlameGraph graph, Profile profile, double scale, FrameStyle style) {
         CallStack stack = new CallStack();
+        // Sanitized like collapsed output, so a graph parsed back to collapsed stacks stays one line each.
+        String[] names = CollapsedFrames.spellAll(profile, style, false);
+        byte[] types = new byte[names.length];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = typeOf(profile.frame(i));
+        }
         for (Profile.Stack s : profile.stacks()) {
             stack.clear();
-            for (Frame f : profile.framesOf(s)) {
-                // Sanitized like collapsed output, so a graph parsed back to collapsed stacks stays one line each.
-                stack.push(CollapsedFrames.sanitize(style.name(f)), typeOf(f));
+            for (int id : s.frameIds()) {
+                stack.push(names[id], types[id]);
             }
             long ticks = scale == 1.0 ? s.samples() : Math.round(s.samples() * scale);
             if (ticks > 0) {
