@@ -139,8 +139,9 @@ public final class KernelSymbols {
 
     /** Collects the function lines of the file, growing its arrays by doubling up to the bound. */
     private static final class Builder {
-        private long[] addresses = new long[FIRST_CAPACITY];
-        private int[] nameStarts = new int[FIRST_CAPACITY];
+        // Made at the first function: an unprivileged reader sees only zero addresses and keeps none.
+        private long[] addresses = new long[0];
+        private int[] nameStarts = new int[0];
         private byte[][] chunks = new byte[16][];
         private int chunkCount;
         /** Bytes used in the last chunk. */
@@ -166,8 +167,9 @@ public final class KernelSymbols {
                 modules++;
             }
             if (count == addresses.length) {
-                addresses = Arrays.copyOf(addresses, count * 2);
-                nameStarts = Arrays.copyOf(nameStarts, count * 2);
+                int capacity = count == 0 ? FIRST_CAPACITY : count * 2;
+                addresses = Arrays.copyOf(addresses, capacity);
+                nameStarts = Arrays.copyOf(nameStarts, capacity);
             }
             int nameLength = end - NAME_AT;
             if (used + nameLength + 1 > CHUNK) {
