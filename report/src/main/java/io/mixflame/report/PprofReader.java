@@ -124,6 +124,7 @@ final class PprofReader {
         ProfileAccumulator acc = new ProfileAccumulator(Integer.MAX_VALUE, Integer.MAX_VALUE, m -> { });
         Map<Long, Frame[]> framesOfLocation = new HashMap<>();
         List<Frame> stack = new ArrayList<>();
+        Frame[] rootFirst = new Frame[64];
         List<Long> locationIds = new ArrayList<>();
         List<Long> values = new ArrayList<>();
         long skipped = 0;
@@ -178,7 +179,8 @@ final class PprofReader {
             if (n == 0 && weight == 0) {
                 continue;
             }
-            acc.add(stack.toArray(new Frame[0]), n, weight);
+            rootFirst = stack.toArray(rootFirst.length >= stack.size() ? rootFirst : new Frame[stack.size()]);
+            acc.add(rootFirst, stack.size(), n, weight);
             if (acc.distinctStacks() > bounds.maxStacks()) {
                 throw ReadBounds.exceeded("pprof", bounds.maxStacks(), "distinct stacks");
             }
@@ -214,7 +216,7 @@ final class PprofReader {
     }
 
     /** The frames of a location, the inlined first; null when it or one of its functions is missing. */
-    private Frame[] frames(long locationId) throws IOException {
+    private Frame[] frames(long locationId) {
         Location location = locations.get(locationId);
         if (location == null || location.functionIds().length == 0) {
             return null;
