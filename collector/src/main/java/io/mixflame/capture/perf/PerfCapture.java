@@ -68,7 +68,7 @@ public final class PerfCapture implements AutoCloseable {
         this.settings = settings;
         this.sys = sys;
         this.threads = threads;
-        this.pageSize = 4096;
+        this.pageSize = PerfCaptureSettings.PAGE_BYTES;
         this.sample = new RawSample(settings.stackBytes());
     }
 

@@ -12,6 +12,8 @@ package io.mixflame.capture.perf;
  */
 public record PerfCaptureSettings(long pid, long periodNanos, int stackBytes, int dataPages, int maxThreads,
                                   boolean kernel) {
+    /** The page size the ring buffers are laid out in. */
+    public static final int PAGE_BYTES = 4096;
     /** Default bytes of stack per sample. */
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     /**
@@ -29,6 +31,11 @@ public record PerfCaptureSettings(long pid, long periodNanos, int stackBytes, in
         if (Integer.bitCount(dataPages) != 1) {
             throw new IllegalArgumentException("ring-buffer pages must be a power of two");
         }
+    }
+
+    /** Bytes of sample data each thread's ring buffer holds (its header page left out). */
+    public long ringDataBytes() {
+        return (long) dataPages * PAGE_BYTES;
     }
 
     /** The defaults for a process and a period. */

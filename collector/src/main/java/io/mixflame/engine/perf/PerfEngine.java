@@ -124,7 +124,7 @@ public final class PerfEngine implements SamplingEngine {
         stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
-        DrainPacing pacing = new DrainPacing(settings.intervalNanos(), (long) captureSettings.dataPages() * 4096,
+        DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
                 captureSettings.stackBytes(), POOL);
         sampler = new Thread(() -> sample(pacing), "mixflame-perf-sampler");
         walkerThread = new Thread(() -> walk(settings, target), "mixflame-perf-walker");
