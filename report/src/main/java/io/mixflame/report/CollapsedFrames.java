@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  */
 public final class CollapsedFrames {
 
-    private static final Pattern THREAD_FRAME = Pattern.compile("\\[(.* )?tid=\\d+]");
+    /** A thread's root frame as {@link Frame#thread} names it: group 1 the name (absent when empty), group 2 the tid. */
+    static final Pattern THREAD_FRAME = Pattern.compile("\\[(?:(.*) )?tid=(\\d{1,18})]", Pattern.DOTALL);
 
     private CollapsedFrames() {
     }

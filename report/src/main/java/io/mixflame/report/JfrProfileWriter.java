@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Writes a profile as a JDK Flight Recorder file: what the JDK's {@code jfr} tool, JMC, IntelliJ and
@@ -56,7 +55,6 @@ public final class JfrProfileWriter implements ProfileWriter {
     private static final List<String> STATES = List.of(STATE_DEFAULT, STATE_RUNNABLE, STATE_SLEEPING);
     private static final int ACC_NATIVE = 0x100;
     private static final String RUNNING_STATE_FRAME = "[running]";
-    private static final Pattern THREAD_FRAME = Pattern.compile("\\[(?:(.*) )?tid=(\\d{1,18})]", Pattern.DOTALL);
 
     private final long maxEvents;
 
@@ -173,7 +171,7 @@ public final class JfrProfileWriter implements ProfileWriter {
         }
 
         private long thread(Frame root) throws IOException {
-            Matcher m = THREAD_FRAME.matcher(root.name());
+            Matcher m = CollapsedFrames.THREAD_FRAME.matcher(root.name());
             if (!m.matches()) {
                 return pools.thread(cleaned(root.name()), 0);
             }
