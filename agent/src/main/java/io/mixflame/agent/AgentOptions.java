@@ -34,7 +34,7 @@ import java.util.Set;
  * @param reply         file the result of an attach command is written to, or null
  * @param http          where to serve profiles over HTTP, or null
  * @param states        for wall-clock profiles: the thread states whose samples are kept
- * @param style         how frames are spelled in text outputs ({@code ann}, {@code sig}, {@code lib})
+ * @param style         how frames are spelled in text outputs ({@code ann}, {@code sig}, {@code lib}, {@code lines})
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
@@ -77,6 +77,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         boolean annotate = false;
         boolean signatures = false;
         boolean libraries = false;
+        boolean lines = false;
         long loop = 0;
         int keep = DEFAULT_KEEP;
         EngineChoice engine = EngineChoice.AUTO;
@@ -130,6 +131,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                     flag(key, value);
                     libraries = true;
                 }
+                case "lines" -> {
+                    flag(key, value);
+                    lines = true;
+                }
                 case "loop" -> loop = duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
                 case "keep" -> keep = positiveInt(key, value);
                 case "engine" -> engine = EngineChoice.parse(required(key, value));
@@ -153,7 +158,24 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
-                new FrameStyle(annotate, signatures, libraries));
+                new FrameStyle(annotate, signatures, libraries, lines));
+    }
+
+    /**
+     * Whether samples record each Java frame's line: when asked ({@code lines}), and always for JFR and pprof files,
+     * whose readers show lines in fields of their own (as async-profiler's JFR files always have them).
+     */
+    public boolean recordsLines() {
+        if (style.lines()) {
+            return true;
+        }
+        OutputFormat format = OutputFormat.fromPath(file);
+        return format == OutputFormat.JFR || format == OutputFormat.PPROF;
+    }
+
+    /** What the engine is asked to sample with these options. */
+    public io.mixflame.engine.SamplingSettings samplingSettings() {
+        return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines());
     }
 
     /** How profiles written with these options are shaped: title, filter and frame style, root first. */

@@ -53,7 +53,8 @@ final class HelperEngine implements SamplingEngine {
                     + " to start a helper process from");
         }
         String options = "event=" + settings.event().optionName() + ",interval="
-                + Durations.format(settings.intervalNanos()) + (settings.threadRoots() ? ",threads" : "");
+                + Durations.format(settings.intervalNanos()) + (settings.threadRoots() ? ",threads" : "")
+                + (settings.lines() ? ",lines" : "");
         try {
             // -jar, not -cp: the jar's manifest grants JNA native access (JDK 22 on), which only -jar applies.
             ProcessBuilder builder = new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-jar", jar, "helper",

@@ -38,7 +38,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     static ProfilingSession start(AgentOptions options) throws EngineUnavailableException {
         ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
-        SamplingSettings settings = new SamplingSettings(options.event(), options.intervalNanos(), options.threads());
+        SamplingSettings settings = options.samplingSettings();
         SampleFanOut fanOut = new SampleFanOut(profile);
         SamplingEngine engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
                 .start(settings, fanOut);

@@ -45,7 +45,7 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, err::println);
         try {
             SamplingEngine engine = ExternalEngines.forProcess(pid);
-            engine.start(new SamplingSettings(options.event(), options.intervalNanos(), options.threads()), profile);
+            engine.start(options.samplingSettings(), profile);
             return new OutsideSampling(target, engine, profile);
         } catch (IOException | EngineUnavailableException e) {
             throw new NotStarted(1, "mixflame " + command + ": cannot profile " + pid + ": " + e.getMessage());

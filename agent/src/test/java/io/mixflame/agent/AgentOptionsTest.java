@@ -92,6 +92,19 @@ class AgentOptionsTest {
     }
 
     @Test
+    void linesAreRecordedWhenAskedAndAlwaysForJfrAndPprofFiles() {
+        assertThat(AgentOptions.parse("lines").style().lines()).isTrue();
+        assertThat(AgentOptions.parse("lines").samplingSettings().lines()).isTrue();
+        assertThat(AgentOptions.parse("file=a.collapsed").samplingSettings().lines()).isFalse();
+        assertThat(AgentOptions.parse("").samplingSettings().lines()).isFalse();
+        assertThat(AgentOptions.parse("file=a.jfr").samplingSettings().lines()).isTrue();
+        assertThat(AgentOptions.parse("file=a.pb.gz").samplingSettings().lines()).isTrue();
+        assertThat(AgentOptions.parse("file=a.jfr").style().lines()).isFalse();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentOptions.parse("lines=yes"))
+                .hasMessage("option 'lines' takes no value");
+    }
+
+    @Test
     void aFoldedFileIsCollapsedStacks() {
         assertThat(AgentOptions.parse("file=out.folded").file()).isEqualTo("out.folded");
     }

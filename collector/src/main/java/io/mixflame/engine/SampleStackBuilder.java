@@ -74,6 +74,11 @@ public final class SampleStackBuilder {
         }
     }
 
+    /** Whether Java frames carry the line each sample was at ({@link io.mixflame.engine.SamplingSettings#lines}). */
+    public void recordLines(boolean lines) {
+        namer.recordLines(lines);
+    }
+
     /** Whether Java frames are named (the process's JVM could be read). */
     public boolean namesJava() {
         return vm != null;

@@ -8,8 +8,16 @@ import java.util.Objects;
  * @param event         what to sample
  * @param intervalNanos the sampling period
  * @param threadRoots   whether every stack starts with a frame naming its thread
+ * @param lines         whether Java frames carry the source line each sample was at (frames of one method at
+ *                      different lines are then different frames)
  */
-public record SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots) {
+public record SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines) {
+
+    /** Settings without line numbers. */
+    public SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots) {
+        this(event, intervalNanos, threadRoots, false);
+    }
+
     public SamplingSettings {
         Objects.requireNonNull(event, "event");
         if (intervalNanos <= 0) {

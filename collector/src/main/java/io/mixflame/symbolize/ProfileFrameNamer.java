@@ -17,6 +17,10 @@ import java.util.Arrays;
  * can change: a library loaded in place of another (the module map's generation), code freed and reused (the blob's
  * start is checked), a class unloaded (the method read again is another object); a cached name is only used while
  * none of these happened. Used by one thread.
+ *
+ * <p>With {@linkplain #recordLines lines}, a Java frame carries the line its sample was at: a compiled frame's lines
+ * follow from its pc as its names do, and an interpreted frame is keyed by its bytecode pointer rather than its
+ * method, so a known frame still costs a lookup and no allocation.
  */
 public final class ProfileFrameNamer {
     private static final int CACHE_ENTRIES = 16_384;
@@ -34,6 +38,7 @@ public final class ProfileFrameNamer {
     /** By identity: the method reader hands out one object per live method. */
     private final java.util.IdentityHashMap<JavaMethod, Frame[]> methodFrames = new java.util.IdentityHashMap<>();
     private int generation;
+    private boolean lines;
     private Frame[] out = new Frame[128];
     private int count;
 
@@ -54,6 +59,15 @@ public final class ProfileFrameNamer {
         this.vm = vm;
         this.java = vm == null ? null : new JavaFrameNamer(vm);
         this.generation = modules.generation();
+    }
+
+    /** Whether Java frames carry their sampled line from now on; set before the first {@link #name}. */
+    public void recordLines(boolean recordLines) {
+        if (recordLines != lines) {
+            lines = recordLines;
+            interpretedFrames.clear();
+            compiledFrames.clear();
+        }
     }
 
     /** Names every frame of {@code stack}, innermost first, into {@link #frames()}; returns how many. */
@@ -99,7 +113,9 @@ public final class ProfileFrameNamer {
             return;
         }
         long methodPtr = stack.detailA(i);
-        InterpretedFrame cached = interpretedFrames.get(methodPtr);
+        // The bytecode pointer lies inside the method's code: it says the method and the line.
+        long key = lines ? stack.detailB(i) : methodPtr;
+        InterpretedFrame cached = interpretedFrames.get(key);
         JavaMethod m = vm.method(methodPtr);
         if (cached != null && cached.method() == m) {
             add(cached.frame());
@@ -108,7 +124,7 @@ public final class ProfileFrameNamer {
         int from = count;
         java.name(stack, i, sink);
         if (m != null && !m.isUnloaded() && count == from + 1) {
-            interpretedFrames.put(methodPtr, new InterpretedFrame(m, out[from]));
+            interpretedFrames.put(key, new InterpretedFrame(m, out[from]));
         }
     }
 
@@ -157,7 +173,8 @@ public final class ProfileFrameNamer {
     private final JavaFrameNamer.Sink sink = new JavaFrameNamer.Sink() {
         @Override
         public void javaFrame(JavaFrameNamer.JavaFrame f) {
-            add(frameOf(f.method(), f.type().profileType()));
+            Frame method = frameOf(f.method(), f.type().profileType());
+            add(lines ? method.atLine(Math.max(0, f.line())) : method);
         }
 
         @Override

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code -javaagent:mixflame.jar=start,file=x.jfr} on the {@code mixed} example: the JDK's own reader finds
- * execution samples with zlib's native code below {@code Deflater.deflateBytesBytes}.
+ * execution samples with zlib's native code below {@code Deflater.deflateBytesBytes}, Java frames at the source line
+ * of their call, and sample times spread over the run.
  */
 class JfrOutputIT {
 
@@ -36,13 +37,21 @@ class JfrOutputIT {
         }
 
         List<List<String>> stacks = new ArrayList<>(); // root first: class.method or the native function
+        java.util.Set<Integer> deflateCallLines = new java.util.TreeSet<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(out)) {
             if (e.getEventType().getName().equals("jdk.ExecutionSample")) {
                 List<String> names = new ArrayList<>();
-                for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                List<RecordedFrame> leafFirst = e.getStackTrace().getFrames();
+                for (RecordedFrame f : leafFirst) {
                     names.add(0, f.getMethod().getType().getName() + "." + f.getMethod().getName() + " " + f.getType());
                 }
                 stacks.add(names);
+                for (int i = 1; i < leafFirst.size(); i++) {
+                    if (leafFirst.get(i - 1).getMethod().getName().equals("deflate")
+                            && leafFirst.get(i).getMethod().getType().getName().endsWith(".ZlibPhase")) {
+                        deflateCallLines.add(leafFirst.get(i).getLineNumber());
+                    }
+                }
             }
         }
 
@@ -53,6 +62,19 @@ class JfrOutputIT {
                     return java >= 0 && s.subList(java + 1, s.size()).stream()
                             .anyMatch(f -> f.contains(".deflate") && f.endsWith(" Native") && !f.startsWith("java."));
                 });
+        assertThat(deflateCallLines).as("lines of ZlibPhase's frames below Deflater.deflate")
+                .containsExactly(lineOfDeflateCall());
+    }
+
+    /** The line of the example's source that calls {@code deflater.deflate}: where its frame's samples must be. */
+    private static int lineOfDeflateCall() throws java.io.IOException {
+        List<String> source = Files.readAllLines(Path.of("src/main/java/io/mixflame/examples/mixed/ZlibPhase.java"));
+        for (int i = 0; i < source.size(); i++) {
+            if (source.get(i).contains("deflater.deflate(")) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("ZlibPhase.java no longer calls deflater.deflate");
     }
 
     private static int indexOf(List<String> stack, String prefix) {

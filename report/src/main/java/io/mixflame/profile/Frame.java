@@ -14,14 +14,18 @@ import java.util.Objects;
  * source file, with the package's path ({@code java/lang/String.java}), and the method's first line, for pprof's
  * functions. Frames read from a format that does not keep them have neither (null and 0).
  *
+ * <p>When the profile records line numbers ({@code lines}), a Java frame also carries the source line its sample was
+ * at, and frames of one method at different lines are different frames, as in async-profiler's JFR files.
+ *
  * @param name   the frame's display name, never empty
  * @param type   the kind of code
  * @param module native code: the module's file name (no directory); Java: the source file with its package's path;
  *               null when unknown or for other kinds
  * @param offset native code: the function's (or, without a symbol, the pc's) offset in the module; Java: the
  *               method's first source line; 0 when unknown
+ * @param line   a Java frame's line at the sample, when the profile records lines; else 0
  */
-public record Frame(String name, FrameType type, String module, long offset) {
+public record Frame(String name, FrameType type, String module, long offset, int line) {
 
     /** The walk could not continue and did not know why. */
     public static final Frame UNKNOWN = new Frame("[unknown]", FrameType.MARKER);
@@ -38,7 +42,12 @@ public record Frame(String name, FrameType type, String module, long offset) {
 
     /** A frame whose place in memory is unknown or irrelevant (Java, markers, threads, frames read from text). */
     public Frame(String name, FrameType type) {
-        this(name, type, null, 0);
+        this(name, type, null, 0, 0);
+    }
+
+    /** A frame that records no sampled line. */
+    public Frame(String name, FrameType type, String module, long offset) {
+        this(name, type, module, offset, 0);
     }
 
     public Frame {
@@ -47,6 +56,9 @@ public record Frame(String name, FrameType type, String module, long offset) {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("frame name is empty");
         }
+        if (line < 0) {
+            throw new IllegalArgumentException("negative line " + line);
+        }
     }
 
     // Written out rather than generated: the generated record methods go through method handles, which costs in
@@ -54,13 +66,18 @@ public record Frame(String name, FrameType type, String module, long offset) {
     // frame's identity: for a named function it follows from the name and module, and without a name it is in it.
     @Override
     public boolean equals(Object o) {
-        return o instanceof Frame other && type == other.type && name.equals(other.name)
+        return o instanceof Frame other && type == other.type && line == other.line && name.equals(other.name)
                 && Objects.equals(module, other.module);
     }
 
     @Override
     public int hashCode() {
-        return (name.hashCode() * 31 + type.ordinal()) * 31 + (module == null ? 0 : module.hashCode());
+        return ((name.hashCode() * 31 + type.ordinal()) * 31 + (module == null ? 0 : module.hashCode())) * 31 + line;
+    }
+
+    /** This frame at another sampled line (0: none); the same object when the line is already that. */
+    public Frame atLine(int newLine) {
+        return newLine == line ? this : new Frame(name, type, module, offset, newLine);
     }
 
     /** A native frame of {@code module}, at {@code offset} in it. */

@@ -106,9 +106,28 @@ public final class CollapsedFrames {
     public static Frame parse(String token) {
         FrameType suffixed = typeOfSuffix(token);
         if (suffixed != null && token.length() > 4) {
-            return new Frame(token.substring(0, token.length() - 4), suffixed);
+            return withLine(token.substring(0, token.length() - 4), suffixed);
         }
-        return new Frame(token, guessType(token));
+        return withLine(token, guessType(token));
+    }
+
+    /** A frame of {@code name}; a Java frame's {@code :line} ending ({@code lines} style) becomes its line. */
+    private static Frame withLine(String name, FrameType type) {
+        if (!type.isJava()) {
+            return new Frame(name, type);
+        }
+        int colon = name.lastIndexOf(':');
+        // Java names hold no ':'; at most 9 digits, so the line fits an int.
+        if (colon <= 0 || colon == name.length() - 1 || name.length() - colon > 10) {
+            return new Frame(name, type);
+        }
+        for (int i = colon + 1; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return new Frame(name, type);
+            }
+        }
+        int line = Integer.parseInt(name, colon + 1, name.length(), 10);
+        return new Frame(name.substring(0, colon), type, null, 0, line);
     }
 
     private static FrameType typeOfSuffix(String token) {

@@ -15,18 +15,25 @@ import io.mixflame.profile.FrameType;
  * @param signatures {@code sig}: C++ functions keep their parameter lists
  * @param libraries  {@code lib}: native frames are prefixed with their module's file name and a backquote,
  *                   {@code libc.so.6`qsort}, when the module is known
+ * @param lines      {@code lines}: Java frames that carry their sampled line end in {@code :line}, as async-profiler's
+ *                   converter writes them with {@code --lines}
  */
-public record FrameStyle(boolean annotate, boolean signatures, boolean libraries) {
+public record FrameStyle(boolean annotate, boolean signatures, boolean libraries, boolean lines) {
 
     /** async-profiler's default: plain names. */
-    public static final FrameStyle DEFAULT = new FrameStyle(false, false, false);
+    public static final FrameStyle DEFAULT = new FrameStyle(false, false, false, false);
+
+    /** A style without line numbers. */
+    public FrameStyle(boolean annotate, boolean signatures, boolean libraries) {
+        this(annotate, signatures, libraries, false);
+    }
 
     private static final String KERNEL_SUFFIX = "_[k]";
 
     /** The frame's name in this style, without its type suffix and before escaping. */
     public String name(Frame frame) {
         if (frame.type() != FrameType.NATIVE) {
-            return frame.name();
+            return lines && frame.line() > 0 && frame.type().isJava() ? frame.name() + ':' + frame.line() : frame.name();
         }
         String name = signatures ? frame.name() : CxxParameters.strip(frame.name());
         return libraries && frame.module() != null ? frame.module() + '`' + name : name;

@@ -63,13 +63,13 @@ final class JfrConstantPools {
     }
 
     /**
-     * The key of a stack trace of these methods, leaf first, each with the index of its frame type. Java line
-     * numbers and bytecode indexes are not known: written as 0.
+     * The key of a stack trace of these methods, leaf first, each with its line (0 when not known) and the index of
+     * its frame type. Bytecode indexes are not kept: written as 0.
      */
-    long stackTrace(long[] methodKeys, int[] frameTypeIndexes) throws IOException {
+    long stackTrace(long[] methodKeys, int[] lines, int[] frameTypeIndexes) throws IOException {
         JfrBuffer trace = new JfrBuffer(MAX_BYTES).putBoolean(false).putVarLong(methodKeys.length);
         for (int i = 0; i < methodKeys.length; i++) {
-            trace.putVarLong(methodKeys[i]).putVarLong(0).putVarLong(0).putVarLong(frameTypeIndexes[i]);
+            trace.putVarLong(methodKeys[i]).putVarLong(lines[i]).putVarLong(0).putVarLong(frameTypeIndexes[i]);
         }
         ByteBuffer content = trace.asKey();
         Long key = traces.get(content);

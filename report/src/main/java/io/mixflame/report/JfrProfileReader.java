@@ -160,7 +160,9 @@ final class JfrProfileReader {
         if (name.isEmpty()) {
             return Frame.UNKNOWN;
         }
-        return new Frame(name, kind == FrameType.NATIVE ? FrameType.NATIVE : kind);
+        // A Java frame's line is kept (async-profiler's files always have it); a native method's is not meaningful.
+        int line = kind.isJava() ? Math.max(0, frame.getLineNumber()) : 0;
+        return new Frame(name, kind, null, 0, line);
     }
 
     private void checkHeld(ProfileAccumulator acc, long noteChars, long events) throws IOException {

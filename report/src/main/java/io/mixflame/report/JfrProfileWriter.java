@@ -129,13 +129,16 @@ public final class JfrProfileWriter implements ProfileWriter {
             int first = threaded ? 1 : 0;
             long[] leafFirst = new long[rootFirst.length - first];
             int[] kinds = new int[leafFirst.length];
+            int[] lines = new int[leafFirst.length];
             for (int i = rootFirst.length - 1, j = 0; i >= first; i--, j++) {
-                Long method = methods.get(rootFirst[i]);
-                if (method == null) {
-                    method = method(rootFirst[i]);
-                    methods.put(rootFirst[i], method);
+                Frame method = rootFirst[i].atLine(0);
+                Long key = methods.get(method);
+                if (key == null) {
+                    key = method(method);
+                    methods.put(method, key);
                 }
-                leafFirst[j] = method;
+                leafFirst[j] = key;
+                lines[j] = rootFirst[i].line();
                 kinds[j] = JfrFrameKinds.key(rootFirst[i].type());
             }
             String state;
@@ -149,7 +152,7 @@ public final class JfrProfileWriter implements ProfileWriter {
             long thread = threaded ? thread(rootFirst[0]) : 0;
             return JfrChunkWriter.event(JfrMetadata.EXECUTION_SAMPLE)
                     .putVarLong(thread)
-                    .putVarLong(pools.stackTrace(leafFirst, kinds))
+                    .putVarLong(pools.stackTrace(leafFirst, lines, kinds))
                     .putVarLong(STATES.indexOf(state));
         }
 

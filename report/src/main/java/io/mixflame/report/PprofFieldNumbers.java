@@ -31,6 +31,7 @@ final class PprofFieldNumbers {
     static final int LOCATION_ADDRESS = 3;
     static final int LOCATION_LINE = 4;
     static final int LINE_FUNCTION_ID = 1;
+    static final int LINE_LINE = 2;
     static final int FUNCTION_ID = 1;
     static final int FUNCTION_NAME = 2;
     static final int FUNCTION_SYSTEM_NAME = 3;

@@ -48,7 +48,8 @@ final class PprofReader {
     private long durationNanos;
 
     /** A location: its mapping, its address and its functions, the inlined first. */
-    private record Location(long mappingId, long address, long[] functionIds) {
+    /** A location: its mapping, its address, and its Lines as function ids and line numbers, inlined first. */
+    private record Location(long mappingId, long address, long[] functionIds, long[] lines) {
     }
 
     PprofReader(ReadBounds bounds) {
@@ -228,7 +229,9 @@ final class PprofReader {
             if (function == null) {
                 return null;
             }
-            frames[i] = frame(function, mapping, location.address());
+            Frame f = frame(function, mapping, location.address());
+            long line = location.lines()[i];
+            frames[i] = f.type().isJava() && line > 0 && line <= Integer.MAX_VALUE ? f.atLine((int) line) : f;
         }
         return frames;
     }
@@ -280,6 +283,7 @@ final class PprofReader {
         long mapping = 0;
         long address = 0;
         List<Long> functionIds = new ArrayList<>();
+        List<Long> lines = new ArrayList<>();
         while (l.next()) {
             switch (l.field()) {
                 case LOCATION_ID -> id = l.varint();
@@ -287,22 +291,30 @@ final class PprofReader {
                 case LOCATION_ADDRESS -> address = l.varint();
                 case LOCATION_LINE -> {
                     ProtoFields line = l.message();
+                    long functionId = 0;
+                    long number = 0;
                     while (line.next()) {
-                        if (line.field() == LINE_FUNCTION_ID) {
-                            functionIds.add(line.varint());
-                        } else {
-                            line.skip();
+                        switch (line.field()) {
+                            case LINE_FUNCTION_ID -> functionId = line.varint();
+                            case LINE_LINE -> number = line.varint();
+                            default -> line.skip();
                         }
+                    }
+                    if (functionId != 0) {
+                        functionIds.add(functionId);
+                        lines.add(number);
                     }
                 }
                 default -> l.skip();
             }
         }
         long[] ids = new long[functionIds.size()];
+        long[] numbers = new long[ids.length];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = functionIds.get(i);
+            numbers[i] = lines.get(i);
         }
-        boundedPut(locations, id, new Location(mapping, address, ids), "locations");
+        boundedPut(locations, id, new Location(mapping, address, ids, numbers), "locations");
     }
 
     private void function(ProtoFields f) throws IOException {

@@ -22,9 +22,10 @@ import static io.mixflame.report.PprofFieldNumbers.*;
  * <p>Sample types: {@code samples/count} and, when stacks have weights, {@code <event>/nanoseconds} (then the
  * default, and the period type with the sampling interval as period); a profile read from counts only (collapsed
  * without mixflame's header, an HTML page, a JFR file without an interval) has the first alone, with period 1.
- * Every distinct frame becomes one Function and one Location; a Function's {@code name} is the frame's name and its
- * {@code system_name} carries the collapsed type suffix, so the kind of each Java frame survives. Source files and
- * line numbers are not known: left empty and 0. Native frames get their module's Mapping and an address in it
+ * Every distinct frame becomes one Location and every method or native function one Function; a Function's
+ * {@code name} is the frame's name and its {@code system_name} carries the collapsed type suffix, so the kind of each
+ * Java frame survives. A Java Function has its source file and first line when the profile knows them, and a
+ * Location's Line the sampled line when the profile records lines (else 0). Native frames get their module's Mapping and an address in it
  * ({@link PprofMappings}). A {@code [name tid=N]} root frame becomes the sample's {@code thread} label with that
  * value, as async-profiler's converter writes it, and is not a Location. The engine's description and the
  * profile's notes become comments.
@@ -94,6 +95,10 @@ public final class PprofWriter implements ProfileWriter {
                     .field(MAPPING_FILENAME, (long) strings.index(m.file()))
                     .field(MAPPING_HAS_FUNCTIONS, 1L));
         }
+        // A Function per method (or native function), a Location per frame: frames of one method at different
+        // sampled lines share their Function.
+        Map<Frame, Integer> functionIds = new HashMap<>();
+        List<Frame> functions = new ArrayList<>();
         for (int id = 1; id <= locations.size(); id++) {
             Frame frame = locations.get(id - 1);
             Proto location = new Proto(24).field(LOCATION_ID, (long) id);
@@ -101,17 +106,24 @@ public final class PprofWriter implements ProfileWriter {
             if (m != null) {
                 location.field(LOCATION_MAPPING_ID, (long) m.id()).field(LOCATION_ADDRESS, mappings.address(frame));
             }
-            message.field(PROFILE_LOCATION, location.field(LOCATION_LINE, new Proto(8).field(LINE_FUNCTION_ID, (long) id)));
+            int functionId = functionIds.computeIfAbsent(frame.atLine(0), f -> {
+                functions.add(f);
+                return functions.size();
+            });
+            Proto line = new Proto(8).field(LINE_FUNCTION_ID, (long) functionId);
+            if (frame.line() > 0) {
+                line.field(LINE_LINE, (long) frame.line());
+            }
+            message.field(PROFILE_LOCATION, location.field(LOCATION_LINE, line));
         }
-        for (int id = 1; id <= locations.size(); id++) {
-            Frame frame = locations.get(id - 1);
+        for (int id = 1; id <= functions.size(); id++) {
+            Frame frame = functions.get(id - 1);
             Proto function = new Proto(24)
                     .field(FUNCTION_ID, (long) id)
                     .field(FUNCTION_NAME, (long) strings.index(frame.name()))
                     .field(FUNCTION_SYSTEM_NAME,
                             (long) strings.index(frame.name() + CollapsedFrames.suffix(frame.type())));
             if (frame.type().isJava() && frame.module() != null) {
-                // The source file and the method's first line; the sampled line itself is not kept (lines stay 0).
                 function.field(FUNCTION_FILENAME, (long) strings.index(frame.module()));
                 if (frame.offset() > 0) {
                     function.field(FUNCTION_START_LINE, frame.offset());

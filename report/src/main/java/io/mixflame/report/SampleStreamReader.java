@@ -53,9 +53,15 @@ public final class SampleStreamReader {
                 }
                 String[] named = parts[3].split("\t", -1);
                 FrameType type = FrameType.valueOf(parts[2]);
-                frames.add(named.length == 3
-                        ? new Frame(unescape(named[0]), type, unescape(named[1]), Long.parseUnsignedLong(named[2], 16))
-                        : new Frame(unescape(parts[3]), type));
+                if (named.length == 1) {
+                    frames.add(new Frame(unescape(parts[3]), type));
+                } else if (named.length == 3 || named.length == 4) {
+                    String module = named[1].isEmpty() ? null : unescape(named[1]);
+                    int sampledLine = named.length == 4 ? Integer.parseInt(named[3]) : 0;
+                    frames.add(new Frame(unescape(named[0]), type, module, Long.parseUnsignedLong(named[2], 16), sampledLine));
+                } else {
+                    throw new IllegalArgumentException("frame " + id + " has " + named.length + " fields");
+                }
             }
             case 'S' -> {
                 String[] parts = line.split(" ", 4);

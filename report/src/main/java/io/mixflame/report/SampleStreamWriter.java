@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Writes profiles, one period at a time, as a line-based stream another process reads back with
  * {@link SampleStreamReader}: a profiler's helper process sends what it sampled to the JVM it profiles. Each distinct
- * frame is sent once, as {@code F id TYPE name}, and stacks as {@code S samples weightNanos id,id,...} (root first);
+ * frame is sent once, as {@code F id TYPE name}, followed, when the frame knows where it lies, by tab-separated
+ * fields: its module (empty when unknown), its offset in hex and, when it has one, its sampled line; stacks as {@code S samples weightNanos id,id,...} (root first);
  * {@code N text} carries a cost note, {@code R} says the frame ids start again (the table is bounded). Names are
  * escaped so that no name — they come from the profiled application — can break a line or forge a record.
  */
@@ -64,8 +65,9 @@ public final class SampleStreamWriter {
             id = sent.size();
             sent.put(f, id);
             // Escaping turns every tab inside a name into \u0009, so a tab can separate the module and offset.
-            String where = f.module() == null ? ""
-                    : "\t" + NameEscaping.escape(f.module(), false) + "\t" + Long.toHexString(f.offset());
+            String where = f.module() == null && f.line() == 0 ? ""
+                    : "\t" + (f.module() == null ? "" : NameEscaping.escape(f.module(), false))
+                    + "\t" + Long.toHexString(f.offset()) + (f.line() == 0 ? "" : "\t" + f.line());
             out.write("F " + id + " " + f.type().name() + " " + NameEscaping.escape(f.name(), false) + where + "\n");
         }
         return id;

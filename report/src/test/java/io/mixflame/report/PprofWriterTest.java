@@ -35,6 +35,8 @@ class PprofWriterTest {
         final Map<Long, long[]> locationMappingAndAddress = new HashMap<>();
         final List<List<long[]>> rawLabels = new ArrayList<>();
         final Map<Long, Long> locationFunction = new HashMap<>();
+        /** Each location's Line's line number (0 when the Line has none). */
+        final Map<Long, Long> locationLine = new HashMap<>();
         final Map<Long, long[]> functionNames = new HashMap<>(); // id -> {name, system_name, filename, start_line}
         final List<String> strings = new ArrayList<>();
         final List<Long> comments = new ArrayList<>();
@@ -178,6 +180,7 @@ class PprofWriterTest {
     private static void location(CodedInputStream in, Decoded d) throws IOException {
         long id = 0;
         long function = 0;
+        long lineNumber = 0;
         long[] mappingAndAddress = new long[2];
         for (int tag; (tag = in.readTag()) != 0; ) {
             switch (WireFormat.getTagFieldNumber(tag)) {
@@ -187,10 +190,10 @@ class PprofWriterTest {
                 case 4 -> {
                     CodedInputStream line = in.readBytes().newCodedInput();
                     for (int t; (t = line.readTag()) != 0; ) {
-                        if (WireFormat.getTagFieldNumber(t) == 1) {
-                            function = line.readUInt64();
-                        } else {
-                            line.skipField(t);
+                        switch (WireFormat.getTagFieldNumber(t)) {
+                            case 1 -> function = line.readUInt64();
+                            case 2 -> lineNumber = line.readInt64();
+                            default -> line.skipField(t);
                         }
                     }
                 }
@@ -198,6 +201,7 @@ class PprofWriterTest {
             }
         }
         d.locationFunction.put(id, function);
+        d.locationLine.put(id, lineNumber);
         d.locationMappingAndAddress.put(id, mappingAndAddress);
     }
 

@@ -89,7 +89,7 @@ public final class JfrEngine implements SamplingEngine {
     private void onSample(RecordedEvent event) {
         // An exception escaping into the stream would end it; a bad event costs one sample, not the profile.
         try {
-            converter.convert(event.getStackTrace(), event.getThread("sampledThread"), settings.threadRoots());
+            converter.convert(event.getStackTrace(), event.getThread("sampledThread"), settings.threadRoots(), settings.lines());
             target.add(converter.frames(), converter.depth(), 1, settings.intervalNanos());
         } catch (RuntimeException e) {
             if (eventErrors.getAndIncrement() == 0) {

@@ -17,7 +17,7 @@ final class JfrStackConverter {
     private int depth;
 
     /** Converts; the result is valid in {@link #frames()} / {@link #depth()} until the next call. */
-    void convert(RecordedStackTrace trace, RecordedThread thread, boolean threadRoot) {
+    void convert(RecordedStackTrace trace, RecordedThread thread, boolean threadRoot, boolean lines) {
         List<RecordedFrame> leafFirst = trace == null ? List.of() : trace.getFrames();
         int extra = (threadRoot ? 1 : 0) + (trace != null && trace.isTruncated() ? 1 : 0);
         int needed = leafFirst.size() + extra + 1;
@@ -32,7 +32,7 @@ final class JfrStackConverter {
             scratch[i++] = Frame.TRUNCATED;
         }
         for (int f = leafFirst.size() - 1; f >= 0; f--) {
-            scratch[i++] = frameOf(leafFirst.get(f));
+            scratch[i++] = frameOf(leafFirst.get(f), lines);
         }
         if (i == 0 || (i == extra && leafFirst.isEmpty())) {
             scratch[i++] = Frame.UNKNOWN;
@@ -56,13 +56,14 @@ final class JfrStackConverter {
         return Frame.thread(name == null ? "unnamed" : name, thread.getOSThreadId());
     }
 
-    private static Frame frameOf(RecordedFrame frame) {
+    private static Frame frameOf(RecordedFrame frame, boolean lines) {
         RecordedMethod method = frame.getMethod();
         if (method == null) {
             return Frame.UNKNOWN;
         }
         String type = method.getType() == null ? "[unknown class]" : method.getType().getName();
-        return Frame.java(type, method.getName(), typeOf(frame.getType()));
+        Frame f = Frame.java(type, method.getName(), typeOf(frame.getType()));
+        return lines ? f.atLine(Math.max(0, frame.getLineNumber())) : f;
     }
 
     /**

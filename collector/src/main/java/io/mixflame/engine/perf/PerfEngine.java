@@ -104,6 +104,7 @@ public final class PerfEngine implements SamplingEngine {
         try {
             memory = new LinuxProcessMemory(pid);
             stacks = LinuxSampleStacks.open(pid, memory);
+            stacks.recordLines(settings.lines());
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }

@@ -82,6 +82,7 @@ public final class SuspendEngine implements SamplingEngine {
             throw new EngineUnavailableException("threads are stopped from another process, never from their own");
         }
         stacks = new SampleStackBuilder(target.modules(), target.memory(), target.threads());
+        stacks.recordLines(settings.lines());
         if (!stacks.namesJava()) {
             LOG.warn("process {} has no JVM mixflame can read: its Java frames will not be named", target.pid());
         }

@@ -128,6 +128,7 @@ public final class WallEngine implements SamplingEngine {
         try {
             memory = new LinuxProcessMemory(pid);
             stacks = LinuxSampleStacks.open(pid, memory);
+            stacks.recordLines(settings.lines());
             blocked = new BlockedThreadCapture(pid, memory, BLOCKED_STACK_BYTES);
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);

@@ -13,9 +13,9 @@ import java.util.List;
 
 /**
  * {@code report IN OUT [--title T] [--include PATTERN]... [--exclude PATTERN]... [--reverse] [--ann] [--sig]
- * [--lib]}: converts collapsed stacks (or a flame graph page, or a JFR recording) to the format OUT's extension
+ * [--lib] [--lines]}: converts collapsed stacks (or a flame graph page, or a JFR recording) to the format OUT's extension
  * names: {@code .html}, {@code .pb.gz} / {@code .pprof}, {@code .jfr}, {@code .collapsed} / {@code .folded} /
- * {@code .txt}. Patterns are {@link NamePattern}s; {@code --ann}, {@code --sig} and {@code --lib} spell frames as
+ * {@code .txt}. Patterns are {@link NamePattern}s; {@code --ann}, {@code --sig}, {@code --lib} and {@code --lines} spell frames as
  * {@link FrameStyle} says.
  */
 public final class ReportCommand {
@@ -23,7 +23,7 @@ public final class ReportCommand {
     /** The command's usage line. */
     public static final String USAGE =
             "usage: mixflame report IN OUT [--title T] [--include PATTERN]... [--exclude PATTERN]... [--reverse]"
-                    + " [--ann] [--sig] [--lib]";
+                    + " [--ann] [--sig] [--lib] [--lines]";
 
     private ReportCommand() {
     }
@@ -45,6 +45,7 @@ public final class ReportCommand {
             boolean annotate = false;
             boolean signatures = false;
             boolean libraries = false;
+            boolean lines = false;
             boolean optionsEnded = false;
             for (int i = 0; i < args.size(); i++) {
                 String arg = args.get(i);
@@ -60,6 +61,7 @@ public final class ReportCommand {
                     case "--ann" -> annotate = true;
                     case "--sig" -> signatures = true;
                     case "--lib" -> libraries = true;
+                    case "--lines" -> lines = true;
                     case "--title", "--include", "--exclude" -> {
                         String value;
                         if (eq >= 0) {
@@ -91,7 +93,7 @@ public final class ReportCommand {
             }
             Profile profile = CommandSupport.readProfile("report", in, err);
             ReportOptions options = new ReportOptions(title, new FrameFilter(include, exclude), reverse,
-                    new FrameStyle(annotate, signatures, libraries));
+                    new FrameStyle(annotate, signatures, libraries, lines));
             CommandSupport.writeFile(outFile, stream -> ProfileFiles.write(profile, stream, format, options));
             out.println("mixflame report: wrote " + outFile);
             return 0;
