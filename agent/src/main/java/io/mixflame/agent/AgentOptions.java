@@ -173,9 +173,14 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         return format == OutputFormat.JFR || format == OutputFormat.PPROF;
     }
 
+    /** Whether the profile keeps when each sample was taken: for JFR files, whose events each have a time. */
+    public boolean recordsTimes() {
+        return OutputFormat.fromPath(file) == OutputFormat.JFR;
+    }
+
     /** What the engine is asked to sample with these options. */
     public io.mixflame.engine.SamplingSettings samplingSettings() {
-        return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines());
+        return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines(), recordsTimes());
     }
 
     /** How profiles written with these options are shaped: title, filter and frame style, root first. */

@@ -57,8 +57,13 @@ final class HelperEngine implements SamplingEngine {
                 + (settings.lines() ? ",lines" : "");
         try {
             // -jar, not -cp: the jar's manifest grants JNA native access (JDK 22 on), which only -jar applies.
-            ProcessBuilder builder = new ProcessBuilder(java.toString(), "-XX:+UseSerialGC", "-jar", jar, "helper",
-                    "--pid", Long.toString(ProcessHandle.current().pid()), options);
+            List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC", "-jar", jar,
+                    "helper", "--pid", Long.toString(ProcessHandle.current().pid())));
+            if (settings.times()) {
+                command.add("--times"); // the helper command's flag for them
+            }
+            command.add(options);
+            ProcessBuilder builder = new ProcessBuilder(command);
             // Options meant for the service (an agent in JAVA_TOOL_OPTIONS) would load the profiler into the
             // helper too, which would start a helper of its own.
             builder.environment().keySet().removeAll(List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"));

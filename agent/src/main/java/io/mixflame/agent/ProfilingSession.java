@@ -39,6 +39,9 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
         SamplingSettings settings = options.samplingSettings();
+        if (settings.times()) {
+            profile.recordTimes();
+        }
         SampleFanOut fanOut = new SampleFanOut(profile);
         SamplingEngine engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
                 .start(settings, fanOut);

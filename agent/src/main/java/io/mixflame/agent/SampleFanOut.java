@@ -32,4 +32,12 @@ final class SampleFanOut implements SampleSink {
             w.add(rootFirst, depth, samples, weightNanos);
         }
     }
+
+    @Override
+    public void add(Frame[] rootFirst, int depth, long samples, long weightNanos, long epochNanos) {
+        main.add(rootFirst, depth, samples, weightNanos, epochNanos);
+        for (SampleSink w : windows) {
+            w.add(rootFirst, depth, samples, weightNanos, epochNanos);
+        }
+    }
 }

@@ -17,21 +17,25 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code helper --pid PID OPTIONS}: the helper process of the helper engine, started by a profiled JVM to sample it
+ * {@code helper --pid PID [--times] OPTIONS}: the helper process of the helper engine, started by a profiled JVM to sample it
  * from outside (on Windows a JVM's own threads must not stop each other). Samples with the engine {@code record}
- * uses and streams what it has once a second on standard output ({@link SampleStreamWriter}); stops, sending the
+ * uses and streams what it has once a second on standard output ({@link SampleStreamWriter}), with each sample's
+ * time when {@code --times} is given; stops, sending the
  * rest and its cost notes, when its standard input ends (the JVM closed it, or died) or the process exits. Not meant
  * to be typed by hand.
  */
 final class HelperCommand {
-    static final String USAGE = "usage: helper --pid PID OPTIONS";
+    static final String USAGE = "usage: helper --pid PID [--times] OPTIONS";
+    /** The flag that asks for the samples' times. */
+    static final String TIMES = "--times";
     private static final long PERIOD_NANOS = 1_000_000_000L;
 
     private HelperCommand() {
     }
 
     static int run(List<String> args, PrintStream err) {
-        if (args.size() != 3 || !args.get(0).equals("--pid")) {
+        boolean times = args.size() == 4 && args.get(2).equals(TIMES);
+        if (args.size() != (times ? 4 : 3) || !args.get(0).equals("--pid")) {
             err.println(USAGE);
             return 2;
         }
@@ -39,7 +43,7 @@ final class HelperCommand {
         AgentOptions options;
         try {
             pid = Long.parseLong(args.get(1));
-            options = AgentOptions.parse(args.get(2));
+            options = AgentOptions.parse(args.get(args.size() - 1));
         } catch (IllegalArgumentException e) {
             err.println("mixflame helper: " + e.getMessage());
             return 2;
@@ -54,6 +58,9 @@ final class HelperCommand {
         ProcessHandle target = sampling.target();
         SamplingEngine engine = sampling.engine();
         ProfileAccumulator profile = sampling.profile();
+        if (times) {
+            profile.recordTimes();
+        }
         // Standard output in UTF-8 whatever the console's code page: the reader decodes UTF-8.
         Writer raw = new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8);
         SampleStreamWriter out = new SampleStreamWriter(raw, ProfileAccumulator.DEFAULT_MAX_FRAMES);

@@ -43,6 +43,9 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
         }
         ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
                 ProfileAccumulator.DEFAULT_MAX_FRAMES, err::println);
+        if (options.recordsTimes()) {
+            profile.recordTimes();
+        }
         try {
             SamplingEngine engine = ExternalEngines.forProcess(pid);
             engine.start(options.samplingSettings(), profile);

@@ -10,12 +10,15 @@ import java.util.Objects;
  * @param threadRoots   whether every stack starts with a frame naming its thread
  * @param lines         whether Java frames carry the source line each sample was at (frames of one method at
  *                      different lines are then different frames)
+ * @param times         whether the profile keeps when each sample was taken: engines always say when, and one
+ *                      that samples in another process sends the times over only when asked
  */
-public record SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines) {
+public record SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines,
+                               boolean times) {
 
-    /** Settings without line numbers. */
+    /** Settings without line numbers or times. */
     public SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots) {
-        this(event, intervalNanos, threadRoots, false);
+        this(event, intervalNanos, threadRoots, false, false);
     }
 
     public SamplingSettings {

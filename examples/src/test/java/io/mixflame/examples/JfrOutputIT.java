@@ -32,9 +32,12 @@ class JfrOutputIT {
         Path out = dir.resolve("x.jfr");
         List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start,file=" + out, "-jar",
                 BuiltJars.examples().toString(), "mixed", "--seconds", "6");
+        java.time.Instant launched = java.time.Instant.now();
         try (ChildJvm app = ChildJvm.start(jdk, dir, args)) {
             assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
         }
+        java.time.Instant exited = java.time.Instant.now();
+        List<java.time.Instant> times = new ArrayList<>();
 
         List<List<String>> stacks = new ArrayList<>(); // root first: class.method or the native function
         java.util.Set<Integer> deflateCallLines = new java.util.TreeSet<>();
@@ -46,6 +49,7 @@ class JfrOutputIT {
                     names.add(0, f.getMethod().getType().getName() + "." + f.getMethod().getName() + " " + f.getType());
                 }
                 stacks.add(names);
+                times.add(e.getStartTime());
                 for (int i = 1; i < leafFirst.size(); i++) {
                     if (leafFirst.get(i - 1).getMethod().getName().equals("deflate")
                             && leafFirst.get(i).getMethod().getType().getName().endsWith(".ZlibPhase")) {
@@ -64,6 +68,13 @@ class JfrOutputIT {
                 });
         assertThat(deflateCallLines).as("lines of ZlibPhase's frames below Deflater.deflate")
                 .containsExactly(lineOfDeflateCall());
+        assertThat(times).as("sample times within the run").allMatch(t -> !t.isBefore(launched) && !t.isAfter(exited));
+        java.time.Instant first = times.stream().min(java.time.Instant::compareTo).orElseThrow();
+        java.time.Instant last = times.stream().max(java.time.Instant::compareTo).orElseThrow();
+        assertThat(Duration.between(first, last)).as("samples spread over the 6 s of work")
+                .isGreaterThan(Duration.ofSeconds(4));
+        assertThat(times.stream().map(t -> Duration.between(first, t).toSeconds()).distinct())
+                .as("seconds of the run with samples").hasSizeGreaterThanOrEqualTo(5);
     }
 
     /** The line of the example's source that calls {@code deflater.deflate}: where its frame's samples must be. */

@@ -31,11 +31,17 @@ public final class Profile {
     private final ProfileInfo info;
     private final long totalSamples;
     private final long totalWeightNanos;
+    private final SampleTimes times;
 
     Profile(List<Frame> frames, List<Stack> stacks, ProfileInfo info) {
+        this(frames, stacks, info, SampleTimes.NONE);
+    }
+
+    Profile(List<Frame> frames, List<Stack> stacks, ProfileInfo info, SampleTimes times) {
         this.frames = List.copyOf(frames);
         this.stacks = List.copyOf(stacks);
         this.info = Objects.requireNonNull(info, "info");
+        this.times = Objects.requireNonNull(times, "times");
         long samples = 0;
         long weight = 0;
         for (Stack s : this.stacks) {
@@ -59,6 +65,16 @@ public final class Profile {
     /** The distinct stacks, in no particular order. */
     public List<Stack> stacks() {
         return stacks;
+    }
+
+    /** When the samples were taken, where that was recorded; {@link SampleTimes#NONE} otherwise. */
+    public SampleTimes times() {
+        return times;
+    }
+
+    /** The same stacks with these times (their stack indexes are this profile's). */
+    public Profile withTimes(SampleTimes newTimes) {
+        return new Profile(frames, stacks, info, newTimes);
     }
 
     /** Who made this profile, when, and with which settings. */
@@ -100,11 +116,11 @@ public final class Profile {
         for (Stack s : stacks) {
             weighed.add(new Stack(s.frameIds(), s.samples(), Counts.multiply(s.samples(), nanosPerSample)));
         }
-        return new Profile(frames, weighed, info);
+        return new Profile(frames, weighed, info, times);
     }
 
     /** The same stacks described by other info. */
     public Profile withInfo(ProfileInfo newInfo) {
-        return new Profile(frames, stacks, newInfo);
+        return new Profile(frames, stacks, newInfo, times);
     }
 }

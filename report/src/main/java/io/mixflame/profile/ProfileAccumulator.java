@@ -15,6 +15,9 @@ import java.util.function.Consumer;
  * <p>Every sum (per stack, totals, weights) stops at {@link Long#MAX_VALUE} rather than wrapping
  * ({@link Counts#add}).
  *
+ * <p>When asked ({@link #recordTimes}), it also keeps when each stack's samples were taken, in a bounded
+ * {@link SampleTimeline}; a profile's stacks then come in the order they were first seen, which the times refer to.
+ *
  * <p>Thread-safe: engines add from their own thread while another thread takes snapshots. A sample whose
  * stack is already known allocates nothing.
  */
@@ -33,6 +36,7 @@ public final class ProfileAccumulator implements SampleSink {
     private final List<Frame> frames = new ArrayList<>();
     private final Map<StackKey, long[]> counts = new HashMap<>();
     private final StackKey probe = new StackKey(new int[64], 0, 0);
+    private SampleTimeline timeline;
     private boolean overflowReported;
     private long overflowSamples;
     private long totalSamples;
@@ -59,26 +63,46 @@ public final class ProfileAccumulator implements SampleSink {
     }
 
     /**
+     * From now on, keeps when samples were taken (those added with a time): the profile's {@link Profile#times()}.
+     */
+    public synchronized void recordTimes() {
+        timeline = new SampleTimeline();
+    }
+
+    /**
      * Adds samples of one stack.
      *
      * @param rootFirst   the frames, root first; the array is not kept
      * @param samples     number of samples (at least 1 for a real sample)
      * @param weightNanos time the samples stand for, or 0
+     * @return the index the stack will have in a snapshot's {@link Profile#stacks()}
      */
-    public void add(Frame[] rootFirst, long samples, long weightNanos) {
-        add(rootFirst, rootFirst.length, samples, weightNanos);
+    public synchronized int add(Frame[] rootFirst, long samples, long weightNanos) {
+        return (int) stack(rootFirst, rootFirst.length, samples, weightNanos)[2];
     }
 
     @Override
     public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos) {
+        stack(rootFirst, depth, samples, weightNanos);
+    }
+
+    @Override
+    public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos, long epochNanos) {
+        long[] entry = stack(rootFirst, depth, samples, weightNanos);
+        if (timeline != null) {
+            timeline.add((int) entry[2], epochNanos, samples);
+        }
+    }
+
+    /** Counts the samples; returns the stack's entry: samples, weight, index. */
+    private long[] stack(Frame[] rootFirst, int depth, long samples, long weightNanos) {
         totalSamples = Counts.add(totalSamples, samples);
         int[] ids = probe.ids.length >= depth ? probe.ids : new int[Math.max(depth, probe.ids.length * 2)];
         probe.ids = ids;
         for (int i = 0; i < depth; i++) {
             int id = frameId(rootFirst[i]);
             if (id < 0) {
-                addOverflow(samples, weightNanos, "distinct frames");
-                return;
+                return addOverflow(samples, weightNanos, "distinct frames");
             }
             ids[i] = id;
         }
@@ -87,18 +111,18 @@ public final class ProfileAccumulator implements SampleSink {
         long[] entry = counts.get(probe);
         if (entry == null) {
             if (counts.size() >= maxStacks) {
-                addOverflow(samples, weightNanos, "distinct stacks");
-                return;
+                return addOverflow(samples, weightNanos, "distinct stacks");
             }
-            entry = new long[2];
+            entry = new long[] {0, 0, counts.size()};
             stackFrames += depth;
             counts.put(new StackKey(Arrays.copyOf(ids, depth), depth, probe.hash), entry);
         }
         entry[0] = Counts.add(entry[0], samples);
         entry[1] = Counts.add(entry[1], weightNanos);
+        return entry;
     }
 
-    /** Adds every stack of another profile (reading a file, merging profiles). */
+    /** Adds every stack of another profile (reading a file, merging profiles); its times are not kept. */
     public void addAll(Profile profile) {
         for (Profile.Stack s : profile.stacks()) {
             add(profile.framesOf(s), s.samples(), s.weightNanos());
@@ -137,15 +161,16 @@ public final class ProfileAccumulator implements SampleSink {
 
     /** An immutable copy of what has been added so far. */
     public synchronized Profile snapshot(ProfileInfo info) {
-        List<Profile.Stack> stacks = new ArrayList<>(counts.size());
+        Profile.Stack[] byIndex = new Profile.Stack[counts.size()];
         for (Map.Entry<StackKey, long[]> e : counts.entrySet()) {
             long[] c = e.getValue();
-            stacks.add(new Profile.Stack(e.getKey().ids, c[0], c[1]));
+            byIndex[(int) c[2]] = new Profile.Stack(e.getKey().ids, c[0], c[1]);
         }
+        List<Profile.Stack> stacks = Arrays.asList(byIndex);
         ProfileInfo described = overflowSamples == 0 ? info
                 : info.withNote(overflowSamples + " samples over the profile's bound of " + maxStacks
                         + " stacks / " + maxFrames + " frames are counted as [overflow]");
-        return new Profile(frames, stacks, described);
+        return new Profile(frames, stacks, described, timeline == null ? SampleTimes.NONE : timeline.freeze());
     }
 
     /** A snapshot, after which the accumulator starts empty (for profiles written one period at a time). */
@@ -159,6 +184,9 @@ public final class ProfileAccumulator implements SampleSink {
         frameNameChars = 0;
         stackFrames = 0;
         overflowReported = false;
+        if (timeline != null) {
+            recordTimes();
+        }
         return p;
     }
 
@@ -177,7 +205,7 @@ public final class ProfileAccumulator implements SampleSink {
         return newId;
     }
 
-    private void addOverflow(long samples, long weightNanos, String what) {
+    private long[] addOverflow(long samples, long weightNanos, String what) {
         overflowSamples = Counts.add(overflowSamples, samples);
         if (!overflowReported) {
             overflowReported = true;
@@ -193,9 +221,14 @@ public final class ProfileAccumulator implements SampleSink {
             frameIds.put(Frame.OVERFLOW, id);
         }
         StackKey key = new StackKey(new int[] {id}, 1, StackKey.hash(new int[] {id}, 1));
-        long[] entry = counts.computeIfAbsent(key, k -> new long[2]);
+        long[] entry = counts.get(key);
+        if (entry == null) {
+            entry = new long[] {0, 0, counts.size()};
+            counts.put(key, entry);
+        }
         entry[0] = Counts.add(entry[0], samples);
         entry[1] = Counts.add(entry[1], weightNanos);
+        return entry;
     }
 
     /** A stack of frame ids usable as a hash key; the probe instance is reused to look up without allocating. */

@@ -10,4 +10,12 @@ public interface SampleSink {
      * @param weightNanos the time they stand for, or 0
      */
     void add(Frame[] rootFirst, int depth, long samples, long weightNanos);
+
+    /**
+     * Adds samples taken at {@code epochNanos} (nanoseconds since the epoch); a sink that keeps no times counts them
+     * as {@link #add(Frame[], int, long, long)} does.
+     */
+    default void add(Frame[] rootFirst, int depth, long samples, long weightNanos, long epochNanos) {
+        add(rootFirst, depth, samples, weightNanos);
+    }
 }

@@ -46,7 +46,17 @@ final class JfrChunkWriter {
 
     /** A new event of type {@code typeId} at the chunk's start, for the caller to add its other fields to. */
     static JfrBuffer event(long typeId) throws IOException {
-        return new JfrBuffer(MAX_EVENT_BYTES).putVarLong(typeId).putVarLong(START_TICKS);
+        return event(typeId, START_TICKS);
+    }
+
+    /** A new event of type {@code typeId} at {@code ticks} ({@link #ticksAt}), for the caller to add fields to. */
+    static JfrBuffer event(long typeId, long ticks) throws IOException {
+        return new JfrBuffer(MAX_EVENT_BYTES).putVarLong(typeId).putVarLong(ticks);
+    }
+
+    /** The ticks of a moment, in nanoseconds since the epoch; the chunk's first tick for a moment before it. */
+    long ticksAt(long epochNanos) {
+        return START_TICKS + Math.max(0, epochNanos - startNanos);
     }
 
     /** Adds an event (from {@link #event}) to be written {@code times} times. */

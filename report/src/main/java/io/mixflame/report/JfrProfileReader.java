@@ -22,8 +22,8 @@ import jdk.jfr.consumer.RecordingFile;
  * {@code jdk.jfr} module ({@link ProfileFiles} checks).
  *
  * <p>Each {@code jdk.ExecutionSample} and {@code jdk.NativeMethodSample} event is one sample of its stack, under a
- * root frame {@code [name tid=N]} when the event names its thread. Frame kinds come back from the frame types
- * ({@link JfrFrameKinds}); a method of a native kind with one of async-profiler's pseudo-signatures, or of a class
+ * root frame {@code [name tid=N]} when the event names its thread, at its time ({@link Profile#times()}). Frame
+ * kinds come back from the frame types ({@link JfrFrameKinds}); a method of a native kind with one of async-profiler's pseudo-signatures, or of a class
  * without a name, is native code named by the method alone, its pseudo-class being its module. The engine, event
  * and interval come back from {@link JfrProfileWriter}'s settings, the notes from its {@code mixflame.Note} events;
  * each stack weighs its samples times the interval.
@@ -43,6 +43,7 @@ final class JfrProfileReader {
      */
     Profile read(Path path) throws IOException {
         ProfileAccumulator acc = new ProfileAccumulator(Integer.MAX_VALUE, Integer.MAX_VALUE, m -> { });
+        acc.recordTimes();
         List<String> notes = new ArrayList<>();
         String engine = "jfr-file";
         String event = "unknown";
@@ -60,9 +61,10 @@ final class JfrProfileReader {
                         if (!stackOf(e, stack, events)) {
                             continue;
                         }
-                        acc.add(stack.toArray(Frame[]::new), 1, 0);
-                        startNanos = Math.min(startNanos, e.getStartTime().getEpochSecond() * 1_000_000_000L
-                                + e.getStartTime().getNano());
+                        long at = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
+                        Frame[] frames = stack.toArray(Frame[]::new);
+                        acc.add(frames, frames.length, 1, 0, at);
+                        startNanos = Math.min(startNanos, at);
                         checkHeld(acc, noteChars, events);
                     }
                     case JfrProfileWriter.ACTIVE_SETTING -> {

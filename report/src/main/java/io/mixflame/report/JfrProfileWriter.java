@@ -4,6 +4,7 @@ import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
+import io.mixflame.profile.SampleTimes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.HashMap;
@@ -25,10 +26,10 @@ import java.util.regex.Matcher;
  * async-profiler's: {@code STATE_DEFAULT} in cpu profiles, {@code STATE_RUNNABLE} or {@code STATE_SLEEPING} by the
  * wall-clock state leaf frame in wall profiles (the leaf frame itself is kept).
  *
- * <p>The profile is aggregated, so every event carries the profile's start (the time of writing when that is not
- * known), not the moment its sample was taken. At most {@code maxEvents} events are written: past that, each
- * stack's events are scaled down in proportion (shares are kept, counts are not, and a {@code mixflame.Note}
- * event says so). The engine, event and interval are {@code jdk.ActiveSetting} events; every note of the profile
+ * <p>An event carries the time its sample was taken when the profile recorded it ({@link Profile#times()}: to the
+ * start of a bucket of a millisecond or more), else the profile's start (the time of writing when that is not
+ * known). At most {@code maxEvents} events are written: past that, events are scaled down in proportion, evenly
+ * over the recording (shares are kept, counts are not, and a {@code mixflame.Note} event says so). The engine, event and interval are {@code jdk.ActiveSetting} events; every note of the profile
  * (the sampler's cost) is a {@code mixflame.Note} event.
  */
 public final class JfrProfileWriter implements ProfileWriter {
@@ -78,12 +79,42 @@ public final class JfrProfileWriter implements ProfileWriter {
         out.flush();
     }
 
-    /** The number of events a stack of {@code samples} gets when the profile holds {@code total}. */
-    long eventsFor(long samples, long total) {
-        if (total <= maxEvents) {
-            return samples;
+    /**
+     * The events for runs of a stack's samples: all of them while the profile holds at most {@code maxEvents}; else
+     * each stack gets its share of the bound, spread over its runs in turn (fractions carried to the next run), so
+     * that thinning keeps both the stacks' shares and their spread over time.
+     */
+    private final class Scaled {
+        private final long[] samples;
+        private final long[] events;
+        private final long[] seen;
+        private final long[] given;
+        long written;
+
+        Scaled(List<Profile.Stack> stacks, long total) {
+            samples = new long[stacks.size()];
+            events = new long[stacks.size()];
+            seen = new long[stacks.size()];
+            given = new long[stacks.size()];
+            long cumulative = 0;
+            long granted = 0;
+            for (int s = 0; s < samples.length; s++) {
+                samples[s] = stacks.get(s).samples();
+                cumulative += samples[s];
+                long due = total <= maxEvents ? cumulative : (long) ((double) cumulative * maxEvents / total);
+                events[s] = Math.max(0, Math.min(due, maxEvents) - granted);
+                granted += events[s];
+            }
         }
-        return (long) ((double) samples * maxEvents / total);
+
+        long next(int stack, long run) {
+            seen[stack] += run;
+            long due = samples[stack] == 0 ? 0 : (long) ((double) seen[stack] * events[stack] / samples[stack]);
+            long n = Math.max(0, Math.min(due, events[stack]) - given[stack]);
+            given[stack] += n;
+            written += n;
+            return n;
+        }
     }
 
     /** One file's events, each distinct one built once. */
@@ -109,21 +140,42 @@ public final class JfrProfileWriter implements ProfileWriter {
             }
             boolean wall = "wall".equals(info.event());
             long total = profile.totalSamples();
-            long written = 0;
-            for (Profile.Stack stack : profile.stacks()) {
-                long events = Math.min(eventsFor(stack.samples(), total), maxEvents - written);
-                if (events <= 0) {
-                    continue;
-                }
-                chunk.add(sample(profile.framesOf(stack), wall), events);
-                written += events;
+            List<Profile.Stack> stacks = profile.stacks();
+            SampleTimes times = profile.times();
+            // Each stack's event fields after the time, built once; samples without a time go at the start.
+            JfrBuffer[] fields = new JfrBuffer[stacks.size()];
+            long[] untimed = new long[stacks.size()];
+            for (int s = 0; s < untimed.length; s++) {
+                untimed[s] = stacks.get(s).samples();
             }
+            Scaled scaled = new Scaled(stacks, total);
+            for (int i = 0; i < times.size(); i++) {
+                int s = times.stack(i);
+                long count = Math.min(times.count(i), untimed[s]);
+                untimed[s] -= count;
+                add(fields, s, wall, chunk.ticksAt(times.epochNanos(i)), scaled.next(s, count));
+            }
+            for (int s = 0; s < untimed.length; s++) {
+                add(fields, s, wall, JfrChunkWriter.START_TICKS, scaled.next(s, untimed[s]));
+            }
+            long written = scaled.written;
             if (written < total) {
                 note("mixflame wrote " + written + " of " + total + " samples as events (at most " + maxEvents
                         + " a file): each stack's count is scaled down by the same factor");
             }
         }
 
+        private void add(JfrBuffer[] fields, int stack, boolean wall, long ticks, long events) throws IOException {
+            if (events <= 0) {
+                return;
+            }
+            if (fields[stack] == null) {
+                fields[stack] = sample(profile.framesOf(profile.stacks().get(stack)), wall);
+            }
+            chunk.add(JfrChunkWriter.event(JfrMetadata.EXECUTION_SAMPLE, ticks).put(fields[stack]), events);
+        }
+
+        /** An execution sample's fields after its time: sampled thread, stack trace, thread state. */
         private JfrBuffer sample(Frame[] rootFirst, boolean wall) throws IOException {
             boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
             int first = threaded ? 1 : 0;
@@ -150,7 +202,7 @@ public final class JfrProfileWriter implements ProfileWriter {
                 state = running ? STATE_RUNNABLE : STATE_SLEEPING;
             }
             long thread = threaded ? thread(rootFirst[0]) : 0;
-            return JfrChunkWriter.event(JfrMetadata.EXECUTION_SAMPLE)
+            return new JfrBuffer(1 << 10)
                     .putVarLong(thread)
                     .putVarLong(pools.stackTrace(leafFirst, lines, kinds))
                     .putVarLong(STATES.indexOf(state));

@@ -21,13 +21,13 @@ public final class ProfileTransforms {
             return profile;
         }
         ProfileAccumulator acc = unbounded();
-        for (Profile.Stack stack : profile.stacks()) {
+        int[] newIndex = new int[profile.stacks().size()];
+        for (int i = 0; i < newIndex.length; i++) {
+            Profile.Stack stack = profile.stacks().get(i);
             Frame[] frames = profile.framesOf(stack);
-            if (filter.keeps(frames, style)) {
-                acc.add(frames, stack.samples(), stack.weightNanos());
-            }
+            newIndex[i] = filter.keeps(frames, style) ? acc.add(frames, stack.samples(), stack.weightNanos()) : -1;
         }
-        return acc.snapshot(profile.info());
+        return acc.snapshot(profile.info()).withTimes(profile.times().remap(newIndex));
     }
 
     /**
@@ -36,7 +36,9 @@ public final class ProfileTransforms {
      */
     public static Profile reverse(Profile profile) {
         ProfileAccumulator acc = unbounded();
-        for (Profile.Stack stack : profile.stacks()) {
+        int[] newIndex = new int[profile.stacks().size()];
+        for (int s = 0; s < newIndex.length; s++) {
+            Profile.Stack stack = profile.stacks().get(s);
             Frame[] frames = profile.framesOf(stack);
             int from = frames.length > 0 && frames[0].type() == FrameType.THREAD ? 1 : 0;
             for (int i = from, j = frames.length - 1; i < j; i++, j--) {
@@ -44,9 +46,9 @@ public final class ProfileTransforms {
                 frames[i] = frames[j];
                 frames[j] = t;
             }
-            acc.add(frames, stack.samples(), stack.weightNanos());
+            newIndex[s] = acc.add(frames, stack.samples(), stack.weightNanos());
         }
-        return acc.snapshot(profile.info());
+        return acc.snapshot(profile.info()).withTimes(profile.times().remap(newIndex));
     }
 
     /** Filters, then reverses if asked; the title is not the profile's business and is left to the writer. */

@@ -64,7 +64,7 @@ public final class SampleStreamReader {
                 }
             }
             case 'S' -> {
-                String[] parts = line.split(" ", 4);
+                String[] parts = line.split(" ", 5);
                 long samples = Long.parseLong(parts[1]);
                 long weight = Long.parseLong(parts[2]);
                 String[] ids = parts[3].split(",");
@@ -78,7 +78,11 @@ public final class SampleStreamReader {
                     }
                     stack[i] = frames.get(id);
                 }
-                sink.add(stack, ids.length, samples, weight);
+                if (parts.length == 5) {
+                    sink.add(stack, ids.length, samples, weight, Long.parseLong(parts[4]));
+                } else {
+                    sink.add(stack, ids.length, samples, weight);
+                }
             }
             case 'N' -> notes.accept(unescape(line.substring(2)));
             case 'R' -> frames.clear();

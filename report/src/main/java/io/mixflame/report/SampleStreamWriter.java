@@ -2,6 +2,7 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.Profile;
+import io.mixflame.profile.SampleTimes;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.HashMap;
@@ -12,7 +13,9 @@ import java.util.Map;
  * Writes profiles, one period at a time, as a line-based stream another process reads back with
  * {@link SampleStreamReader}: a profiler's helper process sends what it sampled to the JVM it profiles. Each distinct
  * frame is sent once, as {@code F id TYPE name}, followed, when the frame knows where it lies, by tab-separated
- * fields: its module (empty when unknown), its offset in hex and, when it has one, its sampled line; stacks as {@code S samples weightNanos id,id,...} (root first);
+ * fields: its module (empty when unknown), its offset in hex and, when it has one, its sampled line; stacks as
+ * {@code S samples weightNanos id,id,...} (root first), followed by the samples' time in nanoseconds since the epoch
+ * when the period has times (a stack's weight shared among its times in proportion);
  * {@code N text} carries a cost note, {@code R} says the frame ids start again (the table is bounded). Names are
  * escaped so that no name — they come from the profiled application — can break a line or forge a record.
  */
@@ -30,27 +33,50 @@ public final class SampleStreamWriter {
         this.maxFrames = maxFrames;
     }
 
-    /** Writes every stack of one period's profile, then flushes. */
+    /** Writes every stack of one period's profile, at their times when it has them, then flushes. */
     public void write(Profile period) throws IOException {
-        List<Frame> frames = period.frames();
-        StringBuilder line = new StringBuilder(256);
-        for (Profile.Stack s : period.stacks()) {
-            if (sent.size() + s.depth() > maxFrames) {
-                sent.clear();
-                out.write("R\n");
+        List<Profile.Stack> stacks = period.stacks();
+        long[] samplesLeft = new long[stacks.size()];
+        long[] weightLeft = new long[stacks.size()];
+        for (int s = 0; s < samplesLeft.length; s++) {
+            samplesLeft[s] = stacks.get(s).samples();
+            weightLeft[s] = stacks.get(s).weightNanos();
+        }
+        SampleTimes times = period.times();
+        for (int i = 0; i < times.size(); i++) {
+            int s = times.stack(i);
+            long samples = Math.min(times.count(i), samplesLeft[s]);
+            if (samples > 0) {
+                long weight = samples == samplesLeft[s] ? weightLeft[s]
+                        : (long) ((double) weightLeft[s] * samples / samplesLeft[s]);
+                samplesLeft[s] -= samples;
+                weightLeft[s] -= weight;
+                stack(period, stacks.get(s), samples, weight, " " + times.epochNanos(i));
             }
-            line.setLength(0);
-            line.append("S ").append(s.samples()).append(' ').append(s.weightNanos()).append(' ');
-            int[] ids = s.frameIds();
-            for (int i = 0; i < ids.length; i++) {
-                if (i > 0) {
-                    line.append(',');
-                }
-                line.append(idOf(frames.get(ids[i])));
+        }
+        for (int s = 0; s < samplesLeft.length; s++) {
+            if (samplesLeft[s] > 0 || weightLeft[s] > 0) {
+                stack(period, stacks.get(s), samplesLeft[s], weightLeft[s], "");
             }
-            out.write(line.append('\n').toString());
         }
         out.flush();
+    }
+
+    private void stack(Profile period, Profile.Stack s, long samples, long weight, String time) throws IOException {
+        if (sent.size() + s.depth() > maxFrames) {
+            sent.clear();
+            out.write("R\n");
+        }
+        StringBuilder line = new StringBuilder(256);
+        line.append("S ").append(samples).append(' ').append(weight).append(' ');
+        int[] ids = s.frameIds();
+        for (int i = 0; i < ids.length; i++) {
+            if (i > 0) {
+                line.append(',');
+            }
+            line.append(idOf(period.frame(ids[i])));
+        }
+        out.write(line.append(time).append('\n').toString());
     }
 
     /** Writes one cost note. */

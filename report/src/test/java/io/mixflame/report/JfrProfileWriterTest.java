@@ -356,6 +356,72 @@ class JfrProfileWriterTest {
         assertThat(read.info().notes()).anyMatch(n -> n.contains("wrote 40 of 400 samples"));
     }
 
+    /** Two threads' samples at known times: main at 0, 10, 20 ms, worker at 15 ms (two samples), after T0. */
+    private static Profile timed() {
+        io.mixflame.profile.ProfileAccumulator acc = new io.mixflame.profile.ProfileAccumulator();
+        acc.recordTimes();
+        long t0 = CPU.startMillis() * 1_000_000L;
+        Frame[] main = {Frame.thread("main", 1), jit("a/B.run")};
+        Frame[] worker = {Frame.thread("worker", 2), jit("a/B.work")};
+        acc.add(main, 2, 1, 10_000_000L, t0 + 20_000_000L);
+        acc.add(main, 2, 1, 10_000_000L, t0);
+        acc.add(worker, 2, 2, 20_000_000L, t0 + 15_000_000L);
+        acc.add(main, 2, 1, 10_000_000L, t0 + 10_000_000L);
+        return acc.snapshot(CPU);
+    }
+
+    @Test
+    void eventsCarryTheTimesTheirSamplesWereTakenAndReadBackWithThem() throws IOException {
+        Profile profile = timed();
+        Path file = write(profile);
+
+        List<String> events = new ArrayList<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            if (e.getEventType().getName().equals("jdk.ExecutionSample")) {
+                long ms = java.time.Duration.between(Instant.ofEpochMilli(CPU.startMillis()), e.getStartTime()).toMillis();
+                events.add(ms + " " + e.getThread("sampledThread").getJavaName());
+            }
+        }
+        events.sort(java.util.Comparator.comparingLong(s -> Long.parseLong(s.split(" ")[0])));
+        assertThat(events).containsExactly("0 main", "10 main", "15 worker", "15 worker", "20 main");
+
+        Profile read = ProfileFiles.read(file, w -> { });
+        List<String> times = new ArrayList<>();
+        for (int i = 0; i < read.times().size(); i++) {
+            Frame[] frames = read.framesOf(read.stacks().get(read.times().stack(i)));
+            times.add((read.times().epochNanos(i) / 1_000_000L - CPU.startMillis()) + " " + frames[0].name() + " "
+                    + read.times().count(i));
+        }
+        assertThat(times).containsExactly("0 [main tid=1] 1", "10 [main tid=1] 1", "15 [worker tid=2] 2",
+                "20 [main tid=1] 1");
+    }
+
+    @Test
+    void pastTheBoundTimedEventsAreThinnedEvenlyOverTheRecording() throws IOException {
+        io.mixflame.profile.ProfileAccumulator acc = new io.mixflame.profile.ProfileAccumulator();
+        acc.recordTimes();
+        long t0 = CPU.startMillis() * 1_000_000L;
+        for (int i = 0; i < 400; i++) {
+            acc.add(new Frame[] {jit(i % 4 == 0 ? "a/B.rare" : "a/B.often")}, 1, 1, 10_000_000L, t0 + i * 1_000_000L);
+        }
+        Path file = dir.resolve("thinned.jfr");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            new JfrProfileWriter(40).write(acc.snapshot(CPU), out);
+        }
+
+        List<Long> millis = new ArrayList<>();
+        Map<String, Long> perMethod = new TreeMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            if (e.getEventType().getName().equals("jdk.ExecutionSample")) {
+                millis.add(java.time.Duration.between(Instant.ofEpochMilli(CPU.startMillis()), e.getStartTime()).toMillis());
+                perMethod.merge(e.getStackTrace().getFrames().get(0).getMethod().getName(), 1L, Long::sum);
+            }
+        }
+        assertThat(millis).hasSize(40);
+        assertThat(millis.stream().filter(ms -> ms < 200)).as("first half").hasSize(20);
+        assertThat(perMethod).containsExactly(Map.entry("often", 30L), Map.entry("rare", 10L));
+    }
+
     @Test
     void namesWithControlCharactersAreWrittenWithSpaces() throws IOException {
         Profile profile = TestProfiles.with(CPU)

@@ -17,6 +17,29 @@ class ProfileTransformsTest {
             .build();
 
     @Test
+    void filteringAndReversingKeepEachKeptStacksTimes() {
+        long t0 = 1_700_000_000_000_000_000L;
+        io.mixflame.profile.ProfileAccumulator acc = new io.mixflame.profile.ProfileAccumulator();
+        acc.recordTimes();
+        Frame[] gc = {jit("main"), jit("app/Gc.run")};
+        Frame[] handle = {jit("main"), jit("app/Server.handle")};
+        acc.add(gc, 2, 1, 10, t0);
+        acc.add(handle, 2, 1, 10, t0 + 3_000_000L);
+        acc.add(gc, 2, 1, 10, t0 + 4_000_000L);
+        Profile timed = acc.snapshot(TestProfiles.JFR_CPU);
+
+        Profile kept = ProfileTransforms.reverse(
+                ProfileTransforms.filter(timed, TestProfiles.filter(null, "Server"), FrameStyle.DEFAULT));
+
+        java.util.List<String> times = new java.util.ArrayList<>();
+        for (int i = 0; i < kept.times().size(); i++) {
+            times.add((kept.times().epochNanos(i) - t0) / 1_000_000L + " "
+                    + kept.framesOf(kept.stacks().get(kept.times().stack(i)))[0].name());
+        }
+        assertThat(times).containsExactly("0 app/Gc.run", "4 app/Gc.run");
+    }
+
+    @Test
     void includeKeepsStacksWithAMatchingFrameAnywhereInTheName() {
         Profile filtered = ProfileTransforms.filter(PROFILE, TestProfiles.filter("Server", null), FrameStyle.DEFAULT);
 

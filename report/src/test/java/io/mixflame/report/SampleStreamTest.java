@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SampleStreamTest {
@@ -70,6 +71,36 @@ class SampleStreamTest {
         assertThat(stacks).containsExactlyInAnyOrder(
                 "THREAD:[main tid=7]|JIT_COMPILED:" + hostile.name() + "|NATIVE:NtDelayExecution\tx@nt dll\t.dll+9d2f0| 2 2000",
                 "THREAD:[main tid=7]|NATIVE:NtDelayExecution\tx@nt dll\t.dll+9d2f0| 2 2000");
+    }
+
+    @Test
+    void timesComeBackWithEachStacksWeightSharedAmongThem() throws IOException {
+        long t0 = 1_700_000_000_000_000_000L;
+        Frame[] a = {Frame.thread("main", 7), new Frame("a/B.run", FrameType.JIT_COMPILED)};
+        Frame[] b = {Frame.thread("main", 7), new Frame("a/B.wait", FrameType.JIT_COMPILED)};
+        ProfileAccumulator acc = new ProfileAccumulator();
+        acc.recordTimes();
+        acc.add(a, 2, 1, 7, t0);
+        acc.add(a, 2, 2, 14, t0 + 5_000_000L);
+        acc.add(b, 2, 1, 7, t0 + 5_000_000L);
+        acc.add(b, 2, 1, 7); // no time
+        StringWriter out = new StringWriter();
+        new SampleStreamWriter(out, 1000).write(acc.snapshot(INFO));
+
+        ProfileAccumulator back = new ProfileAccumulator();
+        back.recordTimes();
+        new SampleStreamReader(1000).read(new ByteArrayInputStream(out.toString().getBytes(StandardCharsets.UTF_8)),
+                back, n -> { });
+        Profile p = back.snapshot(INFO);
+
+        List<String> times = new ArrayList<>();
+        for (int i = 0; i < p.times().size(); i++) {
+            times.add((p.times().epochNanos(i) - t0) / 1_000_000L + " "
+                    + p.framesOf(p.stacks().get(p.times().stack(i)))[1].name() + " " + p.times().count(i));
+        }
+        assertThat(times).containsExactly("0 a/B.run 1", "5 a/B.run 2", "5 a/B.wait 1");
+        assertThat(TestProfiles.frameStacks(p)).containsOnly(Map.entry(List.of(a), 3L), Map.entry(List.of(b), 2L));
+        assertThat(p.totalWeightNanos()).isEqualTo(35);
     }
 
     @Test

@@ -6,7 +6,9 @@ import java.nio.ByteOrder;
 /**
  * The {@code struct perf_event_attr} mixflame asks for: a software {@code cpu-clock} event on one thread, sampling
  * the thread's id, time, user registers and a copy of the top of its user stack (and the kernel callchain when
- * kernel sampling is allowed). Laid out as {@code PERF_ATTR_SIZE_VER7} (128 bytes).
+ * kernel sampling is allowed). Laid out as {@code PERF_ATTR_SIZE_VER7} (128 bytes). Times are on
+ * {@code CLOCK_MONOTONIC} ({@code use_clockid}, Linux 4.1 on), the clock of {@link System#nanoTime()}, so that a
+ * sample's time can be put on the wall clock.
  */
 public final class PerfEventAttr {
     /** Size of the struct this builds. */
@@ -25,6 +27,8 @@ public final class PerfEventAttr {
     private static final int FLAG_EXCLUDE_KERNEL = 5;
     private static final int FLAG_EXCLUDE_HV = 6;
     private static final int FLAG_EXCLUDE_CALLCHAIN_USER = 22;
+    private static final int FLAG_USE_CLOCKID = 25;
+    private static final int CLOCK_MONOTONIC = 1;
 
     private PerfEventAttr() {
     }
@@ -41,7 +45,7 @@ public final class PerfEventAttr {
      */
     public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents) {
         long sampleType = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_REGS_USER | SAMPLE_STACK_USER;
-        long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV);
+        long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV) | (1L << FLAG_USE_CLOCKID);
         if (kernel) {
             sampleType |= SAMPLE_CALLCHAIN;
             flags |= 1L << FLAG_EXCLUDE_CALLCHAIN_USER;
@@ -58,6 +62,7 @@ public final class PerfEventAttr {
         b.putInt(48, wakeupEvents);
         b.putLong(80, registerMask);
         b.putInt(88, stackBytes);
+        b.putInt(92, CLOCK_MONOTONIC);
         return b.array();
     }
 

@@ -90,7 +90,9 @@ public final class JfrEngine implements SamplingEngine {
         // An exception escaping into the stream would end it; a bad event costs one sample, not the profile.
         try {
             converter.convert(event.getStackTrace(), event.getThread("sampledThread"), settings.threadRoots(), settings.lines());
-            target.add(converter.frames(), converter.depth(), 1, settings.intervalNanos());
+            java.time.Instant at = event.getStartTime();
+            target.add(converter.frames(), converter.depth(), 1, settings.intervalNanos(),
+                    at.getEpochSecond() * 1_000_000_000L + at.getNano());
         } catch (RuntimeException e) {
             if (eventErrors.getAndIncrement() == 0) {
                 LOG.warn("skipping a JFR sample that could not be read: {}", e.toString());

@@ -52,6 +52,8 @@ public final class PerfEngine implements SamplingEngine {
     private PerfCapture capture;
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
+    /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
+    private final io.mixflame.engine.EpochClock clock = new io.mixflame.engine.EpochClock();
     private Thread sampler;
     private Thread walkerThread;
     private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(POOL);
@@ -223,7 +225,7 @@ public final class PerfEngine implements SamplingEngine {
                         addOwn(s, settings, target);
                     } else {
                         int depth = stacks.build(s, settings.threadRoots());
-                        target.add(stacks.frames(), depth, 1, settings.intervalNanos());
+                        target.add(stacks.frames(), depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
                     }
                 } catch (RuntimeException e) {
                     LOG.debug("a sample could not be walked: {}", e.toString());
@@ -253,7 +255,7 @@ public final class PerfEngine implements SamplingEngine {
             ownStack[depth++] = stacks.threadFrame((int) s.tid());
         }
         ownStack[depth++] = Frame.PROFILER;
-        target.add(ownStack, depth, 1, settings.intervalNanos());
+        target.add(ownStack, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
     }
 
     private static long cpuTime(ThreadMXBean mx) {

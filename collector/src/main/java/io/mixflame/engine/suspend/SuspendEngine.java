@@ -43,6 +43,7 @@ public final class SuspendEngine implements SamplingEngine {
     private Thread sampler;
     private ThreadCapture capture;
     private SampleStackBuilder stacks;
+    private final io.mixflame.engine.EpochClock clock = new io.mixflame.engine.EpochClock();
     private final CapturedThread captured = new CapturedThread(STACK_BYTES);
     private int[] tids = new int[0];
     private long[] lastCpu = new long[0];
@@ -148,7 +149,7 @@ public final class SuspendEngine implements SamplingEngine {
         long t0 = System.nanoTime();
         try {
             int depth = stacks.build(captured, threadRoots);
-            sink.add(stacks.frames(), depth, 1, weight);
+            sink.add(stacks.frames(), depth, 1, weight, clock.epochNanos(captured.time()));
             samples++;
         } catch (RuntimeException e) {
             failures++;

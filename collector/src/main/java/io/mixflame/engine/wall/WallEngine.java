@@ -67,6 +67,7 @@ public final class WallEngine implements SamplingEngine {
     private PerfCapture capture;
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
+    private final io.mixflame.engine.EpochClock clock = new io.mixflame.engine.EpochClock();
     private BlockedThreadCapture blocked;
     private final Map<Integer, ThreadEntry> threads = new HashMap<>();
     private long ticks;
@@ -92,6 +93,8 @@ public final class WallEngine implements SamplingEngine {
         long blockedSeenAt;
         long lastTimeRunning = -1;
         long pending;
+        /** When the first of the pending samples was taken, in nanoseconds since the epoch. */
+        long pendingSince;
 
         ThreadEntry(SyscallLineReader reader) {
             this.reader = reader;
@@ -202,6 +205,7 @@ public final class WallEngine implements SamplingEngine {
     /** Samples every thread once; each sample stands for {@code intervals} intervals of its time. */
     private void tick(SamplingSettings settings, SampleSink target, long now, int intervals) {
         long weight = intervals * settings.intervalNanos();
+        long at = clock.epochNanos(now);
         ticks++;
         for (Map.Entry<Integer, ThreadEntry> e : threads.entrySet()) {
             int tid = e.getKey();
@@ -215,6 +219,9 @@ public final class WallEngine implements SamplingEngine {
                 if (ran >= 0 && !ranMeanwhile) {
                     reused++;
                     // Counted here and added in bulk: an idle thread then costs a memory read per tick.
+                    if (t.pending == 0) {
+                        t.pendingSince = at;
+                    }
                     t.pending += intervals;
                     if (t.pending >= FLUSH_TICKS) {
                         flush(t, settings, target);
@@ -249,7 +256,7 @@ public final class WallEngine implements SamplingEngine {
                     depth = frames.length;
                 }
                 t.lastLine = null;
-                target.add(frames, depth, intervals, weight);
+                target.add(frames, depth, intervals, weight, at);
                 continue;
             }
             ThreadState state = ThreadState.ofSyscall(SyscallLineReader.syscall(line));
@@ -261,7 +268,7 @@ public final class WallEngine implements SamplingEngine {
             // (two handlers that both sleep): only without the perf page's evidence does the line alone decide.
             if (!ranMeanwhile && line.equals(t.lastLine) && t.lastFrames != null) {
                 reused++;
-                target.add(t.lastFrames, t.lastDepth, intervals, weight);
+                target.add(t.lastFrames, t.lastDepth, intervals, weight, at);
                 continue;
             }
             try {
@@ -275,7 +282,7 @@ public final class WallEngine implements SamplingEngine {
                 t.lastFrames = Arrays.copyOf(stacks.frames(), depth);
                 t.lastDepth = depth;
                 t.lastLine = line;
-                target.add(t.lastFrames, depth, intervals, weight);
+                target.add(t.lastFrames, depth, intervals, weight, at);
             } catch (IOException ex) {
                 t.lastLine = null;
             }
@@ -284,7 +291,8 @@ public final class WallEngine implements SamplingEngine {
 
     private static void flush(ThreadEntry t, SamplingSettings settings, SampleSink target) {
         if (t.pending > 0 && t.lastFrames != null) {
-            target.add(t.lastFrames, t.lastDepth, t.pending, t.pending * settings.intervalNanos());
+            // Stamped with the first of them: a thread that did not run is counted in runs, not tick by tick.
+            target.add(t.lastFrames, t.lastDepth, t.pending, t.pending * settings.intervalNanos(), t.pendingSince);
         }
         t.pending = 0;
     }

@@ -21,13 +21,15 @@ class PerfRecordsTest {
         assertThat(b.getLong(8)).isZero();
         assertThat(b.getLong(16)).isEqualTo(10_000_000L);
         assertThat(b.getLong(24)).isEqualTo(1 | 2 | 4 | (1 << 12) | (1 << 13));
-        assertThat(b.getLong(40)).isEqualTo(1 | (1 << 5) | (1 << 6));
+        assertThat(b.getLong(40)).as("disabled, no kernel, no hypervisor, use_clockid")
+                .isEqualTo(1 | (1 << 5) | (1 << 6) | (1L << 25));
         assertThat(b.getLong(80)).isEqualTo(UserRegisters.MASK);
         assertThat(b.getInt(88)).isEqualTo(16384);
+        assertThat(b.getInt(92)).as("clockid CLOCK_MONOTONIC").isEqualTo(1);
         ByteBuffer k = ByteBuffer.wrap(PerfEventAttr.cpuClock(1_000_000L, UserRegisters.MASK, 8192, true, 1))
                 .order(ByteOrder.nativeOrder());
         assertThat(k.getLong(24) & (1 << 5)).as("callchain").isNotZero();
-        assertThat(k.getLong(40)).as("kernel included, user callchain excluded").isEqualTo(1 | (1 << 6) | (1L << 22));
+        assertThat(k.getLong(40)).as("kernel included, user callchain excluded").isEqualTo(1 | (1 << 6) | (1L << 22) | (1L << 25));
     }
 
     @Test
