@@ -103,6 +103,19 @@ class PprofFormatClientTest {
     }
 
     @Test
+    void readsJavaSourceFilesAndTheLinesEachSampleRan() throws Exception {
+        Profile profile = JavaLineNumbersTest.sampledAtLines();
+
+        List<String> lines = read(profile);
+
+        assertThat(lines.stream().filter(l -> l.startsWith("sample\t"))).containsExactlyInAnyOrder(
+                "sample\t5,50000000\tthread=[main tid=1]\tapp/Work.loop:app/Work.java:23;app/Main.main:app/Main.java:14",
+                "sample\t3,30000000\tthread=[main tid=1]\tapp/Work.loop:app/Work.java:27;app/Main.main:app/Main.java:14",
+                "sample\t2,20000000\tthread=[main tid=1]\tmemcpy@libc.so.6+0x40;app/Work.loop:app/Work.java:27;"
+                        + "app/Main.main:app/Main.java:14");
+    }
+
+    @Test
     void readsACountsOnlyProfileAsSampleCounts() throws Exception {
         Profile counts = new CollapsedReader().read(new ByteArrayInputStream(
                 "[main tid=1];a;b 3\nc;d 2\n".getBytes(StandardCharsets.UTF_8)), w -> { });

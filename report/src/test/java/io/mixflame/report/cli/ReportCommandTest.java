@@ -88,6 +88,21 @@ class ReportCommandTest {
     }
 
     @Test
+    void linesAreShownWithLinesAndAddedUpWithout() throws IOException {
+        Path withLines = dir.resolve("lines.collapsed");
+        Files.writeString(withLines, "app/Main.main:14_[0];app/Work.loop:23_[j] 5\n"
+                + "app/Main.main:14_[0];app/Work.loop:27_[j] 3\n");
+
+        assertThat(report(withLines.toString(), path("kept.jfr")).status()).isZero();
+        assertThat(report(path("kept.jfr"), path("shown.collapsed"), "--lines").status()).isZero();
+        assertThat(report(path("kept.jfr"), path("merged.collapsed")).status()).isZero();
+
+        assertThat(Files.readAllLines(dir.resolve("shown.collapsed"))).containsSubsequence(
+                "app/Main.main:14;app/Work.loop:23 5", "app/Main.main:14;app/Work.loop:27 3");
+        assertThat(Files.readAllLines(dir.resolve("merged.collapsed"))).last().isEqualTo("app/Main.main;app/Work.loop 8");
+    }
+
+    @Test
     void includeAndExcludeRepeatAndTakeGlobs() throws IOException {
         Path many = dir.resolve("many.collapsed");
         Files.writeString(many, String.join("\n", "app/A.run;app/A.work 1", "app/B.run;app/B.work 2",
