@@ -12,6 +12,7 @@ import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -19,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * {@code -javaagent:mixflame.jar=start,file=x.jfr} on the {@code mixed} example: the JDK's own reader finds
  * execution samples with zlib's native code below {@code Deflater.deflateBytesBytes}, Java frames at the source line
- * of their call, and sample times spread over the run.
+ * of their call, and sample times spread over the run — with the perf engine in the JVM and with the helper engine
+ * sampling it from another process.
  */
 class JfrOutputIT {
 
@@ -29,8 +31,18 @@ class JfrOutputIT {
     @ParameterizedTest
     @MethodSource("io.mixflame.testsupport.TestJdks#homes")
     void agentWritesAJfrRecordingWithNativeFramesBelowJavaFrames(Path jdk) throws Exception {
+        recordAndCheck(jdk, "", "perf");
+    }
+
+    /** The helper engine samples from another process and streams lines and times back over a pipe. */
+    @Test
+    void theHelperEngineSendsLinesAndTimesToo() throws Exception {
+        recordAndCheck(Path.of(System.getProperty("java.home")), "engine=helper,", "helper");
+    }
+
+    private void recordAndCheck(Path jdk, String engineOption, String engine) throws Exception {
         Path out = dir.resolve("x.jfr");
-        List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start,file=" + out, "-jar",
+        List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start," + engineOption + "file=" + out, "-jar",
                 BuiltJars.examples().toString(), "mixed", "--seconds", "6");
         java.time.Instant launched = java.time.Instant.now();
         try (ChildJvm app = ChildJvm.start(jdk, dir, args)) {
@@ -41,7 +53,11 @@ class JfrOutputIT {
 
         List<List<String>> stacks = new ArrayList<>(); // root first: class.method or the native function
         java.util.Set<Integer> deflateCallLines = new java.util.TreeSet<>();
+        List<String> engines = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(out)) {
+            if (e.getEventType().getName().equals("jdk.ActiveSetting") && "engine".equals(e.getString("name"))) {
+                engines.add(e.getString("value"));
+            }
             if (e.getEventType().getName().equals("jdk.ExecutionSample")) {
                 List<String> names = new ArrayList<>();
                 List<RecordedFrame> leafFirst = e.getStackTrace().getFrames();
@@ -59,6 +75,7 @@ class JfrOutputIT {
             }
         }
 
+        assertThat(engines).containsExactly(engine);
         assertThat(stacks).as("samples").hasSizeGreaterThan(50);
         assertThat(stacks).as("zlib's deflate (a Native frame) below Deflater.deflateBytesBytes")
                 .anyMatch(s -> {
