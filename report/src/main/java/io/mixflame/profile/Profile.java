@@ -72,6 +72,43 @@ public final class Profile {
         return times;
     }
 
+    /**
+     * Every sample as runs of one stack: the entries of {@link #times()} in time order (never more of a stack's
+     * samples than it has), then, stack by stack, the samples left without a time at {@link SampleTimes#NO_TIME} —
+     * what writers that give each sample a time go through.
+     */
+    public SampleTimes sampleRuns() {
+        long[] left = new long[stacks.size()];
+        for (int s = 0; s < left.length; s++) {
+            left[s] = stacks.get(s).samples();
+        }
+        int n = times.size() + left.length;
+        long[] at = new long[n];
+        int[] of = new int[n];
+        long[] counts = new long[n];
+        int k = 0;
+        for (int i = 0; i < times.size(); i++) {
+            int s = times.stack(i);
+            long count = Math.min(times.count(i), left[s]);
+            if (count > 0) {
+                left[s] -= count;
+                at[k] = times.epochNanos(i);
+                of[k] = s;
+                counts[k++] = count;
+            }
+        }
+        for (int s = 0; s < left.length; s++) {
+            // A stack of no samples (a weight alone) still gets its run.
+            if (left[s] > 0 || stacks.get(s).samples() == 0) {
+                at[k] = SampleTimes.NO_TIME;
+                of[k] = s;
+                counts[k++] = left[s];
+            }
+        }
+        return new SampleTimes(java.util.Arrays.copyOf(at, k), java.util.Arrays.copyOf(of, k),
+                java.util.Arrays.copyOf(counts, k), times.resolutionNanos());
+    }
+
     /** The same stacks with these times (their stack indexes are this profile's). */
     public Profile withTimes(SampleTimes newTimes) {
         return new Profile(frames, stacks, info, newTimes);

@@ -30,7 +30,6 @@ final class SampleTimeline {
     static final long ORIGIN_SLACK_NANOS = 600_000_000_000L;
 
     private long originEpochNanos;
-    private boolean started;
     private long earliest = Long.MAX_VALUE;
     private long latest = Long.MIN_VALUE;
     private final int maxEntries;
@@ -56,8 +55,7 @@ final class SampleTimeline {
         if (stack < 0 || stack > STACK_MASK || samples <= 0 || full) {
             return;
         }
-        if (!started) {
-            started = true;
+        if (earliest == Long.MAX_VALUE) {
             originEpochNanos = epochNanos - ORIGIN_SLACK_NANOS;
         }
         earliest = Math.min(earliest, epochNanos);

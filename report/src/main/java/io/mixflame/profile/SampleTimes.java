@@ -9,6 +9,8 @@ public final class SampleTimes {
 
     /** No times known. */
     public static final SampleTimes NONE = new SampleTimes(new long[0], new int[0], new long[0], 0);
+    /** The time of an entry of {@link Profile#sampleRuns()} whose samples have no known time. */
+    public static final long NO_TIME = Long.MIN_VALUE;
 
     private final long[] epochNanos;
     private final int[] stacks;

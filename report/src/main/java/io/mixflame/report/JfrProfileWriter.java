@@ -141,22 +141,15 @@ public final class JfrProfileWriter implements ProfileWriter {
             boolean wall = "wall".equals(info.event());
             long total = profile.totalSamples();
             List<Profile.Stack> stacks = profile.stacks();
-            SampleTimes times = profile.times();
             // Each stack's event fields after the time, built once; samples without a time go at the start.
             JfrBuffer[] fields = new JfrBuffer[stacks.size()];
-            long[] untimed = new long[stacks.size()];
-            for (int s = 0; s < untimed.length; s++) {
-                untimed[s] = stacks.get(s).samples();
-            }
             Scaled scaled = new Scaled(stacks, total);
-            for (int i = 0; i < times.size(); i++) {
-                int s = times.stack(i);
-                long count = Math.min(times.count(i), untimed[s]);
-                untimed[s] -= count;
-                add(fields, s, wall, chunk.ticksAt(times.epochNanos(i)), scaled.next(s, count));
-            }
-            for (int s = 0; s < untimed.length; s++) {
-                add(fields, s, wall, JfrChunkWriter.START_TICKS, scaled.next(s, untimed[s]));
+            SampleTimes runs = profile.sampleRuns();
+            for (int i = 0; i < runs.size(); i++) {
+                int s = runs.stack(i);
+                long at = runs.epochNanos(i);
+                long ticks = at == SampleTimes.NO_TIME ? JfrChunkWriter.START_TICKS : chunk.ticksAt(at);
+                add(fields, s, wall, ticks, scaled.next(s, runs.count(i)));
             }
             long written = scaled.written;
             if (written < total) {

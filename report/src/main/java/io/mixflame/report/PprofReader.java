@@ -341,27 +341,26 @@ final class PprofReader {
     }
 
     private static long[] valueType(ProtoFields t) throws IOException {
-        long[] typeAndUnit = new long[2];
-        while (t.next()) {
-            switch (t.field()) {
-                case VALUE_TYPE_TYPE -> typeAndUnit[0] = t.varint();
-                case VALUE_TYPE_UNIT -> typeAndUnit[1] = t.varint();
-                default -> t.skip();
-            }
-        }
-        return typeAndUnit;
+        return twoNumbers(t, VALUE_TYPE_TYPE, VALUE_TYPE_UNIT);
     }
 
     private static long[] label(ProtoFields l) throws IOException {
-        long[] keyAndString = new long[2];
-        while (l.next()) {
-            switch (l.field()) {
-                case LABEL_KEY -> keyAndString[0] = l.varint();
-                case LABEL_STR -> keyAndString[1] = l.varint();
-                default -> l.skip();
+        return twoNumbers(l, LABEL_KEY, LABEL_STR);
+    }
+
+    /** The varint fields {@code first} and {@code second} of a message (0 when absent); others are skipped. */
+    private static long[] twoNumbers(ProtoFields m, int first, int second) throws IOException {
+        long[] values = new long[2];
+        while (m.next()) {
+            if (m.field() == first) {
+                values[0] = m.varint();
+            } else if (m.field() == second) {
+                values[1] = m.varint();
+            } else {
+                m.skip();
             }
         }
-        return keyAndString;
+        return values;
     }
 
     /** A string of the table; an index outside it reads as empty rather than failing the whole profile. */

@@ -23,6 +23,7 @@ public final class SampleStreamWriter {
     private final Writer out;
     private final int maxFrames;
     private final Map<Frame, Integer> sent = new HashMap<>();
+    private final StringBuilder line = new StringBuilder(256);
 
     /**
      * @param out       where lines go
@@ -42,22 +43,17 @@ public final class SampleStreamWriter {
             samplesLeft[s] = stacks.get(s).samples();
             weightLeft[s] = stacks.get(s).weightNanos();
         }
-        SampleTimes times = period.times();
-        for (int i = 0; i < times.size(); i++) {
-            int s = times.stack(i);
-            long samples = Math.min(times.count(i), samplesLeft[s]);
-            if (samples > 0) {
-                long weight = samples == samplesLeft[s] ? weightLeft[s]
-                        : (long) ((double) weightLeft[s] * samples / samplesLeft[s]);
-                samplesLeft[s] -= samples;
-                weightLeft[s] -= weight;
-                stack(period, stacks.get(s), samples, weight, " " + times.epochNanos(i));
-            }
-        }
-        for (int s = 0; s < samplesLeft.length; s++) {
-            if (samplesLeft[s] > 0 || weightLeft[s] > 0) {
-                stack(period, stacks.get(s), samplesLeft[s], weightLeft[s], "");
-            }
+        SampleTimes runs = period.sampleRuns();
+        for (int i = 0; i < runs.size(); i++) {
+            int s = runs.stack(i);
+            long samples = runs.count(i);
+            // A stack's last run takes the rest of its weight, so that shares add up to it exactly.
+            long weight = samples == samplesLeft[s] ? weightLeft[s]
+                    : (long) ((double) weightLeft[s] * samples / samplesLeft[s]);
+            samplesLeft[s] -= samples;
+            weightLeft[s] -= weight;
+            long at = runs.epochNanos(i);
+            stack(period, stacks.get(s), samples, weight, at == SampleTimes.NO_TIME ? "" : " " + at);
         }
         out.flush();
     }
@@ -67,7 +63,7 @@ public final class SampleStreamWriter {
             sent.clear();
             out.write("R\n");
         }
-        StringBuilder line = new StringBuilder(256);
+        line.setLength(0);
         line.append("S ").append(samples).append(' ').append(weight).append(' ');
         int[] ids = s.frameIds();
         for (int i = 0; i < ids.length; i++) {

@@ -1,5 +1,6 @@
 package io.mixflame.engine.perf;
 
+import io.mixflame.engine.EpochClock;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.PerfCapture;
@@ -53,7 +54,7 @@ public final class PerfEngine implements SamplingEngine {
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
     /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
-    private final io.mixflame.engine.EpochClock clock = new io.mixflame.engine.EpochClock();
+    private final EpochClock clock = new EpochClock();
     private Thread sampler;
     private Thread walkerThread;
     private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(POOL);

@@ -1,5 +1,6 @@
 package io.mixflame.engine.suspend;
 
+import io.mixflame.engine.EpochClock;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
@@ -43,7 +44,7 @@ public final class SuspendEngine implements SamplingEngine {
     private Thread sampler;
     private ThreadCapture capture;
     private SampleStackBuilder stacks;
-    private final io.mixflame.engine.EpochClock clock = new io.mixflame.engine.EpochClock();
+    private final EpochClock clock = new EpochClock();
     private final CapturedThread captured = new CapturedThread(STACK_BYTES);
     private int[] tids = new int[0];
     private long[] lastCpu = new long[0];

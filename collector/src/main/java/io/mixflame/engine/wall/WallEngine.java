@@ -1,5 +1,6 @@
 package io.mixflame.engine.wall;
 
+import io.mixflame.engine.EpochClock;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
@@ -67,7 +68,7 @@ public final class WallEngine implements SamplingEngine {
     private PerfCapture capture;
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
-    private final io.mixflame.engine.EpochClock clock = new io.mixflame.engine.EpochClock();
+    private final EpochClock clock = new EpochClock();
     private BlockedThreadCapture blocked;
     private final Map<Integer, ThreadEntry> threads = new HashMap<>();
     private long ticks;
