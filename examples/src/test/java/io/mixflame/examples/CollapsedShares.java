@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.api.Assertions;
+import org.assertj.core.data.Offset;
 
 /** Reads a collapsed profile and counts the samples whose stack holds a frame with a given name ending. */
 public final class CollapsedShares {
@@ -33,6 +35,16 @@ public final class CollapsedShares {
             }
         }
         return total;
+    }
+
+    /**
+     * How far a share measured over {@code samples} samples may stray from the true {@code share} by chance alone:
+     * four binomial standard errors, which chance exceeds about once in 16 000 tries. A fixed margin is either too
+     * tight for the few samples a slow platform takes (Wine: some 900 in 15 s at 10 ms, where 3 points is two
+     * standard errors) or too loose for many.
+     */
+    public static Offset<Double> chanceMargin(double share, double samples) {
+        return Assertions.within(4 * Math.sqrt(share * (1 - share) / samples));
     }
 
     public long totalSamples() {

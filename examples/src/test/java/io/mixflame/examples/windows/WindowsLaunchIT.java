@@ -1,7 +1,6 @@
 package io.mixflame.examples.windows;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.mixflame.examples.CollapsedShares;
 import io.mixflame.testsupport.BuiltJars;
@@ -20,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code launch} on a Windows JVM without java.instrument (the jlinked JRE), under Wine: profiling starts inside the
  * JVM as {@code -javaagent} would, with the native engine of Windows — a helper process started from the JRE's own
  * {@code java.exe} stops the JVM's threads and streams the stacks back — and the {@code cpu} example's profile must
- * show its 50/30/20 split within 3 points, its Java frames below the launcher's, and the thread's start down to
- * {@code RtlUserThreadStart}.
+ * show its 50/30/20 split within what chance allows, its Java frames below the launcher's, and the thread's start
+ * down to {@code RtlUserThreadStart}.
  */
 class WindowsLaunchIT {
     @TempDir
@@ -43,10 +42,10 @@ class WindowsLaunchIT {
         long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
         long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
         double all = alpha + beta + gamma;
-        assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(300);
-        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, within(0.03));
-        assertThat(beta / all).as("beta share").isCloseTo(0.30, within(0.03));
-        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, within(0.03));
+        assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(500);
+        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
+        assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
+        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
         // As on Linux (PerfEngineRateIT), nearly every stack is whole: a rare walk ends early, as any walk from
         // outside may when the thread stood in a frame being built.
         Pattern whole = Pattern.compile("^RtlUserThreadStart;BaseThreadInitThunk;.*;\\[?jvm\\.dll[^;]*;"

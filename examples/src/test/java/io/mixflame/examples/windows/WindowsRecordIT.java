@@ -1,7 +1,6 @@
 package io.mixflame.examples.windows;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import io.mixflame.examples.CollapsedShares;
 import io.mixflame.testsupport.BuiltJars;
@@ -20,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code record --pid} of a Windows JVM from another Windows JVM, under Wine: the {@code cpu} example (one thread,
  * alpha:beta:gamma = 5:3:2 of its CPU time) profiled from outside by stopping its threads must show that split
- * within 3 points, its Java frames down to {@code main}, and below them the native frames of the thread's start down
- * to where Windows starts threads; the cost notes say how long threads were kept stopped.
+ * within what chance allows, its Java frames down to {@code main}, and below them the native frames of the thread's
+ * start down to where Windows starts threads; the cost notes say how long threads were kept stopped.
  */
 class WindowsRecordIT {
     private static final Pattern PID = Pattern.compile("cpu: pid (\\d+)");
@@ -53,10 +52,10 @@ class WindowsRecordIT {
             long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
             double all = alpha + beta + gamma;
             String text = Files.readString(out, StandardCharsets.UTF_8);
-            assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(300);
-            assertThat(alpha / all).as("alpha share").isCloseTo(0.50, within(0.03));
-            assertThat(beta / all).as("beta share").isCloseTo(0.30, within(0.03));
-            assertThat(gamma / all).as("gamma share").isCloseTo(0.20, within(0.03));
+            assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(500);
+            assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
+            assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
+            assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
 
             List<String> alphaStacks = text.lines().filter(l -> l.contains("CpuWorkload.alpha")).toList();
             assertThat(alphaStacks).isNotEmpty().allSatisfy(stack -> {
