@@ -72,6 +72,12 @@ final class JfrBuffer {
         return putBytes(other.bytes, 0, other.size);
     }
 
+    /** Empties the buffer for reuse. */
+    JfrBuffer clear() {
+        size = 0;
+        return this;
+    }
+
     int size() {
         return size;
     }

@@ -3,8 +3,7 @@ package io.mixflame.report;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
 
 /**
  * Writes one JFR chunk: the 68-byte header, the metadata event, the checkpoint event of constant pools, then the
@@ -16,8 +15,9 @@ import java.util.List;
  * read (the project's documented exception to preferring a maintained library).
  *
  * <p>The metadata and constant pools come before the events (as in async-profiler's files, the header points to
- * both), so the events are streamed and only distinct events are held: an event repeated {@code n} times is held
- * once.
+ * both), so the events are streamed: each is held as its type, its time, its fields after the time (shared by the
+ * events of one stack) and how many times it repeats — some 24 bytes an event in primitive arrays, since a profile
+ * with times has up to a quarter of a million and this runs inside the profiled service when it dumps.
  */
 final class JfrChunkWriter {
 
@@ -25,33 +25,40 @@ final class JfrChunkWriter {
     static final long TICKS_PER_SECOND = 1_000_000_000L;
     /** The chunk's first tick; every event of an aggregated profile is stamped with it. Not 0, which some take for unset. */
     static final long START_TICKS = 1;
+    /** The most bytes of one event's fields after its time. */
+    static final int MAX_FIELD_BYTES = 1 << 24;
 
     private static final int HEADER_SIZE = 68;
     private static final long METADATA_EVENT = 0;
     private static final long CHECKPOINT_EVENT = 1;
-    private static final int MAX_EVENT_BYTES = 1 << 24;
     /** Header flags: integers are compressed (varints); this is the recording's last chunk. */
     private static final int FLAGS = 1 | 2;
 
     private final long startNanos;
     private final long durationNanos;
-    private final List<JfrBuffer> events = new ArrayList<>();
-    private final List<Long> repeats = new ArrayList<>();
+    private int count;
+    private long[] typeIds;
+    private long[] ticks;
+    private byte[][] fields;
+    private long[] repeats;
 
-    /** A chunk that starts at {@code startNanos} since the epoch and lasts {@code durationNanos}. */
-    JfrChunkWriter(long startNanos, long durationNanos) {
+    /**
+     * A chunk that starts at {@code startNanos} since the epoch and lasts {@code durationNanos}, with room for
+     * {@code expectedEvents} distinct events before it grows.
+     */
+    JfrChunkWriter(long startNanos, long durationNanos, int expectedEvents) {
         this.startNanos = startNanos;
         this.durationNanos = Math.max(0, durationNanos);
+        int capacity = Math.max(16, expectedEvents);
+        typeIds = new long[capacity];
+        ticks = new long[capacity];
+        fields = new byte[capacity][];
+        repeats = new long[capacity];
     }
 
-    /** A new event of type {@code typeId} at the chunk's start, for the caller to add its other fields to. */
-    static JfrBuffer event(long typeId) throws IOException {
-        return event(typeId, START_TICKS);
-    }
-
-    /** A new event of type {@code typeId} at {@code ticks} ({@link #ticksAt}), for the caller to add fields to. */
-    static JfrBuffer event(long typeId, long ticks) throws IOException {
-        return new JfrBuffer(MAX_EVENT_BYTES).putVarLong(typeId).putVarLong(ticks);
+    /** A buffer for an event's fields after its time, for {@link #add}. */
+    static JfrBuffer fields() {
+        return new JfrBuffer(MAX_FIELD_BYTES);
     }
 
     /** The ticks of a moment, in nanoseconds since the epoch; the chunk's first tick for a moment before it. */
@@ -59,12 +66,26 @@ final class JfrChunkWriter {
         return START_TICKS + Math.max(0, epochNanos - startNanos);
     }
 
-    /** Adds an event (from {@link #event}) to be written {@code times} times. */
-    void add(JfrBuffer event, long times) {
-        if (times > 0) {
-            events.add(event);
-            repeats.add(times);
+    /**
+     * Adds an event of type {@code typeId} at {@code at} ticks ({@link #ticksAt}, or {@link #START_TICKS}) to be
+     * written {@code times} times; {@code eventFields} (its fields after the time) is kept, not copied.
+     */
+    void add(long typeId, long at, byte[] eventFields, long times) {
+        if (times <= 0) {
+            return;
         }
+        if (count == typeIds.length) {
+            int grown = Math.multiplyExact(count, 2);
+            typeIds = Arrays.copyOf(typeIds, grown);
+            ticks = Arrays.copyOf(ticks, grown);
+            fields = Arrays.copyOf(fields, grown);
+            repeats = Arrays.copyOf(repeats, grown);
+        }
+        typeIds[count] = typeId;
+        ticks[count] = at;
+        fields[count] = eventFields;
+        repeats[count] = times;
+        count++;
     }
 
     /** Writes the chunk with this writer's events and the given constant pools; leaves {@code out} open. */
@@ -76,13 +97,11 @@ final class JfrChunkWriter {
 
         byte[] framedMetadata = framed(metadata);
         byte[] framedCheckpoint = framed(checkpoint);
-        List<byte[]> framedEvents = new ArrayList<>(events.size());
         long metadataOffset = HEADER_SIZE;
         long checkpointOffset = metadataOffset + framedMetadata.length;
         long size = checkpointOffset + framedCheckpoint.length;
-        for (int i = 0; i < events.size(); i++) {
-            framedEvents.add(framed(events.get(i)));
-            size = Math.addExact(size, Math.multiplyExact((long) framedEvents.get(i).length, repeats.get(i)));
+        for (int i = 0; i < count; i++) {
+            size = Math.addExact(size, Math.multiplyExact(framedSize(bodySize(i)), repeats[i]));
         }
 
         JfrBuffer header = new JfrBuffer(HEADER_SIZE);
@@ -100,22 +119,36 @@ final class JfrChunkWriter {
         header.writeTo(buffered);
         buffered.write(framedMetadata);
         buffered.write(framedCheckpoint);
-        for (int i = 0; i < framedEvents.size(); i++) {
-            byte[] event = framedEvents.get(i);
-            for (long n = repeats.get(i); n > 0; n--) {
-                buffered.write(event);
+        // The size, type and time of an event: three varints.
+        JfrBuffer head = new JfrBuffer(27);
+        for (int i = 0; i < count; i++) {
+            long body = bodySize(i);
+            head.clear().putVarLong(framedSize(body)).putVarLong(typeIds[i]).putVarLong(ticks[i]);
+            for (long n = repeats[i]; n > 0; n--) {
+                head.writeTo(buffered);
+                buffered.write(fields[i]);
             }
         }
         buffered.flush();
     }
 
-    /** The event with its size in front; the size counts the varint that holds it, so it is the least that does. */
-    private static byte[] framed(JfrBuffer body) throws IOException {
+    /** Bytes of event {@code i} after its size: type, time and fields. */
+    private long bodySize(int i) {
+        return JfrBuffer.varLongSize(typeIds[i]) + JfrBuffer.varLongSize(ticks[i]) + (long) fields[i].length;
+    }
+
+    /** Bytes of an event of {@code body} bytes with its size in front; the size counts the varint that holds it. */
+    private static long framedSize(long body) {
         int n = 1;
-        while (JfrBuffer.varLongSize((long) body.size() + n) != n) {
+        while (JfrBuffer.varLongSize(body + n) != n) {
             n++;
         }
-        return new JfrBuffer(Integer.MAX_VALUE - 8).putVarLong((long) body.size() + n).put(body).toByteArray();
+        return body + n;
+    }
+
+    /** The event with its size in front. */
+    private static byte[] framed(JfrBuffer body) throws IOException {
+        return new JfrBuffer(Integer.MAX_VALUE - 8).putVarLong(framedSize(body.size())).put(body).toByteArray();
     }
 
     private static void putShort(JfrBuffer b, int v) throws IOException {

@@ -72,9 +72,12 @@ public final class JfrProfileWriter implements ProfileWriter {
     public void write(Profile profile, OutputStream out) throws IOException {
         ProfileInfo info = profile.info();
         long startNanos = (info.startMillis() > 0 ? info.startMillis() : System.currentTimeMillis()) * 1_000_000L;
-        JfrChunkWriter chunk = new JfrChunkWriter(startNanos, info.durationNanos());
+        SampleTimes runs = profile.sampleRuns();
+        // Settings, notes and the bound's note besides the samples' runs.
+        int others = 4 + info.notes().size();
+        JfrChunkWriter chunk = new JfrChunkWriter(startNanos, info.durationNanos(), runs.size() + others);
         JfrConstantPools pools = new JfrConstantPools(JfrFrameKinds.ALL, STATES);
-        new Events(chunk, pools, profile).addAll();
+        new Events(chunk, pools, profile).addAll(runs);
         chunk.write(pools, out);
         out.flush();
     }
@@ -130,7 +133,7 @@ public final class JfrProfileWriter implements ProfileWriter {
             this.profile = profile;
         }
 
-        void addAll() throws IOException {
+        void addAll(SampleTimes runs) throws IOException {
             ProfileInfo info = profile.info();
             setting(SETTING_ENGINE, info.engine());
             setting(SETTING_EVENT, info.event());
@@ -142,9 +145,8 @@ public final class JfrProfileWriter implements ProfileWriter {
             long total = profile.totalSamples();
             List<Profile.Stack> stacks = profile.stacks();
             // Each stack's event fields after the time, built once; samples without a time go at the start.
-            JfrBuffer[] fields = new JfrBuffer[stacks.size()];
+            byte[][] fields = new byte[stacks.size()][];
             Scaled scaled = new Scaled(stacks, total);
-            SampleTimes runs = profile.sampleRuns();
             for (int i = 0; i < runs.size(); i++) {
                 int s = runs.stack(i);
                 long at = runs.epochNanos(i);
@@ -158,18 +160,18 @@ public final class JfrProfileWriter implements ProfileWriter {
             }
         }
 
-        private void add(JfrBuffer[] fields, int stack, boolean wall, long ticks, long events) throws IOException {
+        private void add(byte[][] fields, int stack, boolean wall, long ticks, long events) throws IOException {
             if (events <= 0) {
                 return;
             }
             if (fields[stack] == null) {
                 fields[stack] = sample(profile.framesOf(profile.stacks().get(stack)), wall);
             }
-            chunk.add(JfrChunkWriter.event(JfrMetadata.EXECUTION_SAMPLE, ticks).put(fields[stack]), events);
+            chunk.add(JfrMetadata.EXECUTION_SAMPLE, ticks, fields[stack], events);
         }
 
         /** An execution sample's fields after its time: sampled thread, stack trace, thread state. */
-        private JfrBuffer sample(Frame[] rootFirst, boolean wall) throws IOException {
+        private byte[] sample(Frame[] rootFirst, boolean wall) throws IOException {
             boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
             int first = threaded ? 1 : 0;
             long[] leafFirst = new long[rootFirst.length - first];
@@ -195,10 +197,11 @@ public final class JfrProfileWriter implements ProfileWriter {
                 state = running ? STATE_RUNNABLE : STATE_SLEEPING;
             }
             long thread = threaded ? thread(rootFirst[0]) : 0;
-            return new JfrBuffer(1 << 10)
+            return JfrChunkWriter.fields()
                     .putVarLong(thread)
                     .putVarLong(pools.stackTrace(leafFirst, lines, kinds))
-                    .putVarLong(STATES.indexOf(state));
+                    .putVarLong(STATES.indexOf(state))
+                    .toByteArray();
         }
 
         private long method(Frame frame) throws IOException {
@@ -227,12 +230,13 @@ public final class JfrProfileWriter implements ProfileWriter {
         }
 
         private void setting(String name, String value) throws IOException {
-            chunk.add(JfrChunkWriter.event(JfrMetadata.ACTIVE_SETTING)
-                    .putVarLong(JfrMetadata.EXECUTION_SAMPLE).putString(name).putString(cleaned(value)), 1);
+            chunk.add(JfrMetadata.ACTIVE_SETTING, JfrChunkWriter.START_TICKS, JfrChunkWriter.fields()
+                    .putVarLong(JfrMetadata.EXECUTION_SAMPLE).putString(name).putString(cleaned(value)).toByteArray(), 1);
         }
 
         private void note(String text) throws IOException {
-            chunk.add(JfrChunkWriter.event(JfrMetadata.NOTE).putString(cleaned(text)), 1);
+            chunk.add(JfrMetadata.NOTE, JfrChunkWriter.START_TICKS,
+                    JfrChunkWriter.fields().putString(cleaned(text)).toByteArray(), 1);
         }
     }
 

@@ -423,6 +423,32 @@ class JfrProfileWriterTest {
     }
 
     @Test
+    void eventsWhoseSizeTakesOneTwoOrThreeBytesAreFramedSoEveryReaderFindsThemAll() throws IOException {
+        // An event's size counts the varint that holds it: bodies near 127 and 16 383 bytes are where a miscount shows.
+        List<String> notes = new ArrayList<>();
+        for (int length : new int[] {1, 120, 123, 124, 125, 126, 127, 200, 16_370, 16_376, 16_380, 20_000}) {
+            notes.add("n".repeat(length));
+        }
+        ProfileInfo info = CPU;
+        for (String note : notes) {
+            info = info.withNote(note);
+        }
+        Profile profile = TestProfiles.with(info).add(7, Frame.thread("main", 1), jit("a/B.hot")).build();
+        Path file = write(profile);
+
+        Profile read = ProfileFiles.read(file, w -> { throw new AssertionError(w); });
+        assertThat(read.info().notes()).containsAll(notes);
+        assertThat(TestProfiles.collapsedStacks(read)).isEqualTo(TestProfiles.collapsedStacks(profile));
+        long samples = 0;
+        try (JfrReader reader = new JfrReader(file.toString())) {
+            while (reader.readEvent(one.jfr.event.ExecutionSample.class) != null) {
+                samples++;
+            }
+        }
+        assertThat(samples).as("execution samples async-profiler's reader finds").isEqualTo(7);
+    }
+
+    @Test
     void namesWithControlCharactersAreWrittenWithSpaces() throws IOException {
         Profile profile = TestProfiles.with(CPU)
                 .add(1, Frame.thread("evil\nthread", 1), jit("a/B.m\r\u0007x")).build();
