@@ -58,9 +58,9 @@ final class HelperEngine implements SamplingEngine {
         try {
             // -jar, not -cp: the jar's manifest grants JNA native access (JDK 22 on), which only -jar applies.
             List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC", "-jar", jar,
-                    "helper", "--pid", Long.toString(ProcessHandle.current().pid())));
+                    HelperCommandLine.COMMAND, HelperCommandLine.PID, Long.toString(ProcessHandle.current().pid())));
             if (settings.times()) {
-                command.add("--times"); // the helper command's flag for them
+                command.add(HelperCommandLine.TIMES);
             }
             command.add(options);
             ProcessBuilder builder = new ProcessBuilder(command);

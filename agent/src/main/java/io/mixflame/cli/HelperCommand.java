@@ -1,6 +1,7 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
+import io.mixflame.agent.HelperCommandLine;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
@@ -25,17 +26,16 @@ import java.util.concurrent.TimeUnit;
  * to be typed by hand.
  */
 final class HelperCommand {
-    static final String USAGE = "usage: helper --pid PID [--times] OPTIONS";
-    /** The flag that asks for the samples' times. */
-    static final String TIMES = "--times";
+    static final String USAGE = "usage: " + HelperCommandLine.COMMAND + " " + HelperCommandLine.PID + " PID ["
+            + HelperCommandLine.TIMES + "] OPTIONS";
     private static final long PERIOD_NANOS = 1_000_000_000L;
 
     private HelperCommand() {
     }
 
     static int run(List<String> args, PrintStream err) {
-        boolean times = args.size() == 4 && args.get(2).equals(TIMES);
-        if (args.size() != (times ? 4 : 3) || !args.get(0).equals("--pid")) {
+        boolean times = args.size() == 4 && args.get(2).equals(HelperCommandLine.TIMES);
+        if (args.size() != (times ? 4 : 3) || !args.get(0).equals(HelperCommandLine.PID)) {
             err.println(USAGE);
             return 2;
         }
@@ -50,7 +50,7 @@ final class HelperCommand {
         }
         OutsideSampling sampling;
         try {
-            sampling = OutsideSampling.start("helper", pid, options, err);
+            sampling = OutsideSampling.start(HelperCommandLine.COMMAND, pid, options, err);
         } catch (OutsideSampling.NotStarted e) {
             err.println(e.getMessage());
             return e.status;

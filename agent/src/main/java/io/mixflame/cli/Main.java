@@ -1,5 +1,6 @@
 package io.mixflame.cli;
 
+import io.mixflame.agent.HelperCommandLine;
 import io.mixflame.report.cli.DiffCommand;
 import io.mixflame.report.cli.ReportCommand;
 import io.mixflame.report.cli.TopCommand;
@@ -45,7 +46,7 @@ public final class Main {
             case "top" -> TopCommand.USAGE;
             case "stacks" -> StacksCommand.USAGE;
             case "record" -> RecordArguments.USAGE;
-            case "helper" -> HelperCommand.USAGE;
+            case HelperCommandLine.COMMAND -> HelperCommand.USAGE;
             case "launch" -> LaunchCommand.USAGE;
             default -> null;
         };
@@ -80,7 +81,7 @@ public final class Main {
             case "top" -> TopCommand.run(rest, out, err);
             case "stacks" -> StacksCommand.run(rest, out, err);
             case "record" -> RecordCommand.run(rest, out, err);
-            case "helper" -> HelperCommand.run(rest, err);
+            case HelperCommandLine.COMMAND -> HelperCommand.run(rest, err);
             case "launch" -> LaunchCommand.run(rest, err);
             case "help", "-h", "--help" -> {
                 out.println(USAGE);
