@@ -20,11 +20,13 @@ package io.mixflame.hotspot;
  * @param pcsEnd             its end
  * @param scopesData         the scope records the PcDescs point into
  * @param metadata           the metadata array scope records index (Method* of inlined methods)
+ * @param verifiedEntry      where the frame starts being built: for nmethods their verified entry (the inline
+ *                           cache check is before it), for other blobs their first instruction
  */
 public record CodeBlobInfo(long start, long end, BlobKind kind, String name, long codeBegin, long codeEnd,
                            int frameSizeWords, int frameCompleteOffset, long method, int compLevel,
                            long deoptHandler, long deoptMhHandler, int origPcOffset, long pcsBegin, long pcsEnd,
-                           long scopesData, long metadata) {
+                           long scopesData, long metadata, long verifiedEntry) {
 
     /** Whether an address is inside the blob. */
     public boolean contains(long address) {
@@ -34,6 +36,11 @@ public record CodeBlobInfo(long start, long end, BlobKind kind, String name, lon
     /** Whether the frame is set up at this pc (prologue done). */
     public boolean frameComplete(long pc) {
         return pc - codeBegin >= frameCompleteOffset;
+    }
+
+    /** Whether this blob holds vtable and itable stubs ({@code VtableStubs} allocates them in such chunks). */
+    public boolean isVtableChunks() {
+        return kind == BlobKind.STUB && "vtable chunks".equals(name);
     }
 
     /** Whether this is Java code: an nmethod or a native wrapper. */

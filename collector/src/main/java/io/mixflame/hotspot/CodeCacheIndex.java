@@ -194,10 +194,14 @@ final class CodeCacheIndex {
         long pcsEnd = 0;
         long scopes = 0;
         long metadata = 0;
+        long verifiedEntry = codeBegin;
         if (kind == BlobKind.NMETHOD || kind == BlobKind.NATIVE_WRAPPER) {
             method = b.getLong((int) l.nmMethod);
             level = l.nmCompLevelWidth == 1 ? b.get((int) l.nmCompLevel) : b.getInt((int) l.nmCompLevel);
             origPc = b.getInt((int) l.nmOrigPcOffset);
+            if (l.nmVerifiedEntry >= 0) {
+                verifiedEntry = verifiedEntry(b, codeBegin);
+            }
             if (l.deoptRelative) {
                 deopt = start + b.getInt((int) l.nmDeoptHandler);
                 deoptMh = start + b.getInt((int) l.nmDeoptMhHandler);
@@ -220,7 +224,20 @@ final class CodeCacheIndex {
             }
         }
         return new CodeBlobInfo(start, start + size, kind, name, codeBegin, codeEnd, frameSize, frameComplete, method,
-                level, deopt, deoptMh, origPc, pcsBegin, pcsEnd, scopes, metadata);
+                level, deopt, deoptMh, origPc, pcsBegin, pcsEnd, scopes, metadata, verifiedEntry);
+    }
+
+    private long verifiedEntry(ByteBuffer header, long codeBegin) {
+        int at = (int) layout.nmVerifiedEntry;
+        if (!layout.verifiedEntryRelative) {
+            return header.getLong(at);
+        }
+        long offset = switch (layout.nmVerifiedEntryWidth) {
+            case 2 -> header.getShort(at) & 0xffff;
+            case 4 -> header.getInt(at);
+            default -> header.getLong(at);
+        };
+        return codeBegin + offset;
     }
 
     private String name(long pointer) throws MemoryReadException {

@@ -44,6 +44,11 @@ final class HotSpotLayout {
     final long nmCompLevel;
     final int nmCompLevelWidth;
     final long nmOrigPcOffset;
+    /** -1 when not described: the inline cache check is then not told from the prologue. */
+    final long nmVerifiedEntry;
+    final int nmVerifiedEntryWidth;
+    /** JDK 17 stores the verified entry as a pointer; later releases as an offset from the code's start. */
+    final boolean verifiedEntryRelative;
     final boolean deoptRelative;
     final long nmDeoptHandler;
     final long nmDeoptMhHandler;
@@ -144,6 +149,11 @@ final class HotSpotLayout {
         nmCompLevel = l.offset("nmethod", "_comp_level");
         nmCompLevelWidth = l.width("nmethod", "_comp_level");
         nmOrigPcOffset = l.offset("nmethod", "_orig_pc_offset");
+        verifiedEntryRelative = vm.field("nmethod", "_verified_entry_offset").isPresent();
+        String verifiedEntryName = verifiedEntryRelative ? "_verified_entry_offset" : "_verified_entry_point";
+        boolean hasVerifiedEntry = vm.field("nmethod", verifiedEntryName).isPresent();
+        nmVerifiedEntry = hasVerifiedEntry ? l.offset("nmethod", verifiedEntryName) : -1;
+        nmVerifiedEntryWidth = hasVerifiedEntry ? l.width("nmethod", verifiedEntryName) : 0;
         deoptRelative = vm.field("nmethod", "_deopt_handler_offset").isPresent();
         nmDeoptHandler = deoptRelative ? l.offset("nmethod", "_deopt_handler_offset")
                 : l.offset("CompiledMethod", "_deopt_handler_begin");
