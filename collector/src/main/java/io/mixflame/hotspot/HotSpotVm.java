@@ -25,6 +25,7 @@ public final class HotSpotVm {
     private final long interpreterEnd;
     private final long callStubReturn;
     private final JavaThreadList threads;
+    private final GeneratedStubs stubs;
     private final java.util.Map<Long, CachedScopes> scopeCache = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(java.util.Map.Entry<Long, CachedScopes> eldest) {
@@ -32,7 +33,7 @@ public final class HotSpotVm {
         }
     };
 
-    private HotSpotVm(VmStructs structs, HotSpotLayout layout, VmReader reader)
+    private HotSpotVm(VmStructs structs, HotSpotLayout layout, VmReader reader, LoadedModule libjvm)
             throws MemoryReadException, UnsupportedVmException {
         this.layout = layout;
         this.reader = reader;
@@ -44,6 +45,14 @@ public final class HotSpotVm {
         this.interpreterEnd = interpreterStart + reader.s32(queue + layout.stubQueueLimit);
         this.callStubReturn = reader.u64(layout.callStubReturnVariable);
         this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
+        this.stubs = new GeneratedStubs(reader, structs, symbol -> symbolAddress(libjvm, symbol), codeCache::find,
+                codeCache::inCodeCache, System::nanoTime);
+    }
+
+    /** Where a symbol of libjvm is in the process, or 0: looked up in its symbol tables, once per symbol. */
+    private static long symbolAddress(LoadedModule libjvm, String symbol) {
+        Long value = libjvm.image().exports().withPrefix(symbol).get(symbol);
+        return value == null ? 0 : value + libjvm.bias();
     }
 
     /**
@@ -57,7 +66,7 @@ public final class HotSpotVm {
         }
         try {
             VmStructs structs = VmStructs.read(reader, libjvm);
-            return Optional.of(new HotSpotVm(structs, new HotSpotLayout(structs, reader), reader));
+            return Optional.of(new HotSpotVm(structs, new HotSpotLayout(structs, reader), reader, libjvm));
         } catch (UnsupportedVmException e) {
             LOG.warn("Java frames will not be named: {}", e.getMessage());
             return Optional.empty();
@@ -80,6 +89,22 @@ public final class HotSpotVm {
     /** The code blob holding a pc, or null. */
     public CodeBlobInfo blobAt(long pc) {
         return codeCache.find(pc);
+    }
+
+    /**
+     * The name of the generated stub at {@code pc} in {@code blob} (which is not Java code): its own name, such as
+     * {@code jint_disjoint_arraycopy}, "vtable stub" or "itable stub"; the blob's name where the stub is not known.
+     */
+    public String stubName(CodeBlobInfo blob, long pc) {
+        return stubs.name(blob, pc);
+    }
+
+    /**
+     * The entry of the generated stub that holds {@code pc} in {@code blob}: its first instruction, which says
+     * whether it builds a frame. The blob's first instruction for a blob of one stub; 0 when not known.
+     */
+    public long stubEntry(CodeBlobInfo blob, long pc) {
+        return stubs.entry(blob, pc);
     }
 
     /** Whether a pc is in the template interpreter. */

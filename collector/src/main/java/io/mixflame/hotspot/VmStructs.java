@@ -142,6 +142,18 @@ public final class VmStructs {
         return Optional.ofNullable(fields.get(type + "::" + name));
     }
 
+    /** Every field of {@code type}, by name (for the stub entry points a JVM exports as static fields). */
+    public Map<String, Field> fieldsOf(String type) {
+        String prefix = type + "::";
+        Map<String, Field> of = new HashMap<>();
+        for (Map.Entry<String, Field> e : fields.entrySet()) {
+            if (e.getKey().startsWith(prefix) && e.getKey().indexOf("::", prefix.length()) < 0) {
+                of.put(e.getKey().substring(prefix.length()), e.getValue());
+            }
+        }
+        return of;
+    }
+
     /** A type's size in bytes. */
     public OptionalLong typeSize(String type) {
         Long s = typeSizes.get(type);

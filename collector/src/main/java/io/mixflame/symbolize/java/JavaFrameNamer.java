@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Names the Java and stub frames of a walk: an interpreted frame is one method at one bci; a compiled frame is the
- * chain of methods inlined at its pc, innermost first; a stub is the blob's name.
+ * chain of methods inlined at its pc, innermost first; a stub is named by the JVM's name for it (see
+ * {@link HotSpotVm#stubName}).
  */
 public final class JavaFrameNamer {
 
@@ -68,8 +69,9 @@ public final class JavaFrameNamer {
             }
             case WalkedStack.JAVA_COMPILED -> nameCompiled(stack, i, sink);
             case WalkedStack.JVM_STUB -> {
-                CodeBlobInfo blob = vm.blobAt(stack.pc(i) - (stack.isCallSite(i) ? 1 : 0));
-                sink.stub(blob == null ? "[stub]" : blob.name());
+                long pc = stack.pc(i) - (stack.isCallSite(i) ? 1 : 0);
+                CodeBlobInfo blob = vm.blobAt(pc);
+                sink.stub(blob == null ? "[stub]" : vm.stubName(blob, pc));
             }
             default -> sink.unnamed(stack.pc(i));
         }

@@ -1,0 +1,139 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
+
+/**
+ * The names and entry points of the stubs HotSpot generates into its code blobs (the blob itself is only named
+ * "StubRoutines (2)" or "vtable chunks"): from {@code StubCodeDesc::_list} where libjvm has a symbol table, else from
+ * the entry points its tables export ({@link StubEntryFields}); vtable and itable stubs from
+ * {@code VtableStubs::_table}. Nothing is read until a sample first lands in a stub; a pc that none of them holds
+ * has them read again (at most once per {@value #RELOAD_NANOS} ns), since the JVM generates some stubs late.
+ * Lookups allocate nothing.
+ */
+final class GeneratedStubs {
+    static final String STUB_LIST_SYMBOL = "_ZN12StubCodeDesc5_listE";
+    static final String VTABLE_TABLE_SYMBOL = "_ZN11VtableStubs6_tableE";
+    static final String VTABLE_STUB = "vtable stub";
+    static final String ITABLE_STUB = "itable stub";
+    private static final long RELOAD_NANOS = 1_000_000_000L;
+    private static final long NOT_LOOKED_UP = -1;
+
+    /** Addresses of libjvm's symbols in the process. */
+    @FunctionalInterface
+    interface Symbols {
+        /** The address of a (mangled) symbol, or 0 when libjvm has none of that name. */
+        long address(String symbol);
+    }
+
+    private final VmReader reader;
+    private final VmStructs structs;
+    private final Symbols symbols;
+    private final LongFunction<CodeBlobInfo> blobs;
+    private final LongPredicate inCodeCache;
+    private final LongSupplier clock;
+
+    private long listVariable = NOT_LOOKED_UP;
+    private long listHead;
+    private StubRanges ranges;
+    private long rangesReadAt;
+    private long tableVariable = NOT_LOOKED_UP;
+    private VtableStubTable vtables;
+    private long vtablesReadAt;
+
+    GeneratedStubs(VmReader reader, VmStructs structs, Symbols symbols, LongFunction<CodeBlobInfo> blobs,
+                   LongPredicate inCodeCache, LongSupplier clock) {
+        this.reader = reader;
+        this.structs = structs;
+        this.symbols = symbols;
+        this.blobs = blobs;
+        this.inCodeCache = inCodeCache;
+        this.clock = clock;
+    }
+
+    /**
+     * The name of the stub at {@code pc} in {@code blob} (a blob that is not Java code): the stub's own name,
+     * "vtable stub" or "itable stub", or where none is known the blob's name.
+     */
+    String name(CodeBlobInfo blob, long pc) {
+        if (blob.isVtableChunks()) {
+            return vtableKind(pc) == VtableStubTable.ITABLE ? ITABLE_STUB : VTABLE_STUB;
+        }
+        int i = rangeIndex(pc);
+        return i >= 0 ? ranges.name(i) : blob.name();
+    }
+
+    /**
+     * The first instruction of the stub that holds {@code pc}: the stub's entry where it is known; the blob's first
+     * instruction for a blob that holds no known stub; 0 for a pc between the known stubs of a blob, or in a vtable
+     * stub not (yet) listed.
+     */
+    long entry(CodeBlobInfo blob, long pc) {
+        if (blob.isVtableChunks()) {
+            vtableKind(pc);
+            return vtables.codeBeginAt(pc);
+        }
+        int i = rangeIndex(pc);
+        if (i >= 0) {
+            return ranges.begin(i);
+        }
+        int after = ranges.indexAtOrAfter(blob.codeBegin());
+        return after >= 0 && ranges.begin(after) < blob.end() ? 0 : blob.codeBegin();
+    }
+
+    private int rangeIndex(long pc) {
+        if (ranges == null) {
+            readRanges();
+        }
+        int i = ranges.indexOf(pc);
+        if (i < 0 && clock.getAsLong() - rangesReadAt >= RELOAD_NANOS) {
+            readRanges();
+            i = ranges.indexOf(pc);
+        }
+        return i;
+    }
+
+    private void readRanges() {
+        rangesReadAt = clock.getAsLong();
+        if (listVariable == NOT_LOOKED_UP) {
+            listVariable = symbols.address(STUB_LIST_SYMBOL);
+        }
+        if (listVariable != 0) {
+            try {
+                long head = reader.u64(listVariable);
+                if (ranges == null || head != listHead) {
+                    listHead = head;
+                    ranges = new StubCodeList(reader, inCodeCache).read(head);
+                }
+                if (ranges.size() > 0) {
+                    return;
+                }
+            } catch (MemoryReadException e) {
+                // The list cannot be read: the exported entry points are the next best.
+            }
+        }
+        ranges = StubEntryFields.read(structs, reader, blobs);
+    }
+
+    private int vtableKind(long pc) {
+        if (vtables == null) {
+            readVtables();
+        }
+        int kind = vtables.kindAt(pc);
+        if (kind == VtableStubTable.UNKNOWN && clock.getAsLong() - vtablesReadAt >= RELOAD_NANOS) {
+            readVtables();
+            kind = vtables.kindAt(pc);
+        }
+        return kind;
+    }
+
+    private void readVtables() {
+        vtablesReadAt = clock.getAsLong();
+        if (tableVariable == NOT_LOOKED_UP) {
+            tableVariable = symbols.address(VTABLE_TABLE_SYMBOL);
+        }
+        vtables = tableVariable == 0 ? VtableStubTable.EMPTY : VtableStubTable.read(reader, tableVariable, blobs);
+    }
+}
