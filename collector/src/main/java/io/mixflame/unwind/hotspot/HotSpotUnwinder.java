@@ -1,6 +1,5 @@
 package io.mixflame.unwind.hotspot;
 
-import io.mixflame.hotspot.BlobKind;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.process.MemoryReadException;
@@ -13,10 +12,11 @@ import io.mixflame.unwind.WalkedStack;
 
 /**
  * Unwinds frames of code in HotSpot's code cache by the JVM's own rules (x86-64): interpreted frames through their
- * frame pointer (the Method* and bcp in their slots), compiled frames and stubs by their frame size (C2 code uses
- * rbp as an ordinary register), entry frames (the call stub) back into the C++ that called Java, and the prologue
- * and epilogue of compiled code where the innermost frame is not complete. Each frame is described as interpreted,
- * compiled or stub, so that the namer can turn it into Java methods, inlined ones included.
+ * frame pointer (the Method* and bcp in their slots), entry frames (the call stub) back into the C++ that called
+ * Java, and compiled code and stubs by {@link BlobFrameStep}: by frame size (C2 code uses rbp as an ordinary
+ * register), through the frame pointer of stubs that keep one, and by the code bytes in prologues and epilogues.
+ * Each frame is described as interpreted, compiled or stub, so that the namer can turn it into Java methods,
+ * inlined ones included.
  */
 public final class HotSpotUnwinder implements Unwinder {
     /** Interpreter frame slots, in words from rbp (frame_x86.hpp; not exported by HotSpot). */
@@ -25,14 +25,9 @@ public final class HotSpotUnwinder implements Unwinder {
     private static final int SENDER_SP_SLOT = -1;
     private static final long MAX_FRAME_BYTES = 1 << 20;
     private static final int SEARCH_BYTES = 64 * 1024;
-    private static final int RET = 0xc3;
-    private static final int PUSH_RBP = 0x55;
-
-    private static final int CODE_BYTE_CACHE = 65_536;
 
     private final HotSpotVm vm;
-    private final java.util.Map<Long, Integer> codeBytes = new java.util.HashMap<>();
-    private final byte[] one = new byte[1];
+    private final BlobFrameStep frames = new BlobFrameStep(System::nanoTime);
 
     public HotSpotUnwinder(HotSpotVm vm) {
         this.vm = vm;
@@ -53,11 +48,11 @@ public final class HotSpotUnwinder implements Unwinder {
         try {
             if (vm.isCallStubReturn(context.registers().pc())) {
                 context.describeFrame(WalkedStack.JVM_STUB, blob.start(), 0);
-                return unwindByFramePointer(context);
+                return frames.byFramePointer(context);
             }
             return switch (blob.kind()) {
                 case INTERPRETER -> unwindInterpreted(context);
-                case NMETHOD, NATIVE_WRAPPER, STUB -> unwindByFrameSize(context, blob);
+                case NMETHOD, NATIVE_WRAPPER, STUB -> unwindBlob(context, blob);
             };
         } catch (MemoryReadException e) {
             return UnwindStatus.FAILED;
@@ -118,91 +113,21 @@ public final class HotSpotUnwinder implements Unwinder {
         return 0;
     }
 
-    private UnwindStatus unwindByFrameSize(UnwindContext context, CodeBlobInfo blob) throws MemoryReadException {
-        Registers r = context.registers();
-        StackMemory m = context.memory();
-        long sp = r.sp();
-        long pc = r.pc();
+    private UnwindStatus unwindBlob(UnwindContext context, CodeBlobInfo blob) throws MemoryReadException {
+        long pc = context.registers().pc();
         if (blob.isJava()) {
             long realPc = pc;
             if (pc == blob.deoptHandler() || pc == blob.deoptMhHandler()) {
                 // A frame being deoptimized returns into the handler; the pc it really stands at was saved.
-                realPc = m.readLong(sp + blob.origPcOffset());
+                realPc = context.memory().readLong(context.registers().sp() + blob.origPcOffset());
             }
             context.describeFrame(WalkedStack.JAVA_COMPILED, blob.start(), realPc);
         } else {
             context.describeFrame(WalkedStack.JVM_STUB, blob.start(), 0);
         }
-        boolean innermost = !context.callSite();
-        if (innermost && (blob.frameSizeWords() == 0 || !blob.frameComplete(pc))) {
-            return unwindIncompleteFrame(context);
+        if (blob.isJava() || blob.frameSizeWords() > 0) {
+            return frames.sized(context, blob);
         }
-        if (innermost && codeByte(context, pc) == RET) {
-            return unwindAtReturn(context, 0);
-        }
-        if (blob.frameSizeWords() <= 0) {
-            return blob.kind() == BlobKind.STUB && r.isKnown(Registers.RBP) ? unwindByFramePointer(context)
-                    : UnwindStatus.FAILED;
-        }
-        long senderSp = sp + 8L * blob.frameSizeWords();
-        r.set(Registers.RIP, m.readLong(senderSp - 8));
-        r.set(Registers.RBP, m.readLong(senderSp - 16));
-        r.set(Registers.RSP, senderSp);
-        context.setSignalFrame(false);
-        return UnwindStatus.UNWOUND;
-    }
-
-    /** In a prologue: before {@code push rbp} the return address is at [sp]; right after it, at [sp + 8]. */
-    private UnwindStatus unwindIncompleteFrame(UnwindContext context) throws MemoryReadException {
-        long pc = context.registers().pc();
-        if (codeByte(context, pc - 1) == PUSH_RBP) {
-            Registers r = context.registers();
-            r.set(Registers.RBP, context.memory().readLong(r.sp()));
-            return unwindAtReturn(context, 8);
-        }
-        return unwindAtReturn(context, 0);
-    }
-
-    private UnwindStatus unwindAtReturn(UnwindContext context, int offset) throws MemoryReadException {
-        Registers r = context.registers();
-        long sp = r.sp() + offset;
-        r.set(Registers.RIP, context.memory().readLong(sp));
-        r.set(Registers.RSP, sp + 8);
-        context.setSignalFrame(false);
-        return UnwindStatus.UNWOUND;
-    }
-
-    /** The call stub (and stubs that keep a frame pointer): caller's pc at [rbp + 8], its sp at rbp + 16. */
-    private UnwindStatus unwindByFramePointer(UnwindContext context) throws MemoryReadException {
-        Registers r = context.registers();
-        if (!r.isKnown(Registers.RBP)) {
-            return UnwindStatus.FAILED;
-        }
-        long fp = r.fp();
-        if (fp < r.sp() || (fp & 7) != 0) {
-            return UnwindStatus.FAILED;
-        }
-        r.set(Registers.RIP, context.memory().readLong(fp + 8));
-        r.set(Registers.RSP, fp + 16);
-        r.set(Registers.RBP, context.memory().readLong(fp));
-        context.setSignalFrame(false);
-        return UnwindStatus.UNWOUND;
-    }
-
-    /**
-     * A byte of generated code. Cached, since the innermost frame of every sample asks and code rarely changes; a
-     * byte that did change (a patched entry) misleads one prologue check at most, never the frame-size walk.
-     */
-    private int codeByte(UnwindContext context, long address) {
-        Integer cached = codeBytes.get(address);
-        if (cached != null) {
-            return cached;
-        }
-        int b = context.memory().process().readFully(address, one, 0, 1) ? one[0] & 0xff : -1;
-        if (codeBytes.size() >= CODE_BYTE_CACHE) {
-            codeBytes.clear();
-        }
-        codeBytes.put(address, b);
-        return b;
+        return frames.stub(context, vm.stubEntry(blob, context.lookupPc()));
     }
 }
