@@ -53,7 +53,12 @@ class LaunchIT {
                         + "io/mixflame/testapp/SpinApp\\.main;.*SpinApp\\.spinInner \\d+$");
         long spinning = text.lines().filter(l -> l.contains("SpinApp.spinInner"))
                 .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
-        assertThat(spinning).as("samples in spinInner over about 4 s at 10 ms").isGreaterThan(150);
+        long onMain = text.lines().filter(l -> l.startsWith("[main tid="))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        // How many samples 4 s give depends on how many ticks the engine keeps on this machine (the helper's walk
+        // from another process can fall behind): the share is judged, on a count any engine reaches.
+        assertThat(spinning).as("samples in spinInner over about 4 s at 10 ms").isGreaterThanOrEqualTo(20);
+        assertThat((double) spinning / onMain).as("share of the main thread's samples in spinInner").isGreaterThan(0.5);
         if (engine.equals("helper")) {
             assertThat(text).as("the helper's cost notes").contains("# note: helper process: ");
             assertThat(run.stderr()).doesNotContain("WARN").doesNotContain("ERROR");

@@ -17,8 +17,17 @@ public final class CollapsedShares {
     }
 
     public static CollapsedShares read(Path file) throws IOException {
-        return new CollapsedShares(Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                .filter(l -> !l.startsWith("#") && !l.isBlank()).toList());
+        return read(List.of(file));
+    }
+
+    /** The samples of several profiles of one workload (periods of one run) taken together. */
+    public static CollapsedShares read(List<Path> files) throws IOException {
+        List<String> lines = new java.util.ArrayList<>();
+        for (Path file : files) {
+            Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                    .filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(lines::add);
+        }
+        return new CollapsedShares(lines);
     }
 
     /** Samples of stacks with a frame whose method name (type suffix removed) ends with {@code ending}. */
@@ -45,6 +54,15 @@ public final class CollapsedShares {
      */
     public static Offset<Double> chanceMargin(double share, double samples) {
         return Assertions.within(4 * Math.sqrt(share * (1 - share) / samples));
+    }
+
+    /**
+     * How many samples a share test needs for its {@link #chanceMargin} to be at most {@code margin} whatever the
+     * share (the widest is at one half): the count a test collects before it judges, rather than a count it expects
+     * from a fixed duration, which only a fast enough machine gives.
+     */
+    public static long samplesForMargin(double margin) {
+        return (long) Math.ceil(16 * 0.25 / (margin * margin));
     }
 
     public long totalSamples() {

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The {@code cpu} example under {@code -javaagent}: the profile must show its known 50/30/20 split. */
+/**
+ * The {@code cpu} example under {@code -javaagent}: the profile must show its known 50/30/20 split, judged on as
+ * many samples as margins of 8 points need, however many periods that takes on this machine.
+ */
 class CpuAccuracyIT {
     @TempDir
     Path dir;
@@ -19,20 +22,30 @@ class CpuAccuracyIT {
     @ParameterizedTest
     @MethodSource("io.mixflame.testsupport.TestJdks#homes")
     void sharesOfAlphaBetaGammaMatchTheWorkload(Path jdk) throws Exception {
-        Path out = dir.resolve("cpu.collapsed");
-        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
-                "-javaagent:" + BuiltJars.agent() + "=start,interval=10ms,file=" + out,
-                "-jar", BuiltJars.examples().toString(), "cpu", "--seconds", "10"))) {
-            assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
-        }
-        CollapsedShares profile = CollapsedShares.read(out);
+        ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
+                CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(2), 100);
+        CollapsedShares profile = periods.collect(Duration.ofSeconds(10), CpuAccuracyIT::splitSamples,
+                (i, length) -> {
+                    Path out = dir.resolve("cpu-" + i + ".collapsed");
+                    try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
+                            "-javaagent:" + BuiltJars.agent() + "=start,interval=10ms,file=" + out,
+                            "-jar", BuiltJars.examples().toString(), "cpu", "--seconds",
+                            Long.toString(length.toSeconds())))) {
+                        assertThat(app.awaitExit(length.plus(Duration.ofSeconds(110)))).as(app.stderr()).isZero();
+                    }
+                    return out;
+                }).shares();
         long alpha = profile.samplesWithFrameEnding("alpha");
         long beta = profile.samplesWithFrameEnding("beta");
         long gamma = profile.samplesWithFrameEnding("gamma");
         double all = alpha + beta + gamma;
-        assertThat(all).as("samples in alpha, beta and gamma").isGreaterThan(500);
         assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
         assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
         assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
+    }
+
+    private static long splitSamples(CollapsedShares profile) {
+        return profile.samplesWithFrameEnding("alpha") + profile.samplesWithFrameEnding("beta")
+                + profile.samplesWithFrameEnding("gamma");
     }
 }

@@ -9,6 +9,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.TickRate;
 import io.mixflame.platform.TargetProcess;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.SampleSink;
@@ -51,7 +52,9 @@ public final class SuspendEngine implements SamplingEngine {
     private long samples;
     private long failures;
     private long ticks;
+    private long intervalNanos;
     private long startNanos;
+    private volatile long endNanos;
     private long startCpuNanos;
     private volatile long profilerCpuNanos = -1;
 
@@ -89,7 +92,9 @@ public final class SuspendEngine implements SamplingEngine {
             LOG.warn("process {} has no JVM mixflame can read: its Java frames will not be named", target.pid());
         }
         capture = target.threadCapture(STACK_BYTES);
+        intervalNanos = settings.intervalNanos();
         startNanos = System.nanoTime();
+        endNanos = 0;
         startCpuNanos = processCpuNanos();
         running = true;
         sampler = new Thread(() -> loop(settings, sink), "mixflame-suspend-sampler");
@@ -137,6 +142,7 @@ public final class SuspendEngine implements SamplingEngine {
             LOG.error("the suspend sampler stopped: {}", e.toString());
         } finally {
             profilerCpuNanos = processCpuNanos();
+            endNanos = System.nanoTime();
         }
     }
 
@@ -227,10 +233,14 @@ public final class SuspendEngine implements SamplingEngine {
                     perSample.getValueAtPercentile(99) / 1000.0);
         }
         long cpuNow = profilerCpuNanos >= 0 ? profilerCpuNanos : processCpuNanos();
-        double elapsed = Math.max(1, System.nanoTime() - startNanos);
+        long end = endNanos != 0 ? endNanos : System.nanoTime();
+        double elapsed = Math.max(1, end - startNanos);
         String cpu = cpuNow < 0 || startCpuNanos < 0 ? ""
                 : String.format(", profiler process %.1f%% of one core", 100.0 * (cpuNow - startCpuNanos) / elapsed);
-        notes.add(samples + " samples, " + failures + " failed captures in " + ticks + " ticks, " + walked + cpu);
+        // A sampler that falls behind its interval (a slow walk, a slow system such as Wine) skips ticks rather than
+        // bursting; how many it kept of those asked for tells a thin profile's cause from a quiet target.
+        notes.add(samples + " samples, " + failures + " failed captures in " + TickRate.describe(ticks, end - startNanos,
+                intervalNanos) + ", " + walked + cpu);
         notes.add(stopped);
         return notes;
     }

@@ -3,6 +3,7 @@ package io.mixflame.examples.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.examples.CollapsedShares;
+import io.mixflame.examples.ProfilePeriods;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.WindowsToolchain;
@@ -28,24 +29,35 @@ class WindowsLaunchIT {
 
     @Test
     void cpuExampleLaunchedWithProfilingShowsItsSplitAndWholeMixedStacks() throws Exception {
-        Path out = dir.resolve("cpu.collapsed");
-        CommandRun run = launch("cpu", out);
-
-        assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
-        assertThat(run.stdout()).contains("cpu: ").contains("rounds in 15 s");
-        String text = Files.readString(out, StandardCharsets.UTF_8);
-        assertThat(text).as("the engine").startsWith("# mixflame engine=helper event=cpu interval=10ms");
-        assertThat(text).as("how long threads were stopped")
-                .containsPattern("# note: helper process: threads stopped [\\d.]+ \\S+ p50");
-        CollapsedShares profile = CollapsedShares.read(out);
+        ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
+                CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(4), 100);
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), WindowsLaunchIT::splitSamples,
+                (i, length) -> {
+                    Path out = dir.resolve("cpu-" + i + ".collapsed");
+                    CommandRun run = launch("cpu", out, length);
+                    assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
+                    assertThat(run.stdout()).contains("cpu: ").contains("rounds in " + length.toSeconds() + " s");
+                    String text = Files.readString(out, StandardCharsets.UTF_8);
+                    assertThat(text).as("the engine").startsWith("# mixflame engine=helper event=cpu interval=10ms");
+                    assertThat(text).as("how long threads were stopped")
+                            .containsPattern("# note: helper process: threads stopped [\\d.]+ \\S+ p50");
+                    assertThat(text).as("ticks kept of those asked for")
+                            .containsPattern("# note: helper process: \\d+ samples, .* in \\d+ of \\d+ ticks asked for");
+                    return out;
+                });
+        CollapsedShares profile = collected.shares();
         long alpha = profile.samplesWithFrameEnding("CpuWorkload.alpha");
         long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
         long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
         double all = alpha + beta + gamma;
-        assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(500);
         assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
         assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
         assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
+        StringBuilder texts = new StringBuilder();
+        for (Path p : collected.profiles()) {
+            texts.append(Files.readString(p, StandardCharsets.UTF_8));
+        }
+        String text = texts.toString();
         // As on Linux (PerfEngineRateIT), nearly every stack is whole: a rare walk ends early, as any walk from
         // outside may when the thread stood in a frame being built.
         Pattern whole = Pattern.compile("^RtlUserThreadStart;BaseThreadInitThunk;.*;\\[?jvm\\.dll[^;]*;"
@@ -60,12 +72,23 @@ class WindowsLaunchIT {
 
     @Test
     void mixedExampleShowsZipDllBelowDeflaterAndMsvcrtQsortBetweenJavaFrames() throws Exception {
-        Path out = dir.resolve("mixed.collapsed");
-        CommandRun run = launch("mixed", out);
-
-        assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
-        assertThat(run.stdout()).contains("mixed: zlib: ").contains("mixed: qsort: ");
-        List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
+        // Both phases judged need samples: deflating ones, and callbacks from qsort (a fifth as many, at least).
+        ProfilePeriods periods = new ProfilePeriods("samples in Deflater.deflateBytesBytes (and a fifth as many "
+                + "called back from qsort)", 40, Duration.ofMinutes(3), 100);
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
+                p -> Math.min(p.samplesWithFrameEnding("Deflater.deflateBytesBytes"),
+                        5 * p.samplesWithFrameEnding("DefaultCallbackProxy.callback")),
+                (i, length) -> {
+                    Path out = dir.resolve("mixed-" + i + ".collapsed");
+                    CommandRun run = launch("mixed", out, length);
+                    assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
+                    assertThat(run.stdout()).contains("mixed: zlib: ").contains("mixed: qsort: ");
+                    return out;
+                });
+        List<String> lines = new java.util.ArrayList<>();
+        for (Path p : collected.profiles()) {
+            lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
+        }
         List<String> deflating = lines.stream()
                 .filter(l -> l.contains("java/util/zip/Deflater.deflateBytesBytes_[")).toList();
         long all = deflating.stream().mapToLong(WindowsLaunchIT::count).sum();
@@ -73,7 +96,6 @@ class WindowsLaunchIT {
                 .filter(l -> l.matches(".*java/util/zip/Deflater\\.deflateBytesBytes_\\[.\\];"
                         + "Java_java_util_zip_Deflater_deflateBytesBytes;\\[zip\\.dll\\+0x[0-9a-f]+\\].*"))
                 .mapToLong(WindowsLaunchIT::count).sum();
-        assertThat(all).as("samples in Deflater.deflateBytesBytes").isGreaterThan(20);
         assertThat((double) intoZipDll / all)
                 .as("of those, with zip.dll's JNI function and zlib's code in zip.dll below:\n%s",
                         String.join("\n", deflating)).isGreaterThan(0.8);
@@ -86,22 +108,26 @@ class WindowsLaunchIT {
         long compared = comparing.stream().mapToLong(WindowsLaunchIT::count).sum();
         long throughQsort = comparing.stream()
                 .filter(l -> l.matches(".*/QsortPhase\\.run_\\[.\\];.*/Native\\.invokeVoid_\\[.\\];[^/]*;qsort;[^/]*;"
-                        + "StubRoutines[^;]*;com/sun/jna/CallbackReference\\$DefaultCallbackProxy\\.callback_\\[.\\];"
+                        + "(StubRoutines[^;]*|call_stub[^;]*);com/sun/jna/CallbackReference\\$DefaultCallbackProxy\\.callback_\\[.\\];"
                         + ".*"))
                 .mapToLong(WindowsLaunchIT::count).sum();
-        assertThat(compared).as("samples of Java code called back from qsort").isGreaterThanOrEqualTo(3);
         assertThat((double) throughQsort / compared)
                 .as("of those, below Java's call of qsort and the C library's code:\n%s", String.join("\n", comparing))
                 .isGreaterThan(0.8);
     }
 
-    /** Runs an example for 15 s under {@code launch} on the Windows JRE, profiling at 10 ms into {@code out}. */
-    private CommandRun launch(String example, Path out) throws Exception {
+    /** Runs an example for {@code length} under {@code launch} on the Windows JRE, profiling at 10 ms into {@code out}. */
+    private CommandRun launch(String example, Path out, Duration length) throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
-        return wine.runUnderWine(dir, example, Duration.ofMinutes(3), List.of(wine.javaExe().toString(), "-jar",
+        return wine.runUnderWine(dir, example + "-" + out.getFileName(), length.plus(Duration.ofMinutes(3)), List.of(wine.javaExe().toString(), "-jar",
                 wine.windowsPath(BuiltJars.agent()), "launch", "start,interval=10ms,ann,file=" + wine.windowsPath(out), "--",
                 "-cp", wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", example, "--seconds",
-                "15"));
+                Long.toString(length.toSeconds())));
+    }
+
+    private static long splitSamples(CollapsedShares profile) {
+        return profile.samplesWithFrameEnding("CpuWorkload.alpha") + profile.samplesWithFrameEnding("CpuWorkload.beta")
+                + profile.samplesWithFrameEnding("CpuWorkload.gamma");
     }
 
     private static long count(String collapsedLine) {

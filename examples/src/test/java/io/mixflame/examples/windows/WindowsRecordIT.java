@@ -3,6 +3,7 @@ package io.mixflame.examples.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.examples.CollapsedShares;
+import io.mixflame.examples.ProfilePeriods;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.WindowsToolchain;
@@ -24,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WindowsRecordIT {
     private static final Pattern PID = Pattern.compile("cpu: pid (\\d+)");
+    /** Enough for shares within 8 points whatever the share (four standard errors). */
+    private static final long NEEDED = CollapsedShares.samplesForMargin(0.08);
+    private static final Duration BOUND = Duration.ofMinutes(4);
 
     @TempDir
     Path dir;
@@ -32,31 +36,29 @@ class WindowsRecordIT {
     void cpuExampleProfiledFromOutsideShowsItsSplitAndWholeMixedStacks() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
         Process app = wine.startUnderWine(dir, "cpu", List.of(wine.javaExe().toString(), "-jar",
-                wine.windowsPath(BuiltJars.examples()), "cpu", "--seconds", "60"));
+                wine.windowsPath(BuiltJars.examples()), "cpu", "--seconds", "600"));
         try {
             String pid = WindowsToolchain.awaitOutput(app, dir, "cpu", PID, Duration.ofMinutes(2)).group(1);
             // Past the JVM's start-up and the first compilations, as a profile of a running service would be.
             TimeUnit.SECONDS.sleep(3);
-            Path out = dir.resolve("cpu.collapsed");
-            CommandRun record = wine.runUnderWine(dir, "record", Duration.ofMinutes(3), List.of(
-                    wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "record", "--pid", pid,
-                    "--duration", "15s", "--file", wine.windowsPath(out), "interval=10ms"));
-            String said = record.stdout().replace("\r\n", "\n");
-            assertThat(record.status()).as(record.stderr() + said).isZero();
-            assertThat(said).as("the engine").contains("with the suspend engine");
-            assertThat(said).as("the cost notes").containsPattern("threads stopped [\\d.]+ \\S+ p50 / [\\d.]+ \\S+ p99");
+            ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma", NEEDED, BOUND, 100);
+            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), WindowsRecordIT::splitSamples,
+                    (i, length) -> record(wine, pid, i, length));
 
-            CollapsedShares profile = CollapsedShares.read(out);
+            CollapsedShares profile = collected.shares();
             long alpha = profile.samplesWithFrameEnding("CpuWorkload.alpha");
             long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
             long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
             double all = alpha + beta + gamma;
-            String text = Files.readString(out, StandardCharsets.UTF_8);
-            assertThat(all).as("samples in alpha, beta and gamma of\n%s", text).isGreaterThan(500);
             assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
             assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
             assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
 
+            StringBuilder texts = new StringBuilder();
+            for (Path p : collected.profiles()) {
+                texts.append(Files.readString(p, StandardCharsets.UTF_8));
+            }
+            String text = texts.toString();
             List<String> alphaStacks = text.lines().filter(l -> l.contains("CpuWorkload.alpha")).toList();
             assertThat(alphaStacks).isNotEmpty().allSatisfy(stack -> {
                 List<String> frames = List.of(stack.substring(0, stack.lastIndexOf(' ')).split(";"));
@@ -73,6 +75,25 @@ class WindowsRecordIT {
         } finally {
             WindowsToolchain.end(app);
         }
+    }
+
+    /** One period: {@code record --pid} of the running example for {@code length}, its cost notes checked. */
+    private Path record(WindowsToolchain wine, String pid, int index, Duration length) throws Exception {
+        Path out = dir.resolve("cpu-" + index + ".collapsed");
+        CommandRun record = wine.runUnderWine(dir, "record-" + index, length.plus(Duration.ofMinutes(3)), List.of(
+                wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "record", "--pid", pid,
+                "--duration", length.toSeconds() + "s", "--file", wine.windowsPath(out), "interval=10ms"));
+        String said = record.stdout().replace("\r\n", "\n");
+        assertThat(record.status()).as(record.stderr() + said).isZero();
+        assertThat(said).as("the engine").contains("with the suspend engine");
+        assertThat(said).as("the cost notes").containsPattern("threads stopped [\\d.]+ \\S+ p50 / [\\d.]+ \\S+ p99")
+                .containsPattern("in \\d+ of \\d+ ticks asked for \\(\\d+%\\)");
+        return out;
+    }
+
+    private static long splitSamples(CollapsedShares profile) {
+        return profile.samplesWithFrameEnding("CpuWorkload.alpha") + profile.samplesWithFrameEnding("CpuWorkload.beta")
+                + profile.samplesWithFrameEnding("CpuWorkload.gamma");
     }
 
     private static int indexOf(List<String> frames, String method) {
