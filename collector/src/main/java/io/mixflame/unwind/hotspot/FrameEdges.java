@@ -11,7 +11,7 @@ import static io.mixflame.unwind.hotspot.CallerSlots.UNRECOGNIZED;
  * <p>A compiled method's prologue (from its verified entry until its frame is complete) is either stack bangs,
  * {@code push rbp}, maybe {@code mov rbp, rsp}, then {@code sub rsp, n}; or, without a bang,
  * {@code sub rsp, n}, {@code mov [rsp + n - 8], rbp}, maybe {@code mov rbp, rsp; add rbp, n - 8}; an entry barrier
- * may follow. Its epilogue is maybe {@code vzeroupper}, {@code add rsp, n} (or {@code leave}), {@code pop rbp}, a
+ * may follow (a compare, then a branch or call), still before the frame counts as complete. Its epilogue is maybe {@code vzeroupper}, {@code add rsp, n} (or {@code leave}), {@code pop rbp}, a
  * safepoint poll, {@code ret}. A stub that keeps a frame pointer starts with {@code push rbp; mov rbp, rsp} and
  * ends with {@code leave} or {@code pop rbp} before its {@code ret}.
  */
@@ -61,7 +61,9 @@ final class FrameEdges {
                 int up = FrameInstructions.immediate(code, at);
                 return out.partial(up + 8, up);
             }
-            return FrameInstructions.entryBarrier(code, at) > 0 ? FRAME_BUILT : UNRECOGNIZED;
+            boolean barrier = FrameInstructions.entryBarrier(code, at) > 0
+                    || FrameInstructions.entryBarrierBranch(code, at) > 0;
+            return barrier ? FRAME_BUILT : UNRECOGNIZED;
         }
         return UNRECOGNIZED;
     }

@@ -150,6 +150,22 @@ final class FrameInstructions {
         return code.has(at, length) ? length : 0;
     }
 
+    /**
+     * What follows an entry barrier's compare: {@code jne}/{@code je} to its slow path, or the {@code call} of that
+     * path. Before the frame is complete these stand nowhere else after the verified entry.
+     */
+    static int entryBarrierBranch(CodeWindow code, int at) {
+        int b0 = code.u8(at);
+        int b1 = code.u8(at + 1);
+        if ((b0 == 0x74 || b0 == 0x75) && code.has(at, 2)) {
+            return 2;
+        }
+        if (b0 == 0x0f && (b1 == 0x84 || b1 == 0x85) && code.has(at, 6)) {
+            return 6;
+        }
+        return b0 == 0xe8 && code.has(at, 5) ? 5 : 0;
+    }
+
     /** A no-op of any of the lengths assemblers pad with: {@code 66* 90}, or {@code 66* 0f 1f r/m}. */
     static int nop(CodeWindow code, int at) {
         int prefixes = 0;

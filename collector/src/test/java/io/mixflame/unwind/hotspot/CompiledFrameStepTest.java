@@ -28,6 +28,7 @@ class CompiledFrameStepTest {
     private static final int PUSH = 7;
     private static final int SUB = 8;
     private static final int BARRIER = 12;
+    private static final int BARRIER_BRANCH = 20;
     private static final int COMPLETE = 26;
     private static final int BODY = 29;
     private static final int VZEROUPPER = 32;
@@ -95,7 +96,7 @@ class CompiledFrameStepTest {
     void fromTheEntryBarrierToTheEpilogueTheFrameSizeHolds() throws Exception {
         wholeFrame();
 
-        for (int offset : new int[] {BARRIER, COMPLETE, BODY, VZEROUPPER, ADD}) {
+        for (int offset : new int[] {BARRIER, BARRIER_BRANCH, COMPLETE, BODY, VZEROUPPER, ADD}) {
             assertThat(innermost(offset)).as("offset %d", offset).isEqualTo(caller(FRAME, CALLER_FP));
         }
     }
