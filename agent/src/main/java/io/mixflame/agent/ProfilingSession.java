@@ -43,6 +43,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
             profile.recordTimes();
         }
         SampleFanOut fanOut = new SampleFanOut(profile);
+        InlinedFrameDetail.turnOn();
         SamplingEngine engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
                 .start(settings, fanOut);
         return new ProfilingSession(options, engine, profile, fanOut);

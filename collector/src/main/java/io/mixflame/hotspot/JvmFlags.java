@@ -15,6 +15,7 @@ final class JvmFlags {
     private static final int MAX_FLAGS = 5_000;
 
     private final Map<String, Long> addresses = new HashMap<>();
+    private final Map<String, Integer> types = new HashMap<>();
     private final VmReader reader;
 
     /**
@@ -29,6 +30,9 @@ final class JvmFlags {
         long size = vm.typeSize("JVMFlag").orElseThrow(() -> new UnsupportedVmException("no sizeof(JVMFlag)"));
         long addr = vm.field("JVMFlag", "_addr").orElseThrow(() -> new UnsupportedVmException("no JVMFlag::_addr")).offset();
         long name = vm.field("JVMFlag", "_name").orElseThrow(() -> new UnsupportedVmException("no JVMFlag::_name")).offset();
+        // JDK 17 and later describe a flag's type as an int (an enum whose first value is bool); older JVMs as text.
+        long type = vm.field("JVMFlag", "_type").filter(f -> f.typeString().equals("int"))
+                .map(VmStructs.Field::offset).orElse(-1L);
         byte[][] wantedBytes = new byte[wanted.length][];
         for (int w = 0; w < wanted.length; w++) {
             wantedBytes[w] = wanted[w].getBytes(StandardCharsets.ISO_8859_1);
@@ -42,6 +46,9 @@ final class JvmFlags {
             int w = match(namePtr, wantedBytes);
             if (w >= 0) {
                 addresses.put(wanted[w], reader.u64(flag + addr));
+                if (type >= 0) {
+                    types.put(wanted[w], reader.s32(flag + type));
+                }
             }
         }
     }
@@ -64,6 +71,18 @@ final class JvmFlags {
             }
         }
         return reader.u8(address + name.length) == 0;
+    }
+
+    /** Where a flag's value lies; empty when the JVM has no such flag or it was not asked for. */
+    OptionalLong address(String name) {
+        Long address = addresses.get(name);
+        return address == null ? OptionalLong.empty() : OptionalLong.of(address);
+    }
+
+    /** Whether the JVM says a flag is a boolean (its type's number is that of {@code bool}, the first). */
+    boolean isBoolean(String name) {
+        Integer t = types.get(name);
+        return t != null && t == 0;
     }
 
     /** A boolean flag's value; empty when the JVM has no such flag or it was not asked for. */

@@ -33,6 +33,17 @@ public interface ProcessMemory extends AutoCloseable {
     /** Reads a 32-bit word. */
     int readInt(long address) throws MemoryReadException;
 
+    /**
+     * Writes one byte at {@code address}, through the system as reads go, so that a bad address fails the write and
+     * never the JVM. Meant for the profiler's own process (a JVM flag of its own); a reader of another process may
+     * refuse.
+     *
+     * @return whether the byte was written
+     */
+    default boolean writeByte(long address, byte value) {
+        return false;
+    }
+
     /** Releases native buffers; idempotent. */
     @Override
     void close();

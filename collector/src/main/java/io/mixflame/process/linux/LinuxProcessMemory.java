@@ -21,6 +21,9 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
     private static native long process_vm_readv(int pid, Pointer localIov, long localCount, Pointer remoteIov,
                                                 long remoteCount, long flags);
 
+    private static native long process_vm_writev(int pid, Pointer localIov, long localCount, Pointer remoteIov,
+                                                 long remoteCount, long flags);
+
     private final int pid;
     /** Two struct iovec: the local one at 0, the remote one at 16. */
     private final Memory iovecs = new Memory(32);
@@ -53,6 +56,18 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
         iovecs.setLong(24, length);
         long got = process_vm_readv(pid, iovecs, 1, remoteIovec, 1, 0);
         return (int) Math.max(got, 0);
+    }
+
+    @Override
+    public boolean writeByte(long address, byte value) {
+        try (Memory one = new Memory(1); Memory iov = new Memory(32)) {
+            one.setByte(0, value);
+            iov.setPointer(0, one);
+            iov.setLong(8, 1);
+            iov.setLong(16, address);
+            iov.setLong(24, 1);
+            return process_vm_writev(pid, iov, 1, iov.share(16), 1, 0) == 1;
+        }
     }
 
     @Override

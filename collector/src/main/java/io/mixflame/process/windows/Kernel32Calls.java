@@ -45,6 +45,12 @@ public final class Kernel32Calls {
     /** Pointers as addresses ({@code Pointer.nativeValue}): no Pointer object per call. */
     public static native boolean ReadProcessMemory(long process, long address, long buffer, long size, long bytesRead);
 
+    /** WriteProcessMemory, with addresses as numbers. */
+    public static native boolean WriteProcessMemory(long process, long address, long buffer, long size, long written);
+
+    /** GetCurrentProcess: the pseudo-handle of this process, with every access right. */
+    public static native long GetCurrentProcess();
+
     public static native int SuspendThread(long thread);
 
     public static native int ResumeThread(long thread);

@@ -43,6 +43,20 @@ public final class WindowsProcessMemory extends ChunkedProcessMemory {
         return new WindowsProcessMemory((int) pid, handle);
     }
 
+    /** Writes through this process's own pseudo-handle, and only to this process: the handle opened reads only. */
+    @Override
+    public boolean writeByte(long address, byte value) {
+        if (pid != ProcessHandle.current().pid()) {
+            return false;
+        }
+        // The count written at 0, the byte at 8: each where its type's alignment wants it.
+        try (com.sun.jna.Memory scratch = new com.sun.jna.Memory(16)) {
+            scratch.setByte(8, value);
+            long at = com.sun.jna.Pointer.nativeValue(scratch);
+            return Kernel32Calls.WriteProcessMemory(Kernel32Calls.GetCurrentProcess(), address, at + 8, 1, at);
+        }
+    }
+
     /** The process handle, for the other Windows queries of the same process. */
     public long handle() {
         return process;
