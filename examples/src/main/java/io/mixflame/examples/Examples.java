@@ -2,6 +2,7 @@ package io.mixflame.examples;
 
 import io.mixflame.examples.churn.ChurnWorkload;
 import io.mixflame.examples.idle.IdleWorkload;
+import io.mixflame.examples.jvmcode.JvmCodeWorkload;
 import io.mixflame.examples.parked.ParkedWorkload;
 import io.mixflame.examples.mixed.MixedWorkload;
 import io.mixflame.examples.saturate.SaturateWorkload;
@@ -31,6 +32,8 @@ public final class Examples {
             "  churn              short-lived threads, classes loaded and unloaded, deoptimizations",
             "  idle [--threads N] [--warmup W]",
             "                     N parked threads (500); after W s (10) prints the process's CPU time over --seconds",
+            "  jvmcode            one thread per kind of code the JVM generates: array copies, vtable and itable",
+            "                     stubs, checksum and digest intrinsics, the clock (each thread named jvmcode-KIND)",
             "  parked             threads parked in known Java call chains (lock, sleep, monitor wait); prints",
             "                     the pid and each thread's own view of its stack, for thread-dump tests",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
@@ -98,6 +101,10 @@ public final class Examples {
                 int threads = Math.toIntExact(a.number("--threads", 500));
                 int warmUp = Math.toIntExact(a.number("--warmup", 10));
                 return () -> IdleWorkload.run(threads, warmUp, a.seconds());
+            }
+            case "jvmcode" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest);
+                return () -> JvmCodeWorkload.run(a.seconds());
             }
             case "parked" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);

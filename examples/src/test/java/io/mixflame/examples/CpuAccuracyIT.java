@@ -24,7 +24,7 @@ class CpuAccuracyIT {
     void sharesOfAlphaBetaGammaMatchTheWorkload(Path jdk) throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(2), 100);
-        CollapsedShares profile = periods.collect(Duration.ofSeconds(10), CpuAccuracyIT::splitSamples,
+        CollapsedShares profile = periods.collect(Duration.ofSeconds(10), p -> splitSamples(CollapsedShares.read(p)),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
                     try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(

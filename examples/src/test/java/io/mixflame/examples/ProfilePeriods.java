@@ -66,31 +66,31 @@ public final class ProfilePeriods {
             }
             Path profile = period.profile(profiles.size(), length);
             profiles.add(profile);
-            long these = counted.count(CollapsedShares.read(profile));
+            long these = counted.count(profile);
             samples += these;
             profiled = profiled.plus(length);
             System.out.printf("%s: period %d of %d s: %d %s (%d of %d needed)%n", profile.getFileName(),
                     profiles.size(), length.toSeconds(), these, what, samples, needed);
-            length = next(samples, profiled);
+            length = next(samples, profiled, length);
         }
         return new Collected(List.copyOf(profiles), samples, profiled);
     }
 
-    /** The samples of what the test judges in one profile. */
+    /** The samples of what the test judges in one profile's file. */
     @FunctionalInterface
     public interface Counter {
-        long count(CollapsedShares profile);
+        long count(Path profile) throws java.io.IOException;
     }
 
-    private Duration next(long samples, Duration profiled) {
+    private Duration next(long samples, Duration profiled, Duration last) {
         Duration left = bound.minus(profiled);
-        if (samples == 0) {
-            return left.compareTo(SHORTEST) < 0 ? SHORTEST : left;
-        }
+        // At most four times the last period: a first period spent mostly on start-up (the profiler's and the
+        // workload's) gives a rate far below the steady one, which would ask for a needlessly long second.
+        Duration longest = last.multipliedBy(4);
         double perSecond = samples / seconds(profiled);
         // A quarter more than the rate so far asks for, so that a slower period rarely needs one more.
-        long wanted = (long) Math.ceil(1.25 * (needed - samples) / perSecond);
-        Duration length = Duration.ofSeconds(Math.max(wanted, SHORTEST.toSeconds()));
+        long wanted = samples == 0 ? Long.MAX_VALUE / 4 : (long) Math.ceil(1.25 * (needed - samples) / perSecond);
+        Duration length = Duration.ofSeconds(Math.max(Math.min(wanted, longest.toSeconds()), SHORTEST.toSeconds()));
         return length.compareTo(left) > 0 && left.compareTo(SHORTEST) >= 0 ? left : length;
     }
 

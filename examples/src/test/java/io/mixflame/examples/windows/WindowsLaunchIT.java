@@ -31,7 +31,7 @@ class WindowsLaunchIT {
     void cpuExampleLaunchedWithProfilingShowsItsSplitAndWholeMixedStacks() throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(4), 100);
-        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), WindowsLaunchIT::splitSamples,
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), p -> splitSamples(CollapsedShares.read(p)),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
                     CommandRun run = launch("cpu", out, length);
@@ -76,8 +76,11 @@ class WindowsLaunchIT {
         ProfilePeriods periods = new ProfilePeriods("samples in Deflater.deflateBytesBytes (and a fifth as many "
                 + "called back from qsort)", 40, Duration.ofMinutes(3), 100);
         ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
-                p -> Math.min(p.samplesWithFrameEnding("Deflater.deflateBytesBytes"),
-                        5 * p.samplesWithFrameEnding("DefaultCallbackProxy.callback")),
+                p -> {
+                    CollapsedShares shares = CollapsedShares.read(p);
+                    return Math.min(shares.samplesWithFrameEnding("Deflater.deflateBytesBytes"),
+                            5 * shares.samplesWithFrameEnding("DefaultCallbackProxy.callback"));
+                },
                 (i, length) -> {
                     Path out = dir.resolve("mixed-" + i + ".collapsed");
                     CommandRun run = launch("mixed", out, length);

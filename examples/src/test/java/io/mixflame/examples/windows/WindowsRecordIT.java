@@ -42,7 +42,7 @@ class WindowsRecordIT {
             // Past the JVM's start-up and the first compilations, as a profile of a running service would be.
             TimeUnit.SECONDS.sleep(3);
             ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma", NEEDED, BOUND, 100);
-            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), WindowsRecordIT::splitSamples,
+            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), p -> splitSamples(CollapsedShares.read(p)),
                     (i, length) -> record(wine, pid, i, length));
 
             CollapsedShares profile = collected.shares();
