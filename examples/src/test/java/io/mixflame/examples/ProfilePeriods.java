@@ -13,7 +13,6 @@ import java.util.List;
  * Where the bound is reached first, the failure says what rate the profiler managed and why that was too few.
  */
 public final class ProfilePeriods {
-    private static final Duration SHORTEST = Duration.ofSeconds(5);
     private static final int MOST_PERIODS = 8;
 
     /** One period of profiling: profiles the workload for about {@code length} and returns the profile's file. */
@@ -34,6 +33,7 @@ public final class ProfilePeriods {
     private final long needed;
     private final Duration bound;
     private final long askedPerSecond;
+    private Duration shortest;
 
     /**
      * @param what           the samples counted, for the failure's message ("samples in alpha, beta and gamma")
@@ -60,6 +60,9 @@ public final class ProfilePeriods {
         long samples = 0;
         Duration profiled = Duration.ZERO;
         Duration length = first;
+        // No period shorter than the first: each pays the start-up of its run (the JVM's, the profiler's), so
+        // many short ones would spend their time starting.
+        shortest = first;
         while (samples < needed) {
             if (profiles.size() == MOST_PERIODS || profiled.compareTo(bound) >= 0) {
                 throw new AssertionError(tooFew(samples, profiled, profiles.size()));
@@ -90,8 +93,8 @@ public final class ProfilePeriods {
         double perSecond = samples / seconds(profiled);
         // A quarter more than the rate so far asks for, so that a slower period rarely needs one more.
         long wanted = samples == 0 ? Long.MAX_VALUE / 4 : (long) Math.ceil(1.25 * (needed - samples) / perSecond);
-        Duration length = Duration.ofSeconds(Math.max(Math.min(wanted, longest.toSeconds()), SHORTEST.toSeconds()));
-        return length.compareTo(left) > 0 && left.compareTo(SHORTEST) >= 0 ? left : length;
+        Duration length = Duration.ofSeconds(Math.max(Math.min(wanted, longest.toSeconds()), shortest.toSeconds()));
+        return length.compareTo(left) > 0 && left.compareTo(shortest) >= 0 ? left : length;
     }
 
     private String tooFew(long samples, Duration profiled, int periods) {
