@@ -27,6 +27,14 @@ public interface TargetProcess extends AutoCloseable {
     /** A capture of its threads on demand, copying at most {@code stackBytes} of each stack. */
     ThreadCapture threadCapture(int stackBytes);
 
+    /**
+     * How many reads of its memory have been asked of the system, by every reader of it the profiler holds
+     * ({@link ProcessMemory#systemReads()}), or -1 when they are not counted.
+     */
+    default long systemReads() {
+        return memory().systemReads();
+    }
+
     /** Releases handles and buffers. */
     @Override
     void close();

@@ -14,6 +14,7 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
     /** Where each chunk is copied to. */
     protected final Memory buffer = new Memory(CHUNK);
     private boolean closed;
+    private long systemReads;
 
     /**
      * Copies up to {@code length} ({@code <= CHUNK}) bytes at {@code address} of the process into {@link #buffer}.
@@ -21,6 +22,16 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
      * @return how many bytes were readable from {@code address} on, 0 when none
      */
     protected abstract int readChunk(long address, int length);
+
+    /** Counts one read asked of the system: a system's reader calls this at each of its system calls. */
+    protected final void countSystemRead() {
+        systemReads++;
+    }
+
+    @Override
+    public final long systemReads() {
+        return systemReads;
+    }
 
     /** Releases what the system's reader holds besides the buffer. */
     protected abstract void release();

@@ -34,6 +34,17 @@ public interface ProcessMemory extends AutoCloseable {
     int readInt(long address) throws MemoryReadException;
 
     /**
+     * How many reads this reader has asked of the system since it was opened: each chunk of a long read and each
+     * page of a read retried page by page is one. Under Wine every one is a round trip through wineserver, so this,
+     * not the bytes copied, is what a sample's reading costs.
+     *
+     * @return the count, or -1 when this reader does not count
+     */
+    default long systemReads() {
+        return -1;
+    }
+
+    /**
      * Writes one byte at {@code address}, through the system as reads go, so that a bad address fails the write and
      * never the JVM. Meant for the profiler's own process (a JVM flag of its own); a reader of another process may
      * refuse.

@@ -14,6 +14,7 @@ public final class FakeProcessMemory implements ProcessMemory {
     private static final int PAGE = 4096;
 
     private final Map<Long, byte[]> pages = new HashMap<>();
+    private long reads;
 
     @Override
     public long pid() {
@@ -68,6 +69,7 @@ public final class FakeProcessMemory implements ProcessMemory {
 
     @Override
     public int read(long address, byte[] target, int offset, int length) {
+        reads++;
         int done = 0;
         while (done < length) {
             long a = address + done;
@@ -103,6 +105,12 @@ public final class FakeProcessMemory implements ProcessMemory {
             throw new MemoryReadException(address);
         }
         return (b[0] & 0xff) | (b[1] & 0xff) << 8 | (b[2] & 0xff) << 16 | b[3] << 24;
+    }
+
+    /** Every read, readLong and readInt counts as one, as one system call would. */
+    @Override
+    public long systemReads() {
+        return reads;
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.mixflame.capture.perf.RawSample;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.Frame;
@@ -67,6 +68,7 @@ public final class PerfEngine implements SamplingEngine {
     /** Per sample once the first {@link #WARM_UP_NANOS} have passed: start-up work (symbol tables) left out. */
     private final Histogram perSampleWarm = new Histogram(3_600_000_000L, 2);
     private volatile long dropped;
+    private volatile ReadsPerSample reads;
     /** Capture buffers made so far (the sampler's alone); at most {@link #POOL}. */
     private int pooled;
     private int stackBytes;
@@ -128,6 +130,7 @@ public final class PerfEngine implements SamplingEngine {
         stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
+        reads = new ReadsPerSample(startNanos, memory.systemReads());
         DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
                 captureSettings.stackBytes(), POOL);
         sampler = new Thread(() -> sample(pacing), "mixflame-perf-sampler");
@@ -221,6 +224,7 @@ public final class PerfEngine implements SamplingEngine {
                     continue;
                 }
                 long t0 = System.nanoTime();
+                long readsBefore = memory.systemReads();
                 try {
                     if (s.tid() == samplerTid || s.tid() == walkerTid) {
                         addOwn(s, settings, target);
@@ -240,6 +244,7 @@ public final class PerfEngine implements SamplingEngine {
                         perSampleWarm.recordValue(Math.min(t1 - t0, perSampleWarm.getHighestTrackableValue()));
                     }
                 }
+                reads.sampled(t0, memory.systemReads() - readsBefore);
             }
         } finally {
             walkerCpuNanos = cpuTime(mx);
@@ -311,6 +316,11 @@ public final class PerfEngine implements SamplingEngine {
         String cpu = samplerCpuNanos + walkerCpuNanos == 0 ? ""
                 : String.format(", sampler %.2f%% of one core", 100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed);
         notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText);
+        ReadsPerSample r = reads;
+        String read = r == null ? "" : r.describe(memory.systemReads());
+        if (!read.isEmpty()) {
+            notes.add(read);
+        }
         return notes;
     }
 

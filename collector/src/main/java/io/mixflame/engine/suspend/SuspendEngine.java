@@ -6,6 +6,7 @@ import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
@@ -56,6 +57,7 @@ public final class SuspendEngine implements SamplingEngine {
     private long startNanos;
     private volatile long endNanos;
     private long startCpuNanos;
+    private volatile ReadsPerSample reads;
     private volatile long profilerCpuNanos = -1;
 
     /** @param target the process sampled; stays open while the engine runs, and is closed by its owner */
@@ -96,6 +98,7 @@ public final class SuspendEngine implements SamplingEngine {
         startNanos = System.nanoTime();
         endNanos = 0;
         startCpuNanos = processCpuNanos();
+        reads = new ReadsPerSample(startNanos, target.systemReads());
         running = true;
         sampler = new Thread(() -> loop(settings, sink), "mixflame-suspend-sampler");
         sampler.setDaemon(true);
@@ -147,6 +150,7 @@ public final class SuspendEngine implements SamplingEngine {
     }
 
     private void sample(int tid, long weight, boolean threadRoots, SampleSink sink) {
+        long readsBefore = target.systemReads();
         try {
             capture.capture(tid, captured);
         } catch (ThreadCaptureException e) {
@@ -167,6 +171,7 @@ public final class SuspendEngine implements SamplingEngine {
             paused.recordValue(Math.min(captured.pausedNanos(), HIGHEST_NANOS));
             perSample.recordValue(Math.min(t1 - t0, HIGHEST_NANOS));
         }
+        reads.sampled(t0, readsBefore < 0 ? -1 : target.systemReads() - readsBefore);
     }
 
     /** Takes a new listing, keeping each surviving thread's last CPU time; threads that ended are released. */
@@ -242,6 +247,11 @@ public final class SuspendEngine implements SamplingEngine {
         notes.add(samples + " samples, " + failures + " failed captures in " + TickRate.describe(ticks, end - startNanos,
                 intervalNanos) + ", " + walked + cpu);
         notes.add(stopped);
+        ReadsPerSample r = reads;
+        String read = r == null ? "" : r.describe(target.systemReads());
+        if (!read.isEmpty()) {
+            notes.add(read);
+        }
         return notes;
     }
 }

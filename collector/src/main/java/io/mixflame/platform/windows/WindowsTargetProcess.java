@@ -18,14 +18,14 @@ public final class WindowsTargetProcess implements TargetProcess {
     private final WindowsProcessMemory memory;
     private final WindowsModuleMap modules;
     private final ToolhelpThreadSource threads;
+    private final WindowsProcessMemory imageMemory;
 
     private WindowsTargetProcess(long pid, WindowsProcessMemory memory) throws IOException {
         this.pid = pid;
         this.memory = memory;
-        WindowsProcessMemory imageMemory;
         try {
             // The map reads images through a reader of its own: it refreshes on whichever thread asks.
-            imageMemory = WindowsProcessMemory.open(pid);
+            this.imageMemory = WindowsProcessMemory.open(pid);
         } catch (IllegalStateException | IllegalArgumentException e) {
             memory.close();
             throw new IOException(e.getMessage());
@@ -69,6 +69,12 @@ public final class WindowsTargetProcess implements TargetProcess {
     @Override
     public ThreadSource threads() {
         return threads;
+    }
+
+    /** The reads of the module map's own reader count too: under Wine they cost what a sample's reads cost. */
+    @Override
+    public long systemReads() {
+        return memory.systemReads() + imageMemory.systemReads();
     }
 
     @Override

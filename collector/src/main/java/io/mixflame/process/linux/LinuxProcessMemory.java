@@ -54,6 +54,7 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
         iovecs.setLong(8, length);
         iovecs.setLong(16, address);
         iovecs.setLong(24, length);
+        countSystemRead();
         long got = process_vm_readv(pid, iovecs, 1, remoteIovec, 1, 0);
         return (int) Math.max(got, 0);
     }

@@ -87,6 +87,7 @@ public final class WindowsProcessMemory extends ChunkedProcessMemory {
 
     private boolean copy(long address, int bufferOffset, int length) {
         bytesRead.setLong(0, 0);
+        countSystemRead();
         return Kernel32Calls.ReadProcessMemory(process, address, bufferAddress + bufferOffset, length, bytesReadAddress)
                 && bytesRead.getLong(0) == length;
     }

@@ -67,6 +67,8 @@ class SuspendEngineTest {
         assertThat(capture.captured).containsKey(UNCAPTURABLE);
         assertThat(engine.costNotes().get(0)).containsPattern("[1-9]\\d* failed captures");
         assertThat(engine.costNotes()).anyMatch(n -> n.startsWith("threads stopped"));
+        assertThat(engine.costNotes()).as("the reads of the target's memory each sample made")
+                .anyMatch(n -> n.matches("\\d+ reads p50 / [\\d.]+ mean per sample.*"));
     }
 
     @Test

@@ -1,0 +1,39 @@
+package io.mixflame.process.linux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import io.mixflame.process.MemoryReadException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+@EnabledOnOs(OS.LINUX)
+class LinuxProcessMemoryReadCountTest {
+
+    @Test
+    void eachSystemCallCountsOnceAndALongReadOncePerChunk() throws Exception {
+        try (LinuxProcessMemory memory = LinuxProcessMemory.self(); Memory block = new Memory(100 * 1024)) {
+            block.clear();
+            long at = Pointer.nativeValue(block);
+            assertThat(memory.systemReads()).isZero();
+            memory.readLong(at);
+            memory.readInt(at + 8);
+            assertThat(memory.systemReads()).isEqualTo(2);
+            byte[] into = new byte[100 * 1024];
+            assertThat(memory.read(at, into, 0, into.length)).isEqualTo(into.length);
+            // 100 KiB is two chunks of at most 64 KiB: two calls.
+            assertThat(memory.systemReads()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void aFailedReadCountsToo() {
+        try (LinuxProcessMemory memory = LinuxProcessMemory.self()) {
+            assertThatThrownBy(() -> memory.readLong(8)).isInstanceOf(MemoryReadException.class);
+            assertThat(memory.systemReads()).isEqualTo(1);
+        }
+    }
+}
