@@ -20,6 +20,7 @@ import io.mixflame.unwind.UnwindStatus;
  */
 public final class PeUnwindStep {
     private final UnwindMemory memory;
+    private final UnwindMemory code;
     private final StackBounds limits;
 
     /**
@@ -27,7 +28,17 @@ public final class PeUnwindStep {
      * @param limits the stack's {@code [low, high)}: rsp and every slot read must lie inside
      */
     public PeUnwindStep(UnwindMemory memory, StackBounds limits) {
+        this(memory, memory, limits);
+    }
+
+    /**
+     * @param memory reads the stack
+     * @param code   reads the code at the pc (a cache of it: it is read at every frame)
+     * @param limits the stack's {@code [low, high)}: rsp and every slot read must lie inside
+     */
+    public PeUnwindStep(UnwindMemory memory, UnwindMemory code, StackBounds limits) {
         this.memory = memory;
+        this.code = code;
         this.limits = limits;
     }
 
@@ -69,9 +80,9 @@ public final class PeUnwindStep {
                 }
                 long pcOffset = pcRva - entry.begin();
                 establisher = establisherFrame(info, pcOffset, regs);
-                CodeBytes code = pastEnd ? null : CodeBytes.read(memory, regs.pc());
-                if (code != null && EpilogEmulator.epilogLength(code, info, entry, pcRva) >= 0) {
-                    EpilogEmulator.emulate(code, info, next, stack);
+                CodeBytes bytes = pastEnd ? null : CodeBytes.read(code, regs.pc());
+                if (bytes != null && EpilogEmulator.epilogLength(bytes, info, entry, pcRva) >= 0) {
+                    EpilogEmulator.emulate(bytes, info, next, stack);
                 } else {
                     boolean machineFrame = undo.undoAll(imageBase, regs.pc(), entry, info, establisher);
                     if (!machineFrame) {

@@ -5,6 +5,7 @@ import io.mixflame.image.pe.PeFormatException;
 import io.mixflame.image.pe.PeUnwindTable;
 import io.mixflame.image.pe.RuntimeFunction;
 import io.mixflame.image.pe.UnwindInfo;
+import io.mixflame.process.ProcessMemory;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwindStatus;
 import io.mixflame.unwind.Unwinder;
@@ -20,6 +21,10 @@ public final class PeUnwinder implements Unwinder {
     private UnwindContext foundFor;
     private long foundPc;
     private LoadedModule foundModule;
+    private final ImageCodeCache codeCache = new ImageCodeCache(System::nanoTime);
+    /** The process whose code {@link #code} reads: the one of the frame being unwound. */
+    private ProcessMemory codeProcess;
+    private final UnwindMemory code = address -> codeCache.readLong(codeProcess, address);
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
@@ -45,7 +50,8 @@ public final class PeUnwinder implements Unwinder {
         } catch (PeFormatException e) {
             return UnwindStatus.FAILED;
         }
-        PeUnwindStep step = new PeUnwindStep(context.memory()::readLong, context.bounds());
+        codeProcess = context.memory().process();
+        PeUnwindStep step = new PeUnwindStep(context.memory()::readLong, code, context.bounds());
         // The function is looked up at pc - 1 for a return address, but the step is given the return address
         // itself, as RtlVirtualUnwind is: the code after the call is what remains to run in the frame.
         return step.unwind(module.bias(), entry, info, context.registers(), context.callSite()).status();

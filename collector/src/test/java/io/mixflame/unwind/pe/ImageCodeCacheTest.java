@@ -1,0 +1,73 @@
+package io.mixflame.unwind.pe;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mixflame.process.MemoryReadException;
+import io.mixflame.testsupport.FakeProcessMemory;
+import org.junit.jupiter.api.Test;
+
+class ImageCodeCacheTest {
+    private static final long CODE = 0x7ff8_1234_0000L;
+
+    private long now;
+    private final ImageCodeCache cache = new ImageCodeCache(() -> now);
+    private final FakeProcessMemory memory = new FakeProcessMemory().map(CODE, 4096)
+            .writeLong(CODE + 0x10, 0x1122_3344_5566_7788L).writeLong(CODE + 0x3c, 0x0102_0304_0506_0708L);
+
+    @Test
+    void readsALineOnceForEveryWordInIt() throws Exception {
+        assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(0x1122_3344_5566_7788L);
+        assertThat(cache.readLong(memory, CODE + 0x11)).isEqualTo(0x0011_2233_4455_6677L);
+        assertThat(cache.readLong(memory, CODE + 0x18)).isZero();
+        assertThat(memory.systemReads()).isEqualTo(1);
+    }
+
+    @Test
+    void aWordAcrossTwoLinesReadsBothOnce() throws Exception {
+        assertThat(cache.readLong(memory, CODE + 0x3c)).isEqualTo(0x0102_0304_0506_0708L);
+        assertThat(cache.readLong(memory, CODE + 0x3c)).isEqualTo(0x0102_0304_0506_0708L);
+        assertThat(memory.systemReads()).isEqualTo(2);
+    }
+
+    @Test
+    void readsALineAgainOnceItsPeriodHasPassed() throws Exception {
+        cache.readLong(memory, CODE + 0x10);
+        memory.writeLong(CODE + 0x10, 42);
+        now += ImageCodeCache.REFRESH_NANOS - 1;
+        assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(0x1122_3344_5566_7788L);
+        now += 1;
+        assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(42);
+        assertThat(memory.systemReads()).isEqualTo(2);
+    }
+
+    @Test
+    void anotherProcessesCodeAtTheSameAddressIsReadFromIt() throws Exception {
+        cache.readLong(memory, CODE + 0x10);
+        FakeProcessMemory other = new FakeProcessMemory().map(CODE, 4096).writeLong(CODE + 0x10, 7);
+        assertThat(cache.readLong(other, CODE + 0x10)).isEqualTo(7);
+    }
+
+    @Test
+    void aLineThatCannotBeReadFailsEveryWordInItAndIsNotAskedForAgainAtOnce() {
+        long unmapped = CODE + 8192;
+        assertThatThrownBy(() -> cache.readLong(memory, unmapped)).isInstanceOf(MemoryReadException.class);
+        assertThatThrownBy(() -> cache.readLong(memory, unmapped + 8)).isInstanceOf(MemoryReadException.class);
+        assertThat(memory.systemReads()).isEqualTo(1);
+    }
+
+    @Test
+    void aWordRunningIntoUnreadableMemoryFails() {
+        assertThatThrownBy(() -> cache.readLong(memory, CODE + 4096 - 4)).isInstanceOf(MemoryReadException.class);
+    }
+
+    @Test
+    void linesThatShareASlotEvictEachOther() throws Exception {
+        long sameSlot = CODE + (long) ImageCodeCache.LINE * ImageCodeCache.LINES;
+        memory.map(sameSlot, 4096).writeLong(sameSlot + 0x10, 9);
+        assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(0x1122_3344_5566_7788L);
+        assertThat(cache.readLong(memory, sameSlot + 0x10)).isEqualTo(9);
+        assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(0x1122_3344_5566_7788L);
+        assertThat(memory.systemReads()).isEqualTo(3);
+    }
+}
