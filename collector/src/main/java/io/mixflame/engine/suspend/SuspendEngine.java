@@ -16,7 +16,6 @@ import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.SampleSink;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
@@ -27,15 +26,15 @@ import org.slf4j.LoggerFactory;
  * Samples another process by stopping its threads, one at a time, at every tick: the capture of its system (on
  * Windows SuspendThread, GetThreadContext, a copy of the top of the stack, ResumeThread) and then, with the thread
  * running again, the same walk and naming as every other engine. {@code event=cpu} samples the threads whose CPU
- * time grew since the last tick, each weighted by that growth; {@code event=wall} samples every thread, each
- * weighted by the interval. How long each capture kept its thread stopped is measured and reported with the
- * engine's cost. Runs in a process other than the target's: a thread that stops a thread of its own JVM can deadlock
- * against a safepoint, or against a lock the stopped thread holds.
+ * time grew since it was last looked at, each weighted by that growth (threads that used none for a while are looked
+ * at less often: {@link CpuTimes}); {@code event=wall} samples every thread, each weighted by the interval. The
+ * threads are listed again as often as listing is cheap ({@link ListingPace}). How long each capture kept its thread
+ * stopped is measured and reported with the engine's cost. Runs in a process other than the target's: a thread that
+ * stops a thread of its own JVM can deadlock against a safepoint, or against a lock the stopped thread holds.
  */
 public final class SuspendEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(SuspendEngine.class);
     private static final int STACK_BYTES = 64 * 1024;
-    private static final long THREAD_POLL_NANOS = 100_000_000L;
     private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
     private final TargetProcess target;
@@ -49,7 +48,8 @@ public final class SuspendEngine implements SamplingEngine {
     private final EpochClock clock = new EpochClock();
     private final CapturedThread captured = new CapturedThread(STACK_BYTES);
     private int[] tids = new int[0];
-    private long[] lastCpu = new long[0];
+    private final CpuTimes cpuTimes = new CpuTimes();
+    private final ListingPace listing = new ListingPace();
     private long samples;
     private long failures;
     private long ticks;
@@ -109,26 +109,25 @@ public final class SuspendEngine implements SamplingEngine {
         ThreadSource threads = target.threads();
         boolean cpu = settings.event() == ProfilingEvent.CPU;
         long interval = settings.intervalNanos();
-        long lastListing = System.nanoTime() - 2 * THREAD_POLL_NANOS;
         long next = System.nanoTime();
         try {
             while (running) {
                 long now = System.nanoTime();
-                if (now - lastListing >= THREAD_POLL_NANOS) {
-                    lastListing = now;
+                if (listing.due(now)) {
                     relist(threads.list());
+                    listing.listed(now, System.nanoTime());
                 }
                 ticks++;
                 for (int i = 0; i < tids.length && running; i++) {
                     long weight = interval;
                     if (cpu) {
-                        long used = threads.cpuTimeNanos(tids[i]);
-                        long before = lastCpu[i];
-                        lastCpu[i] = used;
-                        if (used < 0 || before < 0 || used <= before) {
+                        if (!cpuTimes.due(i, ticks)) {
                             continue;
                         }
-                        weight = used - before;
+                        weight = cpuTimes.growth(i, threads.cpuTimeNanos(tids[i]));
+                        if (weight < 0) {
+                            continue;
+                        }
                     }
                     sample(tids[i], weight, settings.threadRoots(), sink);
                 }
@@ -179,20 +178,8 @@ public final class SuspendEngine implements SamplingEngine {
         if (alive.length == 0) {
             return;
         }
-        // Old threads as (tid, index) packed in sorted longs: found by tid without a map of boxed ids.
-        long[] old = new long[tids.length];
-        for (int i = 0; i < tids.length; i++) {
-            old[i] = (long) tids[i] << 32 | i;
-        }
-        Arrays.sort(old);
-        long[] cpu = new long[alive.length];
-        for (int i = 0; i < alive.length; i++) {
-            int k = Arrays.binarySearch(old, (long) alive[i] << 32);
-            int at = k >= 0 ? k : -k - 1;
-            cpu[i] = at < old.length && (int) (old[at] >>> 32) == alive[i] ? lastCpu[(int) old[at]] : -1;
-        }
+        cpuTimes.relisted(tids, alive);
         tids = alive;
-        lastCpu = cpu;
         capture.retainOnly(alive, alive.length);
     }
 

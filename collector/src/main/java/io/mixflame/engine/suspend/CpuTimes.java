@@ -1,0 +1,65 @@
+package io.mixflame.engine.suspend;
+
+import java.util.Arrays;
+
+/**
+ * The CPU time last seen of each listed thread, and which of them to ask again at a tick. Under Wine each
+ * GetThreadTimes is a round trip through wineserver (160 µs on a busy machine), asked of every thread at every tick:
+ * a JVM's twenty-odd threads cost a tenth of a 10 ms interval or more, though most of them (GC and compiler threads,
+ * waiting ones) used nothing. A thread that used no CPU over {@value #QUIET_POLLS} looks in a row is asked only at
+ * every {@value #QUIET_EVERY}th tick until it uses some; its growth is then all it used since the last look, so its
+ * share of the profile is kept, only found up to that many ticks later. Arrays are indexed as the listing is.
+ */
+final class CpuTimes {
+    static final int QUIET_POLLS = 4;
+    static final int QUIET_EVERY = 8;
+
+    private long[] last = new long[0];
+    private int[] quiet = new int[0];
+
+    /**
+     * Takes a new listing: each thread of {@code alive} that {@code listed} held keeps its last CPU time and how
+     * long it has been quiet; new threads start unseen.
+     */
+    void relisted(int[] listed, int[] alive) {
+        // Old threads as (tid, index) packed in sorted longs: found by tid without a map of boxed ids.
+        long[] old = new long[listed.length];
+        for (int i = 0; i < listed.length; i++) {
+            old[i] = (long) listed[i] << 32 | i;
+        }
+        Arrays.sort(old);
+        long[] cpu = new long[alive.length];
+        int[] still = new int[alive.length];
+        for (int i = 0; i < alive.length; i++) {
+            int k = Arrays.binarySearch(old, (long) alive[i] << 32);
+            int at = k >= 0 ? k : -k - 1;
+            boolean known = at < old.length && (int) (old[at] >>> 32) == alive[i];
+            cpu[i] = known ? last[(int) old[at]] : -1;
+            still[i] = known ? quiet[(int) old[at]] : 0;
+        }
+        last = cpu;
+        quiet = still;
+    }
+
+    /** Whether thread {@code i} of the listing is to be asked for its CPU time at tick {@code tick}. */
+    boolean due(int i, long tick) {
+        // Staggered by index: the quiet threads' looks spread over the ticks rather than all falling on one.
+        return quiet[i] < QUIET_POLLS || (tick + i) % QUIET_EVERY == 0;
+    }
+
+    /**
+     * Records thread {@code i}'s CPU time {@code used} (negative when it could not be read).
+     *
+     * @return how much it grew since the last look, or -1 when it did not (or either look failed)
+     */
+    long growth(int i, long used) {
+        long before = last[i];
+        last[i] = used;
+        if (used < 0 || before < 0 || used <= before) {
+            quiet[i] = Math.min(quiet[i] + 1, QUIET_POLLS);
+            return -1;
+        }
+        quiet[i] = 0;
+        return used - before;
+    }
+}

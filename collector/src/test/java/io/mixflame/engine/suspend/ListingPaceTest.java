@@ -1,0 +1,36 @@
+package io.mixflame.engine.suspend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class ListingPaceTest {
+    private static final long MS = 1_000_000L;
+
+    @Test
+    void theFirstListingIsDueAtOnceAndACheapOneComesBackEveryHundredMilliseconds() {
+        ListingPace pace = new ListingPace();
+        assertThat(pace.due(5 * MS)).isTrue();
+        pace.listed(5 * MS, 6 * MS);
+        assertThat(pace.due(105 * MS)).isFalse();
+        assertThat(pace.due(106 * MS)).isTrue();
+    }
+
+    @Test
+    void aSlowListingIsTakenAgainOnlyAfterTwentyTimesItsOwnLength() {
+        ListingPace pace = new ListingPace();
+        pace.listed(0, 75 * MS);
+        assertThat(pace.periodNanos()).isEqualTo(1500 * MS);
+        assertThat(pace.due(75 * MS + 1499 * MS)).isFalse();
+        assertThat(pace.due(75 * MS + 1500 * MS)).isTrue();
+        pace.listed(2000 * MS, 2002 * MS);
+        assertThat(pace.periodNanos()).as("faster again").isEqualTo(ListingPace.MIN_PERIOD_NANOS);
+    }
+
+    @Test
+    void newThreadsAreNeverLookedForLessThanEveryTwoSeconds() {
+        ListingPace pace = new ListingPace();
+        pace.listed(0, 1000 * MS);
+        assertThat(pace.periodNanos()).isEqualTo(ListingPace.MAX_PERIOD_NANOS);
+    }
+}
