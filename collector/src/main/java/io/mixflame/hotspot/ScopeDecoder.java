@@ -15,10 +15,13 @@ final class ScopeDecoder {
 
     private final HotSpotLayout layout;
     private final VmReader reader;
+    private final PcDescTable pcDescs;
 
     ScopeDecoder(HotSpotLayout layout, VmReader reader) {
         this.layout = layout;
         this.reader = reader;
+        this.pcDescs = new PcDescTable(reader.memory(), (int) layout.pcDescSize, (int) layout.pcDescPcOffset,
+                (int) layout.pcDescScopeOffset);
     }
 
     /**
@@ -73,6 +76,10 @@ final class ScopeDecoder {
         long count = (blob.pcsEnd() - blob.pcsBegin()) / size;
         if (count <= 0 || count > MAX_PCDESCS) {
             return 0;
+        }
+        int held = pcDescs.scopeOffset(blob, pcOffset);
+        if (held != PcDescTable.NOT_HELD) {
+            return held;
         }
         long found = PcDescSearch.indexFor(new PcDescSearch.Offsets() {
             @Override
