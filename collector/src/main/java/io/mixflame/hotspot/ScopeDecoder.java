@@ -1,7 +1,6 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,12 +15,14 @@ final class ScopeDecoder {
     private final HotSpotLayout layout;
     private final VmReader reader;
     private final PcDescTable pcDescs;
+    private final ScopeWindows windows;
 
     ScopeDecoder(HotSpotLayout layout, VmReader reader) {
         this.layout = layout;
         this.reader = reader;
         this.pcDescs = new PcDescTable(reader.memory(), (int) layout.pcDescSize, (int) layout.pcDescPcOffset,
                 (int) layout.pcDescScopeOffset);
+        this.windows = new ScopeWindows(reader.memory());
     }
 
     /**
@@ -38,20 +39,13 @@ final class ScopeDecoder {
             if (scopeOffset <= 0) {
                 return result;
             }
-            ByteBuffer data = readScopes(blob.scopesData(), scopeOffset);
             int offset = scopeOffset;
             for (int depth = 0; depth < MAX_DEPTH && offset > 0; depth++) {
-                int relative = offset - scopeOffset;
-                if (relative < 0 || relative >= data.limit()) {
-                    data = readScopes(blob.scopesData(), offset);
-                    scopeOffset = offset;
-                    relative = 0;
-                }
-                CompressedStream s = new CompressedStream(data, relative, layout.unsigned5ExcludesZero);
+                CompressedStream s = new CompressedStream(windows.at(blob, offset), 0, layout.unsigned5ExcludesZero);
                 int sender = s.readUnsigned();
                 int methodIndex = s.readUnsigned();
                 int bci = s.readUnsigned() - 1;
-                long method = methodIndex == 0 ? 0 : reader.u64(blob.metadata() + 8L * (methodIndex - 1));
+                long method = methodIndex == 0 ? 0 : windows.method(blob, methodIndex - 1);
                 result.add(new InlinedScope(method, bci));
                 offset = sender;
             }
@@ -59,15 +53,6 @@ final class ScopeDecoder {
             result.clear();
         }
         return result;
-    }
-
-    private ByteBuffer readScopes(long base, int offset) throws MemoryReadException {
-        byte[] bytes = new byte[256];
-        int got = reader.memory().read(base + offset, bytes, 0, bytes.length);
-        if (got <= 0) {
-            throw new MemoryReadException(base + offset);
-        }
-        return ByteBuffer.wrap(bytes, 0, got).slice();
     }
 
     /** The scope offset of the PcDesc for the pc (see {@link PcDescSearch}), or 0 when there is none. */
