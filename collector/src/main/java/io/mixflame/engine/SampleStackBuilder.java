@@ -19,6 +19,7 @@ import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
+import io.mixflame.unwind.hotspot.LastJavaFrameResume;
 import java.io.IOException;
 import java.util.Optional;
 
@@ -44,6 +45,7 @@ public final class SampleStackBuilder {
     private final LongKeyedCache<Frame> kernelFrames = new LongKeyedCache<>(KERNEL_CACHE);
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
+    private final LastJavaFrameResume resume;
 
     /**
      * A builder for a process, whatever its system.
@@ -58,6 +60,7 @@ public final class SampleStackBuilder {
         this.stack = new StackMemory(memory);
         this.context = new UnwindContext(stack, modules);
         this.walker = UnwinderChain.walker(vm);
+        this.resume = vm == null ? null : new LastJavaFrameResume(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
         this.threadNames = new ThreadNames(threads, vm);
     }
@@ -96,7 +99,7 @@ public final class SampleStackBuilder {
             return -1;
         }
         context.load(blocked);
-        walker.walk(context, walked);
+        walk(tid);
         if (!capture.unchanged(tid, state.get())) {
             return -1;
         }
@@ -141,7 +144,7 @@ public final class SampleStackBuilder {
         int named = 0;
         if (s.hasUserContext()) {
             context.load(s);
-            walker.walk(context, walked);
+            walk((int) s.tid());
             named = namer.name(walked);
         }
         Frame[] leafFirst = namer.frames();
@@ -162,6 +165,18 @@ public final class SampleStackBuilder {
             scratch[i++] = Frame.UNKNOWN;
         }
         return i;
+    }
+
+    /**
+     * Walks the loaded capture; where the walk breaks in native code (no unwind data, a frame pointer used for
+     * data) and the JVM recorded where the thread left Java, the Java part is walked from there after a marker of
+     * the frames that were skipped, so that a break below Java never loses its callers.
+     */
+    private void walk(int tid) {
+        walker.walk(context, walked);
+        if (resume != null) {
+            resume.resume(walker, context, walked, tid);
+        }
     }
 
     /** The frames the last build produced. */

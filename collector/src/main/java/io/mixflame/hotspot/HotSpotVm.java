@@ -25,6 +25,7 @@ public final class HotSpotVm {
     private final long interpreterEnd;
     private final long callStubReturn;
     private final JavaThreadList threads;
+    private final LastJavaFrames lastJavaFrames;
     private final GeneratedStubs stubs;
     private final java.util.Map<Long, CachedScopes> scopeCache = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
         @Override
@@ -45,6 +46,7 @@ public final class HotSpotVm {
         this.interpreterEnd = interpreterStart + reader.s32(queue + layout.stubQueueLimit);
         this.callStubReturn = reader.u64(layout.callStubReturnVariable);
         this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
+        this.lastJavaFrames = new LastJavaFrames(layout, reader);
         this.stubs = new GeneratedStubs(reader, structs, symbol -> symbolAddress(libjvm, symbol), codeCache::find,
                 codeCache::inCodeCache, System::nanoTime);
     }
@@ -159,6 +161,17 @@ public final class HotSpotVm {
         } catch (MemoryReadException e) {
             return List.of();
         }
+    }
+
+    /**
+     * Where a thread last left Java code: {@code out} gets that frame's sp, fp and pc (0 when not recorded: the
+     * word below sp is then the pc). For a thread back in Java since, the last anchor seen of it: check it against
+     * the sample's stack before walking from it.
+     *
+     * @return false for a thread never seen outside Java code, or not a Java thread
+     */
+    public boolean lastJavaFrame(int tid, long[] out) {
+        return lastJavaFrames.read(tid, out);
     }
 
     /** Reads a word of the JVM's memory. */

@@ -17,7 +17,9 @@ import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.MixedFrameNamer;
+import io.mixflame.profile.Frame;
 import io.mixflame.symbolize.NamedFrame;
+import io.mixflame.unwind.hotspot.LastJavaFrameResume;
 import io.mixflame.symbolize.NativeSymbolizer;
 import io.mixflame.symbolize.SymbolizedFrame;
 import io.mixflame.symbolize.java.JavaFrameNamer;
@@ -150,6 +152,9 @@ public final class ProcessStackWalker implements AutoCloseable {
             context.load(captured);
             WalkedStack walked = new WalkedStack();
             walker.walk(context, walked);
+            if (vm != null) {
+                new LastJavaFrameResume(vm).resume(walker, context, walked, (int) tid);
+            }
             if (!threadCapture.stillAsCaptured((int) tid)) {
                 continue;
             }
@@ -230,13 +235,15 @@ public final class ProcessStackWalker implements AutoCloseable {
 
     private static StackFrame addressFrame(WalkedStack w, int i, boolean extended) {
         FrameType type = switch (w.kind(i)) {
-            case WalkedStack.UNKNOWN, WalkedStack.TRUNCATED -> FrameType.MARKER;
+            case WalkedStack.UNKNOWN, WalkedStack.TRUNCATED, WalkedStack.MISSING -> FrameType.MARKER;
             case WalkedStack.JAVA_INTERPRETED -> FrameType.INTERPRETED;
             case WalkedStack.JAVA_COMPILED -> FrameType.JIT_COMPILED;
             case WalkedStack.JVM_STUB -> FrameType.STUB;
             default -> FrameType.NATIVE;
         };
-        String marker = w.kind(i) == WalkedStack.UNKNOWN ? "[unknown]" : w.kind(i) == WalkedStack.TRUNCATED ? "[truncated]" : null;
+        String marker = w.kind(i) == WalkedStack.UNKNOWN ? Frame.UNKNOWN.name()
+                : w.kind(i) == WalkedStack.TRUNCATED ? Frame.TRUNCATED.name()
+                : w.kind(i) == WalkedStack.MISSING ? Frame.MISSING.name() : null;
         return new StackFrame(type, w.pc(i), null, marker, 0, null, null, null, 0, extended ? w.sp(i) : 0,
                 extended ? w.fp(i) : 0, extended ? returnAddress(w, i) : 0);
     }

@@ -32,6 +32,7 @@ public final class MixedFrameNamer {
             switch (kind) {
                 case WalkedStack.UNKNOWN -> out.add(NamedFrame.marker(Frame.UNKNOWN));
                 case WalkedStack.TRUNCATED -> out.add(NamedFrame.marker(Frame.TRUNCATED));
+                case WalkedStack.MISSING -> out.add(NamedFrame.marker(Frame.MISSING));
                 case WalkedStack.CODE -> {
                     SymbolizedFrame s = natives.symbolize(pc, stack.lookupBeforePc(i));
                     out.add(new NamedFrame(FrameType.NATIVE, pc, sp, s.displayName(), s.module(), s.symbolStart(),

@@ -81,6 +81,7 @@ public final class ProfileFrameNamer {
             switch (stack.kind(i)) {
                 case WalkedStack.UNKNOWN -> add(Frame.UNKNOWN);
                 case WalkedStack.TRUNCATED -> add(Frame.TRUNCATED);
+                case WalkedStack.MISSING -> add(Frame.MISSING);
                 case WalkedStack.CODE -> add(nativeFrame(stack.pc(i), stack.lookupBeforePc(i)));
                 case WalkedStack.JAVA_INTERPRETED -> interpreted(stack, i);
                 case WalkedStack.JAVA_COMPILED -> inBlob(stack, i, stack.detailB(i), compiledFrames);

@@ -35,6 +35,36 @@ public final class NativeStackWalker {
      */
     public void walk(UnwindContext context, WalkedStack out) {
         out.clear();
+        walkFrom(context, out, false);
+    }
+
+    /**
+     * Goes on with a broken walk from a frame found another way, after a {@link WalkedStack#MISSING} marker: the
+     * last Java frame the JVM recorded for a thread in native code or in the VM. The frame must lie further out
+     * than the walk got (above its outermost sp) and inside the walk's stack; {@code pc} is a return address.
+     *
+     * @return whether the walk went on (false leaves {@code out} as it was)
+     */
+    public boolean resumeAt(UnwindContext context, WalkedStack out, long sp, long fp, long pc) {
+        StackBounds bounds = context.bounds();
+        if (!out.broken() || bounds == null || !bounds.contains(sp) || (sp & 7) != 0
+                || Long.compareUnsigned(sp, out.outermostSp()) <= 0 || !context.modules().isExecutable(pc)) {
+            return false;
+        }
+        out.markMissing();
+        Registers r = context.registers();
+        r.clear();
+        r.set(Registers.RSP, sp);
+        r.set(Registers.RIP, pc);
+        if (fp != 0) {
+            r.set(Registers.RBP, fp);
+        }
+        context.setSignalFrame(false);
+        walkFrom(context, out, true);
+        return true;
+    }
+
+    private void walkFrom(UnwindContext context, WalkedStack out, boolean fromCallSite) {
         Registers r = context.registers();
         ModuleMap modules = context.modules();
         if (context.bounds() == null) {
@@ -47,7 +77,7 @@ public final class NativeStackWalker {
             }
             context.setBounds(bounds);
         }
-        context.setCallSite(false);
+        context.setCallSite(fromCallSite);
         context.takeDescribedKind();
         boolean guessed = false;
         while (true) {

@@ -19,6 +19,11 @@ public final class WalkedStack {
     public static final byte JAVA_COMPILED = 4;
     /** A frame of JVM-generated code that is not a Java method: {@link #detailA} is the code blob. */
     public static final byte JVM_STUB = 5;
+    /**
+     * Frames the walk could not get through and skipped: the walk went on from where the JVM recorded the thread's
+     * last Java frame (see {@link NativeStackWalker#resumeAt}).
+     */
+    public static final byte MISSING = 6;
 
     /** Why a walk ended. */
     public enum End {
@@ -133,7 +138,41 @@ public final class WalkedStack {
 
     /** Whether the frame is code of some kind (not a marker). */
     public boolean isCode(int i) {
-        return kinds[i] != UNKNOWN && kinds[i] != TRUNCATED;
+        return kinds[i] != UNKNOWN && kinds[i] != TRUNCATED && kinds[i] != MISSING;
+    }
+
+    /** Whether the walk ended without reaching the thread's first frame (a marker of why is its last frame). */
+    public boolean broken() {
+        return end != End.COMPLETED && end != End.DEPTH_LIMIT;
+    }
+
+    /** The sp of the outermost frame walked, or 0 without one. */
+    public long outermostSp() {
+        for (int i = count - 1; i >= 0; i--) {
+            if (isCode(i)) {
+                return sps[i];
+            }
+        }
+        return 0;
+    }
+
+    /** Whether some frame of the walk is Java code. */
+    public boolean hasJavaFrame() {
+        for (int i = 0; i < count; i++) {
+            if (kinds[i] == JAVA_COMPILED || kinds[i] == JAVA_INTERPRETED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Replaces the marker that ended a broken walk with the one for skipped frames, so the walk can go on. */
+    void markMissing() {
+        if (count > 0 && kinds[count - 1] == UNKNOWN) {
+            kinds[count - 1] = MISSING;
+        } else {
+            add(MISSING, 0, 0, false, false);
+        }
     }
 
     /** The first detail of a Java or stub frame (see the kind constants). */

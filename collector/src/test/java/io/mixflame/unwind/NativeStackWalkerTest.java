@@ -250,4 +250,63 @@ class NativeStackWalkerTest {
         assertThat(pcs(out)).containsExactly(B_PC, A_RET, MAIN_RET);
         assertThat(out.end()).isEqualTo(WalkedStack.End.COMPLETED);
     }
+
+    /** A walk from b that breaks at once (rbp lost), then goes on from where a's frame is recorded. */
+    private WalkedStack brokenThenResumed(long[] fps, long resumeSp, long resumePc) {
+        UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
+        context.registers().set(Registers.RIP, B_PC);
+        context.registers().set(Registers.RSP, stack.sp());
+        context.registers().set(Registers.RBP, 0);
+        WalkedStack out = new WalkedStack();
+        NativeStackWalker walker = new NativeStackWalker(List.of(framePointers), 64);
+        walker.walk(context, out);
+        assertThat(out.broken()).isTrue();
+        walker.resumeAt(context, out, resumeSp, fps[1], resumePc);
+        return out;
+    }
+
+    @Test
+    void aBrokenWalkGoesOnFromAFrameFurtherOutAfterOneMissingMarker() {
+        long[] fps = mainCallsACallsB();
+        // a's frame as a frame anchor would record it: its sp once it called b, its fp, the pc it called from.
+        long aSp = fps[2] + 16;
+
+        WalkedStack s = brokenThenResumed(fps, aSp, A_RET);
+
+        assertThat(pcs(s)).containsExactly(B_PC, 0L, A_RET, MAIN_RET);
+        assertThat(kinds(s)).containsExactly(WalkedStack.CODE, WalkedStack.MISSING, WalkedStack.CODE, WalkedStack.CODE);
+        assertThat(s.end()).isEqualTo(WalkedStack.End.COMPLETED);
+        assertThat(s.isCallSite(2)).as("the resumed frame's pc is a return address").isTrue();
+        assertThat(s.isCode(1)).isFalse();
+    }
+
+    @Test
+    void aFrameNotFurtherOutThanTheWalkGotIsNotResumedFrom() {
+        long[] fps = mainCallsACallsB();
+
+        WalkedStack s = brokenThenResumed(fps, stack.sp(), A_RET);
+
+        assertThat(kinds(s)).containsExactly(WalkedStack.CODE, WalkedStack.UNKNOWN);
+        assertThat(s.end()).isEqualTo(WalkedStack.End.UNWIND_FAILED);
+    }
+
+    @Test
+    void aFrameOutsideTheStackOrWithAPcOutsideCodeIsNotResumedFrom() {
+        long[] fps = mainCallsACallsB();
+
+        assertThat(kinds(brokenThenResumed(fps, OTHER + 0x100, A_RET)))
+                .containsExactly(WalkedStack.CODE, WalkedStack.UNKNOWN);
+        assertThat(kinds(brokenThenResumed(fps, fps[2] + 16, OTHER + 8)))
+                .containsExactly(WalkedStack.CODE, WalkedStack.UNKNOWN);
+    }
+
+    @Test
+    void aWalkThatCompletedIsNotResumed() {
+        long[] fps = mainCallsACallsB();
+        WalkedStack s = walkFromB();
+        UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
+        assertThat(new NativeStackWalker(List.of(framePointers), 64).resumeAt(context, s, fps[2] + 16, fps[1], A_RET))
+                .isFalse();
+        assertThat(pcs(s)).containsExactly(B_PC, A_RET, MAIN_RET);
+    }
 }

@@ -31,6 +31,11 @@ public record Frame(String name, FrameType type, String module, long offset, int
     public static final Frame UNKNOWN = new Frame("[unknown]", FrameType.MARKER);
     /** The stack was deeper than the engine records; frames nearer the root are missing. */
     public static final Frame TRUNCATED = new Frame("[truncated]", FrameType.MARKER);
+    /**
+     * Native frames the walk could not get through (code without unwind data, a frame pointer used for data), between
+     * the frames it found from the sample and the Java frames it found again from where the thread left Java.
+     */
+    public static final Frame MISSING = new Frame("[missing frames]", FrameType.MARKER);
     /** A Java frame whose method's class was unloaded before the frame could be named. */
     public static final Frame UNLOADED_METHOD = new Frame("[unloaded method]", FrameType.MARKER);
     /** A Java frame whose method could not be read. */
