@@ -7,6 +7,15 @@ package io.mixflame.image;
  */
 public interface UnwindData {
 
+    /**
+     * Where the function that holds a link-time address starts, as the unwind data describes functions (an FDE's
+     * range, a RUNTIME_FUNCTION); -1 where no function of it covers the address. Code without a symbol is named by
+     * this, once per function rather than once per address.
+     */
+    default long functionStart(long address) {
+        return -1;
+    }
+
     /** No unwind data: a file that could not be read, or of a format no unwinder reads. */
     UnwindData NONE = new UnwindData() {
     };

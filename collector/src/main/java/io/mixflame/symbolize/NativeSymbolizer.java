@@ -23,16 +23,19 @@ public final class NativeSymbolizer {
         long lookup = callSite ? pc - 1 : pc;
         LoadedModule m = modules.moduleAt(lookup);
         if (m == null) {
-            return new SymbolizedFrame(pc, null, null, 0, 0, 0);
+            return new SymbolizedFrame(pc, null, null, 0, 0, 0, -1);
         }
         SymbolTable symbols = m.image().symbols();
         int index = symbols.indexOf(lookup - m.bias());
         if (index < 0) {
-            return new SymbolizedFrame(pc, m.image().name(), null, 0, pc - m.bias(), pc - m.bias());
+            // No symbol: named by the function the unwind data says holds the pc, so that a function's samples
+            // add up under one name; the pc's own offset stays for outputs that keep addresses.
+            long function = m.image().unwindData().functionStart(lookup - m.bias());
+            return new SymbolizedFrame(pc, m.image().name(), null, 0, pc - m.bias(), pc - m.bias(), function);
         }
         long start = symbols.address(index) + m.bias();
         return new SymbolizedFrame(pc, m.image().name(), displayName(symbols, index), start, pc - start,
-                symbols.address(index));
+                symbols.address(index), symbols.address(index));
     }
 
     /** The symbol's name demangled, made once per symbol and kept with the table. */

@@ -65,6 +65,25 @@ public final class PeUnwindTable implements UnwindData {
         return Optional.empty();
     }
 
+    /** The begin RVA of the function whose range holds {@code rva}; -1 for leaf functions and outside any. */
+    @Override
+    public long functionStart(long rva) {
+        int low = 0;
+        int high = entries.length - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            RuntimeFunction f = entries[mid];
+            if (rva < f.begin()) {
+                high = mid - 1;
+            } else if (rva >= f.end()) {
+                low = mid + 1;
+            } else {
+                return f.begin();
+            }
+        }
+        return -1;
+    }
+
     /** The begin RVA of the first function at or above {@code rva}, or -1 when none lies there. */
     public long nextBegin(long rva) {
         int low = 0;

@@ -31,6 +31,11 @@ class PeUnwindTableTest {
         assertThat(t.find(0x1040)).isEmpty(); // between: end is exclusive
         assertThat(t.find(0x1100)).map(RuntimeFunction::end).contains(0x1180L);
         assertThat(t.find(0x1180)).isEmpty(); // after
+        // The start of the function holding an RVA, by which code without a symbol is named once per function.
+        assertThat(t.functionStart(0x103f)).isEqualTo(0x1000);
+        assertThat(t.functionStart(0x1100)).isEqualTo(0x1100);
+        assertThat(t.functionStart(0x1040)).isEqualTo(-1);
+        assertThat(t.functionStart(0x0fff)).isEqualTo(-1);
     }
 
     @Test
