@@ -49,25 +49,19 @@ public final class PeUnwindTable implements UnwindData {
 
     /** The entry whose range holds an RVA; empty for leaf functions and addresses outside any function. */
     public Optional<RuntimeFunction> find(long rva) {
-        int low = 0;
-        int high = entries.length - 1;
-        while (low <= high) {
-            int mid = (low + high) >>> 1;
-            RuntimeFunction f = entries[mid];
-            if (rva < f.begin()) {
-                high = mid - 1;
-            } else if (rva >= f.end()) {
-                low = mid + 1;
-            } else {
-                return Optional.of(f);
-            }
-        }
-        return Optional.empty();
+        int i = indexOf(rva);
+        return i < 0 ? Optional.empty() : Optional.of(entries[i]);
     }
 
     /** The begin RVA of the function whose range holds {@code rva}; -1 for leaf functions and outside any. */
     @Override
     public long functionStart(long rva) {
+        int i = indexOf(rva);
+        return i < 0 ? -1 : entries[i].begin();
+    }
+
+    /** The index of the entry whose range holds an RVA, or -1. */
+    private int indexOf(long rva) {
         int low = 0;
         int high = entries.length - 1;
         while (low <= high) {
@@ -78,7 +72,7 @@ public final class PeUnwindTable implements UnwindData {
             } else if (rva >= f.end()) {
                 low = mid + 1;
             } else {
-                return f.begin();
+                return mid;
             }
         }
         return -1;

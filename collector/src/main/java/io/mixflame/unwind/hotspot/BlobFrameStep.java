@@ -1,5 +1,6 @@
 package io.mixflame.unwind.hotspot;
 
+import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.unwind.Registers;
@@ -16,13 +17,14 @@ import java.util.function.LongSupplier;
  * fails. Allocates nothing.
  */
 final class BlobFrameStep {
-    private final CodeByteCache cache;
+    private final CodeLineCache cache;
     private final CodeWindow code = new CodeWindow();
     private final CodeWindow entryCode = new CodeWindow();
     private final CallerSlots slots = new CallerSlots();
 
     BlobFrameStep(LongSupplier clock) {
-        this.cache = new CodeByteCache(clock);
+        // The JIT frees and fills blocks of its code cache: lines are read again after a second.
+        this.cache = new CodeLineCache(1024, 1_000_000_000L, clock);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mixflame.unwind.hotspot;
 
+import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.process.ProcessMemory;
 
 /**
@@ -16,7 +17,7 @@ final class CodeWindow {
     private long address;
 
     /** Fills the window with the code at {@code address}. */
-    CodeWindow load(CodeByteCache cache, ProcessMemory memory, long address) {
+    CodeWindow load(CodeLineCache cache, ProcessMemory memory, long address) {
         this.address = address;
         this.count = cache.copy(memory, address, bytes, LENGTH);
         return this;

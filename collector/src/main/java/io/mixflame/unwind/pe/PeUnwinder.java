@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.pe.PeFormatException;
 import io.mixflame.image.pe.PeUnwindTable;
@@ -21,7 +22,8 @@ public final class PeUnwinder implements Unwinder {
     private UnwindContext foundFor;
     private long foundPc;
     private LoadedModule foundModule;
-    private final ImageCodeCache codeCache = new ImageCodeCache(System::nanoTime);
+    /** Images' code does not change while mapped: lines are kept 10 s. */
+    private final CodeLineCache codeCache = new CodeLineCache(512, 10_000_000_000L, System::nanoTime);
     /** The process whose code {@link #code} reads: the one of the frame being unwound. */
     private ProcessMemory codeProcess;
     private final UnwindMemory code = address -> codeCache.readLong(codeProcess, address);

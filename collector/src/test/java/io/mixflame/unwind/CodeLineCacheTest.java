@@ -1,4 +1,4 @@
-package io.mixflame.unwind.pe;
+package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,11 +7,14 @@ import io.mixflame.process.MemoryReadException;
 import io.mixflame.testsupport.FakeProcessMemory;
 import org.junit.jupiter.api.Test;
 
-class ImageCodeCacheTest {
+/** The code line cache: one read a line, lines read again after their period, none served across processes. */
+class CodeLineCacheTest {
+    private static final long REFRESH = 10_000_000_000L;
+    private static final int LINES = 512;
     private static final long CODE = 0x7ff8_1234_0000L;
 
     private long now;
-    private final ImageCodeCache cache = new ImageCodeCache(() -> now);
+    private final CodeLineCache cache = new CodeLineCache(LINES, REFRESH, () -> now);
     private final FakeProcessMemory memory = new FakeProcessMemory().map(CODE, 4096)
             .writeLong(CODE + 0x10, 0x1122_3344_5566_7788L).writeLong(CODE + 0x3c, 0x0102_0304_0506_0708L);
 
@@ -34,7 +37,7 @@ class ImageCodeCacheTest {
     void readsALineAgainOnceItsPeriodHasPassed() throws Exception {
         cache.readLong(memory, CODE + 0x10);
         memory.writeLong(CODE + 0x10, 42);
-        now += ImageCodeCache.REFRESH_NANOS - 1;
+        now += REFRESH - 1;
         assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(0x1122_3344_5566_7788L);
         now += 1;
         assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(42);
@@ -57,13 +60,21 @@ class ImageCodeCacheTest {
     }
 
     @Test
+    void aCopyRunningIntoUnreadableMemoryStopsWhereItEnds() {
+        byte[] out = new byte[16];
+        assertThat(cache.copy(memory, CODE + 4096 - 4, out, 16)).isEqualTo(4);
+        assertThat(cache.copy(memory, CODE + 0x10, out, 16)).isEqualTo(16);
+        assertThat(out[0]).isEqualTo((byte) 0x88);
+    }
+
+    @Test
     void aWordRunningIntoUnreadableMemoryFails() {
         assertThatThrownBy(() -> cache.readLong(memory, CODE + 4096 - 4)).isInstanceOf(MemoryReadException.class);
     }
 
     @Test
     void linesThatShareASlotEvictEachOther() throws Exception {
-        long sameSlot = CODE + (long) ImageCodeCache.LINE * ImageCodeCache.LINES;
+        long sameSlot = CODE + (long) CodeLineCache.LINE * LINES;
         memory.map(sameSlot, 4096).writeLong(sameSlot + 0x10, 9);
         assertThat(cache.readLong(memory, CODE + 0x10)).isEqualTo(0x1122_3344_5566_7788L);
         assertThat(cache.readLong(memory, sameSlot + 0x10)).isEqualTo(9);

@@ -1,0 +1,104 @@
+package io.mixflame.unwind;
+
+import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.ProcessMemory;
+import java.util.Arrays;
+import java.util.function.LongSupplier;
+
+/**
+ * Bytes of a process's code, cached in direct-mapped lines of {@value #LINE} bytes held in primitive arrays: the
+ * unwinders read code at the pcs of every sample (a prologue or epilogue to decode, an epilog to test), the same
+ * pcs recur, and each read of another process is a system call (a wineserver round trip under Wine). A line is read
+ * again once its period has passed, since code can be freed and replaced (the JIT's code cache, a module unloaded
+ * and another mapped at its address): a byte that changed in between misleads one decision about one frame at
+ * most. Lines filled from one process are never served for another.
+ */
+public final class CodeLineCache {
+    /** Bytes a line holds. */
+    public static final int LINE = 64;
+    private static final long NO_LINE = 1;
+
+    private final int lines;
+    private final long refreshNanos;
+    private final long[] tags;
+    private final long[] readAt;
+    private final int[] valid;
+    private final byte[] data;
+    private final byte[] word = new byte[8];
+    private final LongSupplier clock;
+    private ProcessMemory filledFrom;
+
+    /**
+     * @param lines        how many lines, a power of two
+     * @param refreshNanos how long a line is served before it is read again
+     * @param clock        the time in nanoseconds ({@code System::nanoTime}; tests move their own)
+     */
+    public CodeLineCache(int lines, long refreshNanos, LongSupplier clock) {
+        if (Integer.bitCount(lines) != 1) {
+            throw new IllegalArgumentException("lines must be a power of two: " + lines);
+        }
+        this.lines = lines;
+        this.refreshNanos = refreshNanos;
+        this.clock = clock;
+        this.tags = new long[lines];
+        this.readAt = new long[lines];
+        this.valid = new int[lines];
+        this.data = new byte[lines * LINE];
+        Arrays.fill(tags, NO_LINE);
+    }
+
+    /** How many lines the cache holds. */
+    public int lines() {
+        return lines;
+    }
+
+    /**
+     * Copies up to {@code length} bytes of code at {@code address} into {@code out}; returns how many could be read
+     * (fewer where the code runs into unreadable memory).
+     */
+    public int copy(ProcessMemory memory, long address, byte[] out, int length) {
+        if (memory != filledFrom) {
+            Arrays.fill(tags, NO_LINE);
+            filledFrom = memory;
+        }
+        int done = 0;
+        long now = clock.getAsLong();
+        while (done < length) {
+            long a = address + done;
+            long line = a & -LINE;
+            int slot = (int) ((line >>> 6) & (lines - 1));
+            if (tags[slot] != line || now - readAt[slot] >= refreshNanos) {
+                valid[slot] = Math.max(0, memory.read(line, data, slot * LINE, LINE));
+                tags[slot] = line;
+                readAt[slot] = now;
+            }
+            int from = (int) (a - line);
+            int n = Math.min(length - done, valid[slot] - from);
+            if (n <= 0) {
+                break;
+            }
+            System.arraycopy(data, slot * LINE + from, out, done, n);
+            done += n;
+            if (from + n < LINE) {
+                break;
+            }
+        }
+        return done;
+    }
+
+    /**
+     * The little-endian word of code at {@code address}.
+     *
+     * @throws MemoryReadException when any of its bytes cannot be read
+     */
+    public long readLong(ProcessMemory memory, long address) throws MemoryReadException {
+        if (copy(memory, address, word, 8) < 8) {
+            throw new MemoryReadException(address);
+        }
+        long w = 0;
+        for (int i = 7; i >= 0; i--) {
+            w = w << 8 | (word[i] & 0xffL);
+        }
+        return w;
+    }
+}
