@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
  * "StubRoutines (2)" or "vtable chunks"): from {@code StubCodeDesc::_list} where libjvm has a symbol table, else from
  * the entry points its tables export ({@link StubEntryFields}); vtable and itable stubs from
  * {@code VtableStubs::_table}. Nothing is read until a sample first lands in a stub; a pc that none of them holds
- * has them read again (at most once per {@value #RELOAD_NANOS} ns), since the JVM generates some stubs late.
+ * has them read again (as {@link ReloadBackoff} paces it), since the JVM generates some stubs late.
  * Lookups allocate nothing.
  */
 final class GeneratedStubs {
@@ -18,7 +18,6 @@ final class GeneratedStubs {
     static final String VTABLE_TABLE_SYMBOL = "_ZN11VtableStubs6_tableE";
     static final String VTABLE_STUB = "vtable stub";
     static final String ITABLE_STUB = "itable stub";
-    private static final long RELOAD_NANOS = 1_000_000_000L;
     private static final long NOT_LOOKED_UP = -1;
 
     /** Addresses of libjvm's symbols in the process. */
@@ -38,10 +37,10 @@ final class GeneratedStubs {
     private long listVariable = NOT_LOOKED_UP;
     private long listHead;
     private StubRanges ranges;
-    private long rangesReadAt;
+    private final ReloadBackoff rangesReload = new ReloadBackoff();
     private long tableVariable = NOT_LOOKED_UP;
     private VtableStubTable vtables;
-    private long vtablesReadAt;
+    private final ReloadBackoff vtablesReload = new ReloadBackoff();
 
     GeneratedStubs(VmReader reader, VmStructs structs, Symbols symbols, LongFunction<CodeBlobInfo> blobs,
                    LongPredicate inCodeCache, LongSupplier clock) {
@@ -88,7 +87,7 @@ final class GeneratedStubs {
             readRanges();
         }
         int i = ranges.indexOf(pc);
-        if (i < 0 && clock.getAsLong() - rangesReadAt >= RELOAD_NANOS) {
+        if (i < 0 && rangesReload.due(clock.getAsLong())) {
             readRanges();
             i = ranges.indexOf(pc);
         }
@@ -96,7 +95,11 @@ final class GeneratedStubs {
     }
 
     private void readRanges() {
-        rangesReadAt = clock.getAsLong();
+        ranges = rangesNow();
+        rangesReload.read(clock.getAsLong(), ranges.size());
+    }
+
+    private StubRanges rangesNow() {
         if (listVariable == NOT_LOOKED_UP) {
             listVariable = symbols.address(STUB_LIST_SYMBOL);
         }
@@ -105,16 +108,18 @@ final class GeneratedStubs {
                 long head = reader.u64(listVariable);
                 if (ranges == null || head != listHead) {
                     listHead = head;
-                    ranges = new StubCodeList(reader, inCodeCache).read(head);
-                }
-                if (ranges.size() > 0) {
-                    return;
+                    StubRanges listed = new StubCodeList(reader, inCodeCache).read(head);
+                    if (listed.size() > 0) {
+                        return listed;
+                    }
+                } else if (ranges.size() > 0) {
+                    return ranges;
                 }
             } catch (MemoryReadException e) {
                 // The list cannot be read: the exported entry points are the next best.
             }
         }
-        ranges = StubEntryFields.read(structs, reader, blobs);
+        return StubEntryFields.read(structs, reader, blobs);
     }
 
     private int vtableKind(long pc) {
@@ -122,7 +127,7 @@ final class GeneratedStubs {
             readVtables();
         }
         int kind = vtables.kindAt(pc);
-        if (kind == VtableStubTable.UNKNOWN && clock.getAsLong() - vtablesReadAt >= RELOAD_NANOS) {
+        if (kind == VtableStubTable.UNKNOWN && vtablesReload.due(clock.getAsLong())) {
             readVtables();
             kind = vtables.kindAt(pc);
         }
@@ -130,10 +135,10 @@ final class GeneratedStubs {
     }
 
     private void readVtables() {
-        vtablesReadAt = clock.getAsLong();
         if (tableVariable == NOT_LOOKED_UP) {
             tableVariable = symbols.address(VTABLE_TABLE_SYMBOL);
         }
         vtables = tableVariable == 0 ? VtableStubTable.EMPTY : VtableStubTable.read(reader, tableVariable, blobs);
+        vtablesReload.read(clock.getAsLong(), vtables.size());
     }
 }
