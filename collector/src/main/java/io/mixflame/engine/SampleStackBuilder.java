@@ -128,6 +128,24 @@ public final class SampleStackBuilder {
         return threadNames.frame(tid);
     }
 
+    /**
+     * What another thread runs, while threads start and every second or so, to take the names of the JVM's threads
+     * while they live (see {@link ThreadNames}); it reads through {@code own}, a reader of the same process that no
+     * other thread uses. Null when the process has no JVM that could be read.
+     */
+    public Runnable threadNameRecorder(ProcessMemory own) {
+        if (vm == null) {
+            return null;
+        }
+        try {
+            io.mixflame.hotspot.JavaThreadNames source = vm.threadNames(new VmReader(own));
+            io.mixflame.hotspot.JavaThreadNames.Visitor record = threadNames::record;
+            return () -> source.read(record);
+        } catch (io.mixflame.process.MemoryReadException | io.mixflame.hotspot.UnsupportedVmException e) {
+            return null;
+        }
+    }
+
     /** The name of a thread: its Java name, else the kernel's. */
     public String threadName(int tid) {
         return threadNames.name(tid);

@@ -1,15 +1,22 @@
 package io.mixflame.engine;
 
-import io.mixflame.profile.Frame;
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaThreadInfo;
 import io.mixflame.process.ThreadSource;
-import java.util.HashMap;
-import java.util.Map;
+import io.mixflame.profile.Frame;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Names threads by id for per-thread profiles: the full Java name from the JVM's thread list where there is one,
- * else the kernel's 15-byte name. The JVM's list is read again at most once a second, when an unknown thread shows up.
+ * else the kernel's 15-byte name.
+ *
+ * <p>A name must be taken while its thread lives: the walker can be hundreds of milliseconds behind the samples at
+ * start-up, and a thread that ended meanwhile has left both lists. So names come two ways: {@link #record}, called
+ * by a thread that reads the JVM's list while threads start and every second (and so also sees renames), and, for a
+ * thread not recorded, the walker's own look-up at its first sample (the JVM's list read again at most once a
+ * second, then the kernel's name). The walker alone calls {@link #frame} and {@link #name}.
  */
 final class ThreadNames {
     private static final long REFRESH_NANOS = 1_000_000_000L;
@@ -17,8 +24,11 @@ final class ThreadNames {
 
     private final ThreadSource threads;
     private final HotSpotVm vm;
-    private final Map<Integer, String> names = new HashMap<>();
-    private final io.mixflame.cache.LongKeyedCache<Frame> roots = new io.mixflame.cache.LongKeyedCache<>(LIMIT);
+    private final ConcurrentHashMap<Integer, String> names = new ConcurrentHashMap<>();
+    /** Bumped when a thread already named is renamed: the walker then makes its root frames anew. */
+    private final AtomicInteger renames = new AtomicInteger();
+    private final LongKeyedCache<Frame> roots = new LongKeyedCache<>(LIMIT);
+    private int rootsMadeAt;
     private long lastRefresh;
 
     ThreadNames(ThreadSource threads, HotSpotVm vm) {
@@ -27,10 +37,14 @@ final class ThreadNames {
     }
 
     /**
-     * The thread's root frame, made once: a thread's name is taken once and kept (see {@link #name}), so the frame
-     * is too, found without boxing the thread id on every sample.
+     * The thread's root frame, made once per name: found without boxing the thread id on every sample.
      */
     Frame frame(int tid) {
+        int made = renames.get();
+        if (made != rootsMadeAt) {
+            roots.clear();
+            rootsMadeAt = made;
+        }
         Frame f = roots.get(tid);
         if (f == null) {
             f = Frame.thread(name(tid), tid);
@@ -39,6 +53,7 @@ final class ThreadNames {
         return f;
     }
 
+    /** The thread's name as last recorded, looked up now when it never was. */
     String name(int tid) {
         String n = names.get(tid);
         if (n != null) {
@@ -47,12 +62,9 @@ final class ThreadNames {
         long now = System.nanoTime();
         if (vm != null && now - lastRefresh > REFRESH_NANOS) {
             lastRefresh = now;
-            if (names.size() > LIMIT) {
-                names.clear();
-            }
             for (JavaThreadInfo t : vm.javaThreads()) {
                 if (t.name() != null) {
-                    names.put((int) t.tid(), t.name());
+                    record((int) t.tid(), t.name());
                 }
             }
             n = names.get(tid);
@@ -64,7 +76,21 @@ final class ThreadNames {
         if (n == null) {
             n = "thread " + tid;
         }
-        names.put(tid, n);
+        record(tid, n);
         return n;
+    }
+
+    /**
+     * Records a living thread's name, from any thread. A different name for a thread already named is a rename:
+     * samples walked from now on carry the new one.
+     */
+    void record(int tid, String name) {
+        if (names.size() >= LIMIT && !names.containsKey(tid)) {
+            names.clear();
+        }
+        String before = names.put(tid, name);
+        if (before != null && !before.equals(name)) {
+            renames.incrementAndGet();
+        }
     }
 }

@@ -27,6 +27,8 @@ public final class HotSpotVm {
     private final JavaThreadList threads;
     private final LastJavaFrames lastJavaFrames;
     private final GeneratedStubs stubs;
+    /** Kept for {@link #threadNames}: a second reader of the thread list needs the field offsets it names. */
+    private final VmStructs structs;
     private final java.util.Map<Long, CachedScopes> scopeCache = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(java.util.Map.Entry<Long, CachedScopes> eldest) {
@@ -38,6 +40,7 @@ public final class HotSpotVm {
             throws MemoryReadException, UnsupportedVmException {
         this.layout = layout;
         this.reader = reader;
+        this.structs = structs;
         this.codeCache = new CodeCacheIndex(layout, reader);
         this.methods = new JavaMethodReader(layout, reader);
         this.scopes = new ScopeDecoder(layout, reader);
@@ -161,6 +164,17 @@ public final class HotSpotVm {
         } catch (MemoryReadException e) {
             return List.of();
         }
+    }
+
+    /**
+     * The JVM's thread list read through {@code own}, a reader of this JVM's memory that no other thread uses: for a
+     * thread that records names while another walks stacks through this instance.
+     *
+     * @throws MemoryReadException   when the JVM's heap layout cannot be read through it
+     * @throws UnsupportedVmException not for a JVM {@link #attach} accepted (its own list was made from the same tables)
+     */
+    public JavaThreadNames threadNames(VmReader own) throws MemoryReadException, UnsupportedVmException {
+        return new JavaThreadNames(new JavaThreadList(structs, layout, own, new JavaHeapReader(structs, layout, own)));
     }
 
     /**

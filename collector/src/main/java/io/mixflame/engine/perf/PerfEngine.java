@@ -53,6 +53,10 @@ public final class PerfEngine implements SamplingEngine {
     private volatile boolean running;
     private PerfCapture capture;
     private LinuxProcessMemory memory;
+    /** The sampler's own reader of the process, for thread names (see {@link #nameRecorder}). */
+    private LinuxProcessMemory namesMemory;
+    /** Takes the JVM's thread names on the sampler, while threads live; null without a readable JVM. */
+    private Runnable nameRecorder;
     private SampleStackBuilder stacks;
     /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
     private final EpochClock clock = new EpochClock();
@@ -110,6 +114,10 @@ public final class PerfEngine implements SamplingEngine {
             memory = new LinuxProcessMemory(pid);
             stacks = LinuxSampleStacks.open(pid, memory);
             stacks.recordLines(settings.lines());
+            if (settings.threadRoots()) {
+                namesMemory = new LinuxProcessMemory(pid);
+                nameRecorder = stacks.threadNameRecorder(namesMemory);
+            }
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
@@ -117,11 +125,11 @@ public final class PerfEngine implements SamplingEngine {
             capture.start();
         } catch (PerfCaptureUnavailableException e) {
             capture.close();
-            memory.close();
+            closeMemory();
             throw new EngineUnavailableException(e.getMessage());
         } catch (RuntimeException | LinkageError e) {
             capture.close();
-            memory.close();
+            closeMemory();
             throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
         }
         if (!stacks.namesJava()) {
@@ -163,6 +171,9 @@ public final class PerfEngine implements SamplingEngine {
                     int count = capture.threadCount();
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
                         capture.refreshThreads();
+                        if (nameRecorder != null) {
+                            nameRecorder.run();
+                        }
                         listedCount = count;
                         lastListing = t1;
                     }
@@ -288,7 +299,14 @@ public final class PerfEngine implements SamplingEngine {
         join(w);
         synchronized (this) {
             capture.close();
-            memory.close();
+            closeMemory();
+        }
+    }
+
+    private void closeMemory() {
+        memory.close();
+        if (namesMemory != null) {
+            namesMemory.close();
         }
     }
 

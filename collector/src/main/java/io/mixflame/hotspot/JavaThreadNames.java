@@ -1,0 +1,41 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+
+/**
+ * The full Java names of the JVM's threads by OS thread id, read through a reader of its own so that a thread other
+ * than the walker's can take them while the threads live (see {@link HotSpotVm#threadNames}).
+ */
+public final class JavaThreadNames {
+    /** Receives one thread's id and name. */
+    @FunctionalInterface
+    public interface Visitor {
+        void thread(int tid, String name);
+    }
+
+    private final JavaThreadList list;
+
+    JavaThreadNames(JavaThreadList list) {
+        this.list = list;
+    }
+
+    /**
+     * Gives {@code visitor} every Java thread whose name could be read.
+     *
+     * @return false when the list could not be read consistently (nothing was given)
+     */
+    public boolean read(Visitor visitor) {
+        java.util.List<JavaThreadInfo> threads;
+        try {
+            threads = list.read();
+        } catch (MemoryReadException e) {
+            return false;
+        }
+        for (JavaThreadInfo t : threads) {
+            if (t.name() != null && t.tid() > 0) {
+                visitor.thread((int) t.tid(), t.name());
+            }
+        }
+        return !threads.isEmpty();
+    }
+}

@@ -1,0 +1,63 @@
+package io.mixflame.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.process.ThreadSource;
+import io.mixflame.profile.Frame;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ThreadNamesTest {
+    /** The kernel's view: names of living threads only. */
+    private final Map<Integer, String> kernel = new HashMap<>();
+    private final ThreadSource threads = new ThreadSource() {
+        @Override
+        public int count() {
+            return kernel.size();
+        }
+
+        @Override
+        public int[] list() {
+            return kernel.keySet().stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        @Override
+        public String name(int tid) {
+            return kernel.get(tid);
+        }
+
+        @Override
+        public long cpuTimeNanos(int tid) {
+            return -1;
+        }
+    };
+    private final ThreadNames names = new ThreadNames(threads, null);
+
+    @Test
+    void aThreadRecordedWhileItLivedKeepsItsNameAfterItEnded() {
+        names.record(7, "EarlyEndingWorker");
+        assertThat(names.frame(7).name()).isEqualTo("[EarlyEndingWorker tid=7]");
+    }
+
+    @Test
+    void aThreadNeverRecordedIsNamedByTheKernelWhileItLivesAndByItsIdAfter() {
+        kernel.put(8, "rocksdb:low");
+        assertThat(names.frame(8).name()).isEqualTo("[rocksdb:low tid=8]");
+        assertThat(names.frame(9).name()).isEqualTo("[thread 9 tid=9]");
+    }
+
+    @Test
+    void aRenameGivesTheThreadANewRootFrameAndLeavesOthersAlone() {
+        names.record(7, "NameBeforeRename");
+        names.record(8, "Other");
+        Frame before = names.frame(7);
+        Frame other = names.frame(8);
+        assertThat(names.frame(7)).isSameAs(before);
+        names.record(7, "NameBeforeRename");
+        assertThat(names.frame(7)).as("the same name again is no rename").isSameAs(before);
+        names.record(7, "RenamedMidway");
+        assertThat(names.frame(7).name()).isEqualTo("[RenamedMidway tid=7]");
+        assertThat(names.frame(8)).isEqualTo(other);
+    }
+}
