@@ -37,6 +37,11 @@ public final class StackMemory {
         return process;
     }
 
+    /** The first address above the copy taken with the sample (its start when there is none). */
+    public long copyEnd() {
+        return copyStart + copyLength;
+    }
+
     /** Reads a 64-bit word. */
     public long readLong(long address) throws MemoryReadException {
         long off = address - copyStart;

@@ -166,6 +166,17 @@ public final class WalkedStack {
         return false;
     }
 
+    /**
+     * Counts a walk that ended as though at the thread's first frame as broken: frames further out are known to exist
+     * (the thread left Java code above where the walk stopped), so its end was a wrong step, not the stack's end.
+     */
+    public void endedEarly() {
+        if (end == End.COMPLETED) {
+            add(UNKNOWN, 0, 0, false, false);
+            end = End.UNWIND_FAILED;
+        }
+    }
+
     /** Replaces the marker that ended a broken walk with the one for skipped frames, so the walk can go on. */
     void markMissing() {
         if (count > 0 && kinds[count - 1] == UNKNOWN) {

@@ -34,6 +34,8 @@ public final class Examples {
             "                     N parked threads (500); after W s (10) prints the process's CPU time over --seconds",
             "  jvmcode            one thread per kind of code the JVM generates: array copies, vtable and itable",
             "                     stubs, checksum and digest intrinsics, the clock (each thread named jvmcode-KIND)",
+            "  rocks              RocksDB (a real JNI library) driven from the main thread, compacting on its own",
+            "                     threads; needs org.rocksdb:rocksdbjni on the class path (target/workloads)",
             "  parked             threads parked in known Java call chains (lock, sleep, monitor wait); prints",
             "                     the pid and each thread's own view of its stack, for thread-dump tests",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
@@ -105,6 +107,14 @@ public final class Examples {
             case "jvmcode" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
                 return () -> JvmCodeWorkload.run(a.seconds());
+            }
+            case "rocks" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest);
+                if (!RocksLibrary.present()) {
+                    throw new IllegalArgumentException("needs org.rocksdb:rocksdbjni on the class path: run it with "
+                            + "java -cp mixflame-examples.jar:target/workloads/rocksdbjni.jar io.mixflame.examples.Examples rocks");
+                }
+                return () -> io.mixflame.examples.rocks.RocksWorkload.run(a.seconds());
             }
             case "parked" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);

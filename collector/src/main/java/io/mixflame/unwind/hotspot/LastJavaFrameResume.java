@@ -8,43 +8,78 @@ import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.WalkedStack;
 
 /**
- * Goes on with a walk that broke in native code (no unwind data, a frame pointer used for data) from where the JVM
- * recorded that the thread left Java, so that a break below Java never loses its callers: the frames skipped are one
- * {@link WalkedStack#MISSING} marker. The anchor is read after the sample was taken, so it is only walked from when
+ * Goes on with a walk that broke in native code (no unwind data, a frame pointer used for data) from the frame where
+ * the thread left Java, so that a break below Java never loses its callers: the frames skipped are one
+ * {@link WalkedStack#MISSING} marker. That frame is found two ways:
+ * <ul>
+ * <li>from the JVM's record of it (the frame anchor), read after the sample was taken, and so only walked from when
  * the sample's own stack confirms it: the return address that the call out of the anchor's frame pushed, just below
- * the anchor's sp, is code of that frame's blob. Allocates nothing; one per walking thread.
+ * the anchor's sp, is code of that frame's blob;</li>
+ * <li>where that record has moved on (a thread making many short native calls is in another one by the time its
+ * sample is walked), from the return address into a native wrapper found in the sample's stack above the break
+ * ({@link NativeCallReturnSearch}).</li>
+ * </ul>
+ * A walk that ended as though at the thread's first frame, but below a confirmed anchor, is broken too: some step
+ * read a zero for a return address. Allocates nothing; one per walking thread.
  */
 public final class LastJavaFrameResume {
     private final HotSpotVm vm;
+    private final NativeCallReturnSearch search;
     /** sp, fp, pc of the thread's last Java frame. */
     private final long[] anchor = new long[3];
 
     public LastJavaFrameResume(HotSpotVm vm) {
         this.vm = vm;
+        this.search = new NativeCallReturnSearch(vm::inCodeCache, vm::blobAt);
     }
 
     /**
-     * Resumes {@code walked}, which {@code walker} just left broken in {@code context}, from thread {@code tid}'s
-     * last Java frame.
+     * Resumes {@code walked}, which {@code walker} just left in {@code context}, from thread {@code tid}'s last Java
+     * frame, where the walk broke (or ended early) below it.
      *
      * @return whether the walk went on
      */
     public boolean resume(NativeStackWalker walker, UnwindContext context, WalkedStack walked, int tid) {
-        if (!walked.broken() || !vm.lastJavaFrame(tid, anchor)) {
+        if (!vm.lastJavaFrame(tid, anchor)) {
+            // Not a Java thread, or one never seen outside Java code: nothing says there are Java frames further out.
             return false;
         }
-        long sp = anchor[0];
-        long pc = anchor[2];
-        long called;
+        long outermost = walked.outermostSp();
+        if (confirmed(context) && Long.compareUnsigned(anchor[0], outermost) > 0) {
+            walked.endedEarly();
+            long pc = anchor[2];
+            return walker.resumeAt(context, walked, anchor[0], anchor[1], pc != 0 ? pc : returnAddress);
+        }
+        if (!walked.broken() && walked.hasJavaFrame()) {
+            return false;
+        }
+        long slot = context.bounds() == null ? 0 : search.find(context.memory(), context.bounds(), outermost);
+        if (slot == 0) {
+            return false;
+        }
+        long wrapperReturn;
         try {
-            called = context.memory().readLong(sp - 8);
+            wrapperReturn = context.memory().readLong(slot);
         } catch (MemoryReadException e) {
             return false;
         }
-        CodeBlobInfo caller = vm.blobAt(called);
-        if (caller == null || (pc != 0 && !caller.contains(pc))) {
+        walked.endedEarly();
+        return walker.resumeAt(context, walked, slot + 8, 0, wrapperReturn);
+    }
+
+    /** The return address below the anchor's sp, set by {@link #confirmed}. */
+    private long returnAddress;
+
+    /** Whether the sample's stack holds, just below the anchor's sp, a return address into the anchor's frame's code. */
+    private boolean confirmed(UnwindContext context) {
+        long sp = anchor[0];
+        long pc = anchor[2];
+        try {
+            returnAddress = context.memory().readLong(sp - 8);
+        } catch (MemoryReadException e) {
             return false;
         }
-        return walker.resumeAt(context, walked, sp, anchor[1], pc == 0 ? called : pc);
+        CodeBlobInfo caller = vm.blobAt(returnAddress);
+        return caller != null && (pc == 0 || caller.contains(pc));
     }
 }
