@@ -31,6 +31,30 @@ public final class CollapsedShares {
     }
 
     /** Samples of stacks with a frame whose method name (type suffix removed) ends with {@code ending}. */
+    /** The samples with a frame named exactly {@code name}, such as {@code [unknown]}. */
+    public long samplesWithFrame(String name) {
+        return samplesWith(frame -> frame.equals(name));
+    }
+
+    /** The samples with a frame whose name starts with {@code prefix}. */
+    public long samplesWithFrameStarting(String prefix) {
+        return samplesWith(frame -> frame.startsWith(prefix));
+    }
+
+    private long samplesWith(java.util.function.Predicate<String> frameTest) {
+        long total = 0;
+        for (String line : stackLines) {
+            int space = line.lastIndexOf(' ');
+            for (String frame : line.substring(0, space).split(";")) {
+                if (frameTest.test(frame)) {
+                    total += Long.parseLong(line.substring(space + 1));
+                    break;
+                }
+            }
+        }
+        return total;
+    }
+
     public long samplesWithFrameEnding(String ending) {
         long total = 0;
         for (String line : stackLines) {

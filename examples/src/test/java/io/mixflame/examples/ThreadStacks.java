@@ -67,10 +67,20 @@ public final class ThreadStacks {
         return s -> s.frames().stream().anyMatch(frame);
     }
 
+    /** The stacks that satisfy {@code test}. */
+    public ThreadStacks only(Predicate<Stack> test) {
+        return new ThreadStacks(stacks.stream().filter(test).toList());
+    }
+
     /** The stacks as text, most samples first, at most {@code limit} of them: for a failure's message. */
     public String top(int limit) {
+        return top(limit, s -> true);
+    }
+
+    /** The stacks that satisfy {@code test} as text, most samples first, at most {@code limit} of them. */
+    public String top(int limit, Predicate<Stack> test) {
         StringBuilder b = new StringBuilder();
-        stacks.stream().sorted((x, y) -> Long.compare(y.count(), x.count())).limit(limit)
+        stacks.stream().filter(test).sorted((x, y) -> Long.compare(y.count(), x.count())).limit(limit)
                 .forEach(s -> b.append(String.join(";", s.frames())).append(' ').append(s.count()).append('\n'));
         return b.toString();
     }

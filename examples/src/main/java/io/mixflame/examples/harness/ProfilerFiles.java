@@ -43,7 +43,7 @@ public record ProfilerFiles(Path mixflameAgent, Path asyncProfilerLibrary, Strin
      * The directory holding the root pom: above the examples jar this class runs from, or above the current
      * directory.
      */
-    static Path projectRoot() {
+    public static Path projectRoot() {
         try {
             Path here = Path.of(ProfilerFiles.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             Path root = rootAbove(here);
