@@ -35,7 +35,7 @@ public final class Examples {
             "  jvmcode            one thread per kind of code the JVM generates: array copies, vtable and itable",
             "                     stubs, checksum and digest intrinsics, the clock (each thread named jvmcode-KIND)",
             "  rocks              RocksDB (a real JNI library) driven from the main thread, compacting on its own",
-            "                     threads; needs org.rocksdb:rocksdbjni on the class path (target/workloads)",
+            "                     threads; needs RocksDB's jar in workloads/ beside this jar (the build puts it there)",
             "  parked             threads parked in known Java call chains (lock, sleep, monitor wait); prints",
             "                     the pid and each thread's own view of its stack, for thread-dump tests",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
@@ -111,8 +111,8 @@ public final class Examples {
             case "rocks" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
                 if (!RocksLibrary.present()) {
-                    throw new IllegalArgumentException("needs org.rocksdb:rocksdbjni on the class path: run it with "
-                            + "java -cp mixflame-examples.jar:target/workloads/rocksdbjni.jar io.mixflame.examples.Examples rocks");
+                    throw new IllegalArgumentException("needs org.rocksdb:rocksdbjni on the class path: the build "
+                            + "copies it to workloads/rocksdbjni.jar beside the examples jar (mvn -pl examples package)");
                 }
                 return () -> io.mixflame.examples.rocks.RocksWorkload.run(a.seconds());
             }

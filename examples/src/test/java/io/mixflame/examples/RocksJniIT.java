@@ -168,8 +168,9 @@ class RocksJniIT {
         List<String> args = new ArrayList<>(profiler.args(out));
         // RocksDB extracts its library to the temporary directory: one per run, removed with the test's.
         args.add("-Djava.io.tmpdir=" + run);
-        args.addAll(List.of("-cp", BuiltJars.examples() + java.io.File.pathSeparator + ROCKSDB,
-                "io.mixflame.examples.Examples", "rocks", "--seconds", Long.toString(length.toSeconds())));
+        // The examples jar's manifest puts target/workloads/rocksdbjni.jar on the class path.
+        args.addAll(List.of("-jar", BuiltJars.examples().toString(), "rocks", "--seconds",
+                Long.toString(length.toSeconds())));
         try (ChildJvm app = ChildJvm.start(jdk, run, args)) {
             assertThat(app.awaitExit(length.plus(Duration.ofMinutes(2)))).as(app.stderr()).isZero();
         }
