@@ -17,8 +17,8 @@ import java.util.Locale;
  * {@code libz.so.1}), as it always was.
  *
  * <p>A random part is a run of at least {@value #MIN_RANDOM_DIGITS} decimal digits (version numbers have short runs;
- * a random {@code long} has fewer digits than that about once in two billion), or a UUID in its usual 8-4-4-4-12
- * hexadecimal form. Digits run together with an architecture's name ({@code x86_64} then netty's random digits) keep
+ * a random unsigned {@code long} has fewer digits than that once in about eighteen billion), or a UUID in its usual
+ * 8-4-4-4-12 hexadecimal form. Digits run together with an architecture's name ({@code x86_64} then netty's random digits) keep
  * the architecture's {@code 64} or {@code 32}. Runs once per module, never per sample.
  */
 public final class StableModuleName {
