@@ -6,6 +6,7 @@ import io.mixflame.engine.SamplingSettings;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.SampleSink;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.report.SampleStreamReader;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,9 +32,12 @@ final class HelperEngine implements SamplingEngine {
     private static final long START_TIMEOUT_SECONDS = 30;
     private static final long STOP_TIMEOUT_SECONDS = 10;
     private static final int MAX_NOTES = 32;
+    private static final int MAX_MODULES = 4096;
 
     /** Guarded by itself, not by the engine: start() holds the engine while it waits for the first note. */
     private final List<String> notes = new ArrayList<>();
+    /** The modules the helper named, in the order it sent them (the main executable first); bounded. */
+    private final List<NativeModule> modules = new ArrayList<>();
     private final CountDownLatch started = new CountDownLatch(1);
     private Process helper;
     private Thread reader;
@@ -100,11 +104,26 @@ final class HelperEngine implements SamplingEngine {
     private void read(SampleSink target) {
         try {
             new SampleStreamReader(ProfileAccumulator.DEFAULT_MAX_FRAMES).read(helper.getInputStream(), target,
-                    this::note);
+                    this::note, this::module);
         } catch (IOException e) {
             LOG.warn("the helper process's stream ended early: {}", e.getMessage());
         } finally {
             started.countDown();
+        }
+    }
+
+    private void module(NativeModule module) {
+        synchronized (modules) {
+            if (modules.size() < MAX_MODULES) {
+                modules.add(module);
+            }
+        }
+    }
+
+    @Override
+    public List<NativeModule> modules() {
+        synchronized (modules) {
+            return List.copyOf(modules);
         }
     }
 

@@ -95,7 +95,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         }
         List<String> notes = new ArrayList<>(engine.costNotes());
         return window.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
-                start, nanos, notes));
+                start, nanos, notes, engine.modules()));
     }
 
     @Override
@@ -132,6 +132,6 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     private ProfileInfo info() {
         List<String> notes = new ArrayList<>(engine.costNotes());
         return new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
-                periodStartMillis, System.nanoTime() - periodStartNanos, notes);
+                periodStartMillis, System.nanoTime() - periodStartNanos, notes, engine.modules());
     }
 }

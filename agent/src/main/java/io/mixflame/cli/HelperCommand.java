@@ -71,9 +71,11 @@ final class HelperCommand {
             out.note("helper: sampling process " + pid + " with the " + engine.name() + " engine");
             while (watcher.isAlive() && target.isAlive()) {
                 watcher.join(TimeUnit.NANOSECONDS.toMillis(PERIOD_NANOS));
+                out.modules(engine.modules());
                 out.write(profile.snapshotAndReset(info));
             }
             engine.stop();
+            out.modules(engine.modules());
             out.write(profile.snapshotAndReset(info));
             for (String note : engine.costNotes()) {
                 out.note(note);

@@ -70,7 +70,7 @@ final class RecordCommand {
         }
         engine.stop();
         Profile result = profile.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
-                start, System.nanoTime() - startNanos, engine.costNotes()));
+                start, System.nanoTime() - startNanos, engine.costNotes(), engine.modules()));
         Path path = Path.of(file);
         try {
             ProfileFiles.write(result, path, options.reportOptions());

@@ -2,6 +2,9 @@ package io.mixflame.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.profile.NativeModule;
+import io.mixflame.profile.Profile;
+import io.mixflame.report.ProfileFiles;
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.TestJdks;
 import java.nio.charset.StandardCharsets;
@@ -63,6 +66,29 @@ class LaunchIT {
             assertThat(text).as("the helper's cost notes").contains("# note: helper process: ");
             assertThat(run.stderr()).doesNotContain("WARN").doesNotContain("ERROR");
         }
+    }
+
+    /**
+     * The modules the helper process saw come back over its pipe: the profile's pprof maps the JVM's launcher first
+     * and libjvm by its full path, though the sampling ran in another process.
+     */
+    @Test
+    void theHelperEnginesPprofMapsTheLauncherFirstAndEveryModuleByItsPath() throws Exception {
+        Path out = dir.resolve("helper.pb.gz");
+        CommandRun run = CommandRun.tool(JDK, dir.resolve("helper-pprof"), List.of("launch",
+                "start,interval=10ms,engine=helper,file=" + out, "--",
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "3"));
+
+        assertThat(run.status()).as(run.stderr()).isZero();
+        Profile profile = ProfileFiles.read(out, w -> { throw new AssertionError(w); });
+        List<NativeModule> modules = profile.info().modules();
+        assertThat(modules).as("the modules read back from the pprof mappings").isNotEmpty();
+        assertThat(modules.get(0).path()).isEqualTo(JDK.resolve("bin/java").toRealPath().toString());
+        assertThat(modules).extracting(NativeModule::path)
+                .contains(JDK.resolve("lib/server/libjvm.so").toRealPath().toString())
+                .allMatch(p -> p.startsWith("/") || p.equals("[vdso]"), "a full path");
+        assertThat(profile.frames()).as("frames keep the module's short name")
+                .anyMatch(f -> "libjvm.so".equals(f.module()));
     }
 
     @Test

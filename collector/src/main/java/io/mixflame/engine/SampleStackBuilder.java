@@ -8,6 +8,7 @@ import io.mixflame.hotspot.VmReader;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.symbolize.KernelSymbols;
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.image.LoadedModule;
@@ -21,6 +22,7 @@ import io.mixflame.unwind.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import io.mixflame.unwind.hotspot.LastJavaFrameResume;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -63,6 +65,14 @@ public final class SampleStackBuilder {
         this.resume = vm == null ? null : new LastJavaFrameResume(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
         this.threadNames = new ThreadNames(threads, vm);
+    }
+
+    /**
+     * The native modules the stacks built so far ran in, with their paths, the process's main executable first; safe
+     * to call from any thread.
+     */
+    public List<NativeModule> touchedModules() {
+        return namer.touchedModules().list(modules.mainExecutable());
     }
 
     /**

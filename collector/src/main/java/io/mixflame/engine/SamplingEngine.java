@@ -25,4 +25,12 @@ public interface SamplingEngine {
     default java.util.List<String> costNotes() {
         return java.util.List.of();
     }
+
+    /**
+     * The native modules the samples so far ran in, with their full paths, the sampled process's main executable first
+     * when it is known; empty when the engine knows none (JFR's samples name no modules).
+     */
+    default java.util.List<io.mixflame.profile.NativeModule> modules() {
+        return java.util.List.of();
+    }
 }

@@ -7,11 +7,23 @@ package io.mixflame.image;
  */
 public interface ModuleImage {
 
-    /** The file's name without directories, such as {@code libc.so.6} or {@code jvm.dll}. */
+    /**
+     * The module's name in profiles and frames: its file's name without directories, such as {@code libc.so.6} or
+     * {@code jvm.dll}; for a temporary copy whose file name has a random part, the name that stays the same from one
+     * run to the next ({@link StableModuleName}), which may read the image.
+     */
     String name();
 
     /** The file's path, or a pseudo-name such as {@code [vdso]}. */
     String path();
+
+    /**
+     * The image's build id in lowercase hexadecimal (an ELF {@code NT_GNU_BUILD_ID} note), read on first use; empty
+     * when it has none or cannot be read.
+     */
+    default String buildId() {
+        return "";
+    }
 
     /** The function symbols, at link-time addresses, read on first use. */
     SymbolTable symbols();

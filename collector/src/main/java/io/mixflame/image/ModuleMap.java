@@ -38,4 +38,12 @@ public interface ModuleMap {
 
     /** The JVM's own library (libjvm.so, jvm.dll) among the modules, or null when it is not mapped. */
     LoadedModule jvmLibrary();
+
+    /**
+     * The process's main executable among the modules (the {@code java} launcher, {@code java.exe}), or null when it
+     * is not known or not mapped.
+     */
+    default LoadedModule mainExecutable() {
+        return null;
+    }
 }

@@ -94,10 +94,20 @@ public final class ModuleSnapshot {
         return m != null && m.readable() && m.writable() ? m : null;
     }
 
-    /** The first module whose file is named {@code fileName}, or null. */
+    /** The first module named {@code fileName} ({@link ModuleImage#name()}), or null. */
     public LoadedModule moduleNamed(String fileName) {
         for (LoadedModule m : modules) {
             if (m.image().name().equals(fileName)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** The first module whose file is at {@code path}, or null. */
+    public LoadedModule moduleAtPath(String path) {
+        for (LoadedModule m : modules) {
+            if (m.image().path().equals(path)) {
                 return m;
             }
         }

@@ -29,6 +29,7 @@ public final class ProfileFrameNamer {
 
     private final ModuleMap modules;
     private final NativeSymbolizer natives;
+    private final TouchedModules touched = new TouchedModules();
     private final HotSpotVm vm;
     private final JavaFrameNamer java;
     private final LongKeyedCache<Frame> nativeFrames = new LongKeyedCache<>(CACHE_ENTRIES);
@@ -92,6 +93,11 @@ public final class ProfileFrameNamer {
         return count;
     }
 
+    /** The modules that frames were named in so far; safe to read from any thread. */
+    public TouchedModules touchedModules() {
+        return touched;
+    }
+
     /** The frames of the last {@link #name}, innermost first; valid until the next call. */
     public Frame[] frames() {
         return out;
@@ -104,6 +110,7 @@ public final class ProfileFrameNamer {
             SymbolizedFrame s = natives.symbolize(pc, callSite);
             f = Frame.nativeCode(s.displayName(), s.module(), s.moduleOffset());
             nativeFrames.put(key, f);
+            touched.add(modules.moduleAt(callSite ? pc - 1 : pc));
         }
         return f;
     }

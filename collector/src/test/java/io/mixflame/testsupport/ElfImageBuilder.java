@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * Builds a minimal 64-bit little-endian x86-64 ELF image in memory: a header, the sections a test gives (name,
- * load address, bytes), an optional symbol table, the section name table and no program headers. Enough for the
+ * load address, bytes), an optional symbol table, an optional dynamic section naming the image, the section name table and no program headers. Enough for the
  * profiler's ELF reader to find sections and symbols, which is all the code under test asks of a module.
  */
 public final class ElfImageBuilder {
@@ -18,12 +18,16 @@ public final class ElfImageBuilder {
     private static final int SHT_STRTAB = 3;
     private static final long SHF_ALLOC = 2;
     private static final int SHN_ABS = 0xfff1;
+    private static final int SHT_DYNAMIC = 6;
+    private static final long DT_NEEDED = 1;
+    private static final long DT_SONAME = 14;
 
     private record Section(String name, int type, long flags, long address, byte[] bytes, int link, long entrySize) {
     }
 
     private final List<Section> sections = new ArrayList<>();
     private final Map<String, Long> symbols = new LinkedHashMap<>();
+    private String soname;
 
     /** Adds a loaded section of plain bytes, such as {@code .eh_frame}, at a link-time address. */
     public ElfImageBuilder section(String name, long address, byte[] bytes) {
@@ -37,9 +41,27 @@ public final class ElfImageBuilder {
         return this;
     }
 
+    /** Gives the image a {@code .dynamic} section whose {@code DT_SONAME} is {@code name}. */
+    public ElfImageBuilder soname(String name) {
+        soname = name;
+        return this;
+    }
+
     /** The image's bytes. */
     public byte[] bytes() {
         List<Section> all = new ArrayList<>(sections);
+        if (soname != null) {
+            // .dynamic links to .dynstr, the section after it; a DT_NEEDED entry first, as linkers write them.
+            LittleEndianWriter strings = new LittleEndianWriter().u8(0);
+            int needed = strings.size();
+            strings.cstring("libc.so.6");
+            int own = strings.size();
+            strings.cstring(soname);
+            LittleEndianWriter dynamic = new LittleEndianWriter()
+                    .u64(DT_NEEDED).u64(needed).u64(DT_SONAME).u64(own).u64(0).u64(0);
+            all.add(new Section(".dynamic", SHT_DYNAMIC, SHF_ALLOC, 0, dynamic.toByteArray(), all.size() + 2, 16));
+            all.add(new Section(".dynstr", SHT_STRTAB, SHF_ALLOC, 0, strings.toByteArray(), 0, 0));
+        }
         if (!symbols.isEmpty()) {
             // .symtab links to .strtab by index: sections 1..n are the test's, then .symtab, then .strtab.
             int strtabIndex = all.size() + 2;

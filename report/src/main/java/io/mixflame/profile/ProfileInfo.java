@@ -13,14 +13,24 @@ import java.util.Objects;
  * @param startMillis  wall-clock start, epoch milliseconds, 0 when unknown
  * @param durationNanos how long the profile covers, 0 when unknown
  * @param notes        further one-line facts to carry into the output (the sampler's cost, a reached bound)
+ * @param modules      the native modules the samples ran in, with their paths, the process's main executable first
+ *                     when it is known (whether or not a sample ran in it), as pprof's first mapping names it; empty
+ *                     when the engine knows none
  */
 public record ProfileInfo(String engine, String event, long intervalNanos, long startMillis, long durationNanos,
-                          List<String> notes) {
+                          List<String> notes, List<NativeModule> modules) {
 
     public ProfileInfo {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(event, "event");
         notes = List.copyOf(notes);
+        modules = List.copyOf(modules);
+    }
+
+    /** Info that knows no modules. */
+    public ProfileInfo(String engine, String event, long intervalNanos, long startMillis, long durationNanos,
+                       List<String> notes) {
+        this(engine, event, intervalNanos, startMillis, durationNanos, notes, List.of());
     }
 
     /** Info for a profile that came from a file whose producer is not known. */
@@ -32,7 +42,12 @@ public record ProfileInfo(String engine, String event, long intervalNanos, long 
     public ProfileInfo withNote(String note) {
         var all = new java.util.ArrayList<>(notes);
         all.add(note);
-        return new ProfileInfo(engine, event, intervalNanos, startMillis, durationNanos, all);
+        return new ProfileInfo(engine, event, intervalNanos, startMillis, durationNanos, all, modules);
+    }
+
+    /** The same info with these modules instead. */
+    public ProfileInfo withModules(List<NativeModule> newModules) {
+        return new ProfileInfo(engine, event, intervalNanos, startMillis, durationNanos, notes, newModules);
     }
 
     /** One line describing the producer, such as {@code engine=jfr event=cpu interval=10ms}. */

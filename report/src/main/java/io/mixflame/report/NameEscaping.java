@@ -36,4 +36,23 @@ public final class NameEscaping {
         }
         return b == null ? text : b.toString();
     }
+
+    /**
+     * The text with every control character (below U+0020, and U+007F) replaced by a space: for outputs whose fields
+     * hold any other character as it is, such as the paths in pprof's mappings, where a backslash is a Windows path's
+     * separator and must stay one.
+     */
+    public static String printable(String text) {
+        char[] chars = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                if (chars == null) {
+                    chars = text.toCharArray();
+                }
+                chars[i] = ' ';
+            }
+        }
+        return chars == null ? text : new String(chars);
+    }
 }

@@ -25,6 +25,7 @@ final class PprofFieldNumbers {
     static final int MAPPING_MEMORY_START = 2;
     static final int MAPPING_MEMORY_LIMIT = 3;
     static final int MAPPING_FILENAME = 5;
+    static final int MAPPING_BUILD_ID = 6;
     static final int MAPPING_HAS_FUNCTIONS = 7;
     static final int LOCATION_ID = 1;
     static final int LOCATION_MAPPING_ID = 2;

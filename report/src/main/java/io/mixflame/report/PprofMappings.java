@@ -1,7 +1,9 @@
 package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.NativeModule;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,20 +14,45 @@ import java.util.Map;
  * end and rounded up to 4 GiB so that most read as {@code N << 32}: a frame's address is {@code base + offset},
  * its offset being the function's address as the module's image states it. Ranges never overlap; a module whose
  * range would pass {@code Long.MAX_VALUE} (only from absurd offsets) gets no mapping and its frames no address.
+ *
+ * <p>A mapping's file is the module's full path and its build id the image's where the profile's
+ * {@linkplain io.mixflame.profile.ProfileInfo#modules modules} know them, else the name the frames carry. The first of
+ * those modules (the process's main executable) is mapping 1 whether or not a frame lies in it, as pprof takes
+ * mapping 1 for the main binary ({@code File:} in its reports); the other mappings follow in the order the frames first
+ * name their modules.
  */
 final class PprofMappings {
 
-    /** A module's range: [start, limit), file name. */
-    record Mapping(int id, long start, long limit, String file) {
+    /**
+     * A module's range: [start, limit), its file, its build id (empty when unknown), and the name its frames carry
+     * (which differs from the file's name for a temporary copy).
+     */
+    record Mapping(int id, long start, long limit, String file, String buildId, String module) {
+
+        /** Whether the file's name, without directories, is not the name the frames carry. */
+        boolean renamed() {
+            return !PprofMappings.fileName(file).equals(module);
+        }
     }
 
     private static final long ALIGNMENT = 1L << 32;
 
     private final Map<String, Mapping> byModule = new LinkedHashMap<>();
 
-    /** The mappings of the modules of {@code frames}, in the order the frames first name them. */
-    PprofMappings(List<Frame> frames) {
+    /**
+     * The mappings of the modules of {@code frames}, after the first of {@code modules}.
+     *
+     * @param modules the profile's modules with their paths, the main executable first; may be empty
+     */
+    PprofMappings(List<Frame> frames, List<NativeModule> modules) {
+        Map<String, NativeModule> known = new HashMap<>();
+        for (NativeModule m : modules) {
+            known.putIfAbsent(m.name(), m);
+        }
         Map<String, Long> maxOffset = new LinkedHashMap<>();
+        if (!modules.isEmpty()) {
+            maxOffset.put(modules.get(0).name(), 0L);
+        }
         for (Frame f : frames) {
             if (f.module() != null && !f.type().isJava()) {
                 maxOffset.merge(f.module(), Math.max(0, f.offset()), Math::max);
@@ -36,7 +63,10 @@ final class PprofMappings {
         for (Map.Entry<String, Long> m : maxOffset.entrySet()) {
             try {
                 long limit = Math.addExact(Math.addExact(base, m.getValue()), 1);
-                byModule.put(m.getKey(), new Mapping(byModule.size() + 1, base, limit, m.getKey()));
+                NativeModule module = known.get(m.getKey());
+                String file = module == null ? m.getKey() : module.path();
+                String buildId = module == null ? "" : module.buildId();
+                byModule.put(m.getKey(), new Mapping(byModule.size() + 1, base, limit, file, buildId, m.getKey()));
                 base = Math.multiplyExact(Math.addExact(limit, ALIGNMENT - 1) / ALIGNMENT, ALIGNMENT);
             } catch (ArithmeticException e) {
                 break;
@@ -58,5 +88,10 @@ final class PprofMappings {
     long address(Frame frame) {
         Mapping m = of(frame);
         return m == null ? 0 : m.start() + Math.max(0, frame.offset());
+    }
+
+    /** A path's last part, after its last {@code /} or {@code \}. */
+    static String fileName(String path) {
+        return path.substring(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
     }
 }

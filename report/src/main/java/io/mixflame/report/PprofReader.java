@@ -25,7 +25,9 @@ import static io.mixflame.report.PprofFieldNumbers.*;
  * caller last) become one frame each. A frame's kind comes from the collapsed suffix {@link PprofWriter} puts in
  * the function's system name, else is guessed from its name as for collapsed stacks; a native frame gets its
  * mapping's file name and its address's offset from the mapping's start, a Java frame its function's file name and
- * first line. A {@code thread} label becomes the root frame ({@code [name tid=N]} as written, else {@code [name]}).
+ * first line. A mapping's file may be a full path: its frames' module is the file's name without directories, or the
+ * name mixflame's {@code mixflame mapping N module NAME} comment gives it; the mappings, in order, become the profile's
+ * {@linkplain ProfileInfo#modules modules}. A {@code thread} label becomes the root frame ({@code [name tid=N]} as written, else {@code [name]}).
  * The counts are the {@code samples/count} values and the weights those of the first type in nanoseconds; without a
  * count type a sample counts once. mixflame's own comment gives back the engine, event and interval, the other
  * comments are notes; for another producer the event is the weight's type and the interval the period.
@@ -38,7 +40,12 @@ final class PprofReader {
     private final ReadBounds bounds;
     private final List<String> strings = new ArrayList<>();
     private final List<long[]> sampleTypes = new ArrayList<>();
-    private final Map<Long, long[]> mappings = new HashMap<>();
+    /** By id: start, file and build id (string indexes), in the order the profile lists them. */
+    private final Map<Long, long[]> mappings = new java.util.LinkedHashMap<>();
+    /** By mapping id: the module name its frames carry where it is not its file's name. */
+    private final Map<Long, String> moduleNames = new HashMap<>();
+    /** The comments (string indexes) that named modules: not notes. */
+    private final java.util.Set<Long> moduleComments = new java.util.HashSet<>();
     private final Map<Long, Location> locations = new HashMap<>();
     private final Map<Long, long[]> functions = new HashMap<>();
     private final List<Long> comments = new ArrayList<>();
@@ -107,7 +114,35 @@ final class PprofReader {
         if (strings.isEmpty() || !strings.get(0).isEmpty()) {
             throw new IOException("not a pprof profile: its string table does not start with the empty string");
         }
+        readModuleNames();
         return stacks(samples, warnings);
+    }
+
+    /** The names mixflame's {@code mixflame mapping N module NAME} comments give mappings' frames. */
+    private void readModuleNames() {
+        for (long c : comments) {
+            String text = string(c);
+            if (!text.startsWith(PprofWriter.MODULE_COMMENT)) {
+                continue;
+            }
+            int middle = text.indexOf(PprofWriter.MODULE_COMMENT_MIDDLE, PprofWriter.MODULE_COMMENT.length());
+            String name = middle < 0 ? "" : text.substring(middle + PprofWriter.MODULE_COMMENT_MIDDLE.length());
+            try {
+                long id = Long.parseLong(text.substring(PprofWriter.MODULE_COMMENT.length(), Math.max(0, middle)));
+                if (!name.isEmpty()) {
+                    moduleNames.put(id, CollapsedFrames.sanitize(name));
+                    moduleComments.add(c);
+                }
+            } catch (NumberFormatException e) {
+                // not one of ours after all: it stays a note
+            }
+        }
+    }
+
+    /** The name a mapping's frames carry: what a comment of ours says, else its file's name without directories. */
+    private String moduleName(long mappingId, String file) {
+        String named = moduleNames.get(mappingId);
+        return named != null ? named : CollapsedFrames.sanitize(PprofMappings.fileName(file));
     }
 
     private Profile stacks(List<ProtoFields> samples, Consumer<String> warnings) throws IOException {
@@ -202,6 +237,9 @@ final class PprofReader {
         List<String> notes = new ArrayList<>();
         for (long c : comments) {
             String text = string(c);
+            if (moduleComments.contains(c)) {
+                continue;
+            }
             if (text.startsWith(MIXFLAME_COMMENT) && engine.equals("pprof")) {
                 ProfileInfo described = CollapsedReader.parseHeader(text.substring(MIXFLAME_COMMENT.length()), 0,
                         w -> { });
@@ -213,7 +251,21 @@ final class PprofReader {
             }
         }
         return new ProfileInfo(engine, event, Math.max(0, interval), Math.max(0, timeNanos / 1_000_000),
-                Math.max(0, durationNanos), notes);
+                Math.max(0, durationNanos), notes, modules());
+    }
+
+    /** The mappings as modules, in the profile's order (the first being the main binary, as pprof takes it). */
+    private List<io.mixflame.profile.NativeModule> modules() {
+        List<io.mixflame.profile.NativeModule> modules = new ArrayList<>();
+        for (Map.Entry<Long, long[]> m : mappings.entrySet()) {
+            String file = string(m.getValue()[1]);
+            String name = moduleName(m.getKey(), file);
+            if (!name.isEmpty()) {
+                modules.add(new io.mixflame.profile.NativeModule(name, NameEscaping.printable(file),
+                        NameEscaping.printable(string(m.getValue()[2]))));
+            }
+        }
+        return modules;
     }
 
     /** The frames of a location, the inlined first; null when it or one of its functions is missing. */
@@ -229,14 +281,14 @@ final class PprofReader {
             if (function == null) {
                 return null;
             }
-            Frame f = frame(function, mapping, location.address());
+            Frame f = frame(function, location.mappingId(), mapping, location.address());
             long line = location.lines()[i];
             frames[i] = f.type().isJava() && line > 0 && line <= Integer.MAX_VALUE ? f.atLine((int) line) : f;
         }
         return frames;
     }
 
-    private Frame frame(long[] function, long[] mapping, long address) {
+    private Frame frame(long[] function, long mappingId, long[] mapping, long address) {
         String name = CollapsedFrames.sanitize(string(function[0]));
         String system = string(function[1]);
         Frame typed = CollapsedFrames.parse(system.isEmpty() ? name : CollapsedFrames.sanitize(system));
@@ -248,9 +300,10 @@ final class PprofReader {
             String file = string(function[2]);
             return file.isEmpty() ? new Frame(name, type) : new Frame(name, type, file, Math.max(0, function[3]));
         }
-        if (type == FrameType.NATIVE && mapping != null && !string(mapping[1]).isEmpty()) {
-            String file = string(mapping[1]);
-            String module = file.substring(file.lastIndexOf('/') + 1);
+        // A name in brackets reads as a marker, but code without a symbol is named so too ([libfoo.so+0x4a00]):
+        // a frame in a mapping is native code, as markers have none.
+        if ((type == FrameType.NATIVE || type == FrameType.MARKER) && mapping != null && !string(mapping[1]).isEmpty()) {
+            String module = moduleName(mappingId, string(mapping[1]));
             long offset = Long.compareUnsigned(address, mapping[0]) >= 0 ? address - mapping[0] : 0;
             return module.isEmpty() ? new Frame(name, type) : Frame.nativeCode(name, module, offset);
         }
@@ -267,15 +320,17 @@ final class PprofReader {
         long id = 0;
         long start = 0;
         long file = 0;
+        long buildId = 0;
         while (m.next()) {
             switch (m.field()) {
                 case MAPPING_ID -> id = m.varint();
                 case MAPPING_MEMORY_START -> start = m.varint();
                 case MAPPING_FILENAME -> file = m.varint();
+                case MAPPING_BUILD_ID -> buildId = m.varint();
                 default -> m.skip();
             }
         }
-        boundedPut(mappings, id, new long[] {start, file}, "mappings");
+        boundedPut(mappings, id, new long[] {start, file, buildId}, "mappings");
     }
 
     private void location(ProtoFields l) throws IOException {

@@ -26,7 +26,9 @@ import static io.mixflame.report.PprofFieldNumbers.*;
  * {@code name} is the frame's name and its {@code system_name} carries the collapsed type suffix, so the kind of each
  * Java frame survives. A Java Function has its source file and first line when the profile knows them, and a
  * Location's Line the sampled line when the profile records lines (else 0). Native frames get their module's Mapping and an address in it
- * ({@link PprofMappings}). A {@code [name tid=N]} root frame becomes the sample's {@code thread} label with that
+ * ({@link PprofMappings}): the mapping's file is the module's full path where the profile knows it, mapping 1 the
+ * process's main executable; where a module's frames carry another name than its file's (a temporary copy of a
+ * library), a comment {@code mixflame mapping N module NAME} says so, for {@link PprofReader}. A {@code [name tid=N]} root frame becomes the sample's {@code thread} label with that
  * value, as async-profiler's converter writes it, and is not a Location. The engine's description and the
  * profile's notes become comments.
  */
@@ -34,6 +36,12 @@ public final class PprofWriter implements ProfileWriter {
 
     /** The label that names a sample's thread. */
     static final String THREAD_LABEL = "thread";
+    /**
+     * Begins the comment {@code mixflame mapping N module NAME}: mapping N's frames carry NAME as their module, not
+     * the name of its file (a temporary copy of a library). pprof has no field for it.
+     */
+    static final String MODULE_COMMENT = "mixflame mapping ";
+    static final String MODULE_COMMENT_MIDDLE = " module ";
 
 
     @Override
@@ -85,15 +93,22 @@ public final class PprofWriter implements ProfileWriter {
             message.field(PROFILE_SAMPLE, sample);
         }
 
-        PprofMappings mappings = new PprofMappings(locations);
+        PprofMappings mappings = new PprofMappings(locations, info.modules());
+        List<String> moduleComments = new ArrayList<>();
         for (PprofMappings.Mapping m : mappings.all()) {
-            // Build id unknown (left empty); the functions are named, so pprof need not symbolize.
-            message.field(PROFILE_MAPPING, new Proto(32)
+            // The functions are named, so pprof need not symbolize; the build id lets other tools find the file.
+            Proto mapping = new Proto(32)
                     .field(MAPPING_ID, (long) m.id())
                     .field(MAPPING_MEMORY_START, m.start())
                     .field(MAPPING_MEMORY_LIMIT, m.limit())
-                    .field(MAPPING_FILENAME, (long) strings.index(m.file()))
-                    .field(MAPPING_HAS_FUNCTIONS, 1L));
+                    .field(MAPPING_FILENAME, (long) strings.index(NameEscaping.printable(m.file())));
+            if (!m.buildId().isEmpty()) {
+                mapping.field(MAPPING_BUILD_ID, (long) strings.index(NameEscaping.printable(m.buildId())));
+            }
+            message.field(PROFILE_MAPPING, mapping.field(MAPPING_HAS_FUNCTIONS, 1L));
+            if (m.renamed()) {
+                moduleComments.add(MODULE_COMMENT + m.id() + MODULE_COMMENT_MIDDLE + NameEscaping.printable(m.module()));
+            }
         }
         // A Function per method (or native function), a Location per frame: frames of one method at different
         // sampled lines share their Function.
@@ -148,6 +163,9 @@ public final class PprofWriter implements ProfileWriter {
         message.field(PROFILE_COMMENT, (long) strings.index("mixflame " + info.describe()));
         for (String note : info.notes()) {
             message.field(PROFILE_COMMENT, (long) strings.index(note));
+        }
+        for (String comment : moduleComments) {
+            message.field(PROFILE_COMMENT, (long) strings.index(comment));
         }
         message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(weighed ? info.event() : "samples"));
 

@@ -2,6 +2,7 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.io.InputStream;
@@ -27,11 +28,17 @@ public final class SampleStreamReader {
         this.maxFrames = maxFrames;
     }
 
-    /** Reads to the end of {@code in}. */
+    /** Reads to the end of {@code in}, the modules the stream names left aside. */
     public void read(InputStream in, SampleSink sink, Consumer<String> notes) throws IOException {
+        read(in, sink, notes, m -> { });
+    }
+
+    /** Reads to the end of {@code in}, telling {@code modules} of each module the stream names, in its order. */
+    public void read(InputStream in, SampleSink sink, Consumer<String> notes, Consumer<NativeModule> modules)
+            throws IOException {
         BoundedLineSplitter lines = new BoundedLineSplitter(MAX_LINE, (bytes, length, number) -> {
             try {
-                apply(new String(bytes, 0, length, StandardCharsets.UTF_8), sink, notes);
+                apply(new String(bytes, 0, length, StandardCharsets.UTF_8), sink, notes, modules);
             } catch (RuntimeException e) {
                 throw new IOException("sample stream line " + number + ": " + e.getMessage(), e);
             }
@@ -40,7 +47,7 @@ public final class SampleStreamReader {
         lines.finish();
     }
 
-    private void apply(String line, SampleSink sink, Consumer<String> notes) {
+    private void apply(String line, SampleSink sink, Consumer<String> notes, Consumer<NativeModule> modules) {
         if (line.isEmpty()) {
             return;
         }
@@ -86,6 +93,13 @@ public final class SampleStreamReader {
             }
             case 'N' -> notes.accept(unescape(line.substring(2)));
             case 'R' -> frames.clear();
+            case 'M' -> {
+                String[] fields = line.substring(2).split("\t", -1);
+                if (fields.length != 3 || fields[0].isEmpty()) {
+                    throw new IllegalArgumentException("module record with " + fields.length + " fields");
+                }
+                modules.accept(new NativeModule(unescape(fields[0]), unescape(fields[1]), unescape(fields[2])));
+            }
             default -> throw new IllegalArgumentException("unknown record '" + line.charAt(0) + "'");
         }
     }

@@ -1,6 +1,7 @@
 package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.SampleTimes;
 import java.io.IOException;
@@ -16,13 +17,15 @@ import java.util.Map;
  * fields: its module (empty when unknown), its offset in hex and, when it has one, its sampled line; stacks as
  * {@code S samples weightNanos id,id,...} (root first), followed by the samples' time in nanoseconds since the epoch
  * when the period has times (a stack's weight shared among its times in proportion);
- * {@code N text} carries a cost note, {@code R} says the frame ids start again (the table is bounded). Names are
+ * {@code N text} carries a cost note, {@code R} says the frame ids start again (the table is bounded),
+ * {@code M name path buildId} (tab-separated) a native module the samples ran in, each sent once. Names are
  * escaped so that no name — they come from the profiled application — can break a line or forge a record.
  */
 public final class SampleStreamWriter {
     private final Writer out;
     private final int maxFrames;
     private final Map<Frame, Integer> sent = new HashMap<>();
+    private final java.util.Set<NativeModule> sentModules = new java.util.HashSet<>();
     private final StringBuilder line = new StringBuilder(256);
 
     /**
@@ -73,6 +76,20 @@ public final class SampleStreamWriter {
             line.append(idOf(period.frame(ids[i])));
         }
         out.write(line.append(time).append('\n').toString());
+    }
+
+    /**
+     * Writes the modules not sent before, in their order (the reader keeps it: the main executable first), then
+     * flushes.
+     */
+    public void modules(List<NativeModule> modules) throws IOException {
+        for (NativeModule m : modules) {
+            if (sentModules.add(m)) {
+                out.write("M " + NameEscaping.escape(m.name(), false) + "\t" + NameEscaping.escape(m.path(), false)
+                        + "\t" + NameEscaping.escape(m.buildId(), false) + "\n");
+            }
+        }
+        out.flush();
     }
 
     /** Writes one cost note. */

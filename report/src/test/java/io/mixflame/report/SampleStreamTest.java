@@ -130,4 +130,23 @@ class SampleStreamTest {
         assertThatThrownBy(() -> new SampleStreamReader(1).read(new ByteArrayInputStream("F 0 NATIVE a\nF 1 NATIVE b\n".getBytes(StandardCharsets.UTF_8)), new ProfileAccumulator(), n -> { }))
                 .as("over the frame bound").isInstanceOf(IOException.class);
     }
+
+    @Test
+    void modulesAreSentOnceEachInTheirOrderWhateverTheirPathsHold() throws IOException {
+        io.mixflame.profile.NativeModule java = new io.mixflame.profile.NativeModule("java.exe",
+                "C:\\jre\\bin\\java.exe", "");
+        io.mixflame.profile.NativeModule hostile = new io.mixflame.profile.NativeModule("x\tM y",
+                "C:\\Temp\\x\nM forged\t.dll", "00ff");
+        StringWriter out = new StringWriter();
+        SampleStreamWriter writer = new SampleStreamWriter(out, 1000);
+        writer.modules(List.of(java));
+        writer.modules(List.of(java, hostile));
+
+        List<io.mixflame.profile.NativeModule> back = new ArrayList<>();
+        new SampleStreamReader(1000).read(new ByteArrayInputStream(out.toString().getBytes(StandardCharsets.UTF_8)),
+                new ProfileAccumulator(), n -> { }, back::add);
+
+        assertThat(back).containsExactly(java, hostile);
+        assertThat(out.toString().lines()).hasSize(2);
+    }
 }

@@ -319,6 +319,12 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     @Override
+    public List<io.mixflame.profile.NativeModule> modules() {
+        SampleStackBuilder s = stacks;
+        return s == null ? List.of() : s.touchedModules();
+    }
+
+    @Override
     public List<String> costNotes() {
         List<String> notes = new ArrayList<>();
         long samples = capture == null ? 0 : capture.samples();

@@ -211,6 +211,12 @@ public final class SuspendEngine implements SamplingEngine {
     }
 
     @Override
+    public List<io.mixflame.profile.NativeModule> modules() {
+        SampleStackBuilder s = stacks;
+        return s == null ? List.of() : s.touchedModules();
+    }
+
+    @Override
     public List<String> costNotes() {
         List<String> notes = new ArrayList<>();
         String stopped;

@@ -378,6 +378,12 @@ public final class WallEngine implements SamplingEngine {
     }
 
     @Override
+    public List<io.mixflame.profile.NativeModule> modules() {
+        SampleStackBuilder s = stacks;
+        return s == null ? List.of() : s.touchedModules();
+    }
+
+    @Override
     public List<String> costNotes() {
         List<String> notes = new ArrayList<>();
         double elapsed = Math.max(1, System.nanoTime() - startNanos);

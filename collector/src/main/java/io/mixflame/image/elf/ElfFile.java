@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A 64-bit little-endian ELF file (x86-64 or aarch64): its sections, segments, build id and debug link. Parsing
+ * A 64-bit little-endian ELF file (x86-64 or aarch64): its sections, segments, build id, soname and debug link. Parsing
  * checks every offset against the file's size; a truncated or corrupted file throws {@link ElfFormatException}.
  */
 public final class ElfFile {
@@ -20,6 +20,9 @@ public final class ElfFile {
     public static final int EM_X86_64 = 62;
     /** {@code e_machine} of aarch64. */
     public static final int EM_AARCH64 = 183;
+    private static final int DYNAMIC_ENTRY = 16;
+    private static final long DT_NULL = 0;
+    private static final long DT_SONAME = 14;
     private static final long MAX_FILE = Integer.MAX_VALUE;
     private static final int MAX_SECTIONS = 65_535;
 
@@ -231,6 +234,35 @@ public final class ElfFile {
             if (noteType == 3 && nameSize == 4 && name[0] == 'G' && name[1] == 'N' && name[2] == 'U') {
                 return Optional.of(desc);
             }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The name the shared object gives itself ({@code DT_SONAME} of its dynamic section, in the string table the
+     * section links to), or empty when it has none.
+     */
+    public Optional<String> soname() {
+        for (ElfSection dynamic : sections) {
+            if (dynamic.type() != ElfSection.SHT_DYNAMIC || !dynamic.hasData()) {
+                continue;
+            }
+            ElfSection strings = section(dynamic.link());
+            if (!strings.hasData()) {
+                return Optional.empty();
+            }
+            ByteCursor c = cursor(dynamic);
+            while (c.remaining() >= DYNAMIC_ENTRY) {
+                long tag = c.s64();
+                long value = c.u64();
+                if (tag == DT_NULL) {
+                    break;
+                }
+                if (tag == DT_SONAME) {
+                    return Optional.of(stringAt(strings.offset(), strings.size(), value));
+                }
+            }
+            return Optional.empty();
         }
         return Optional.empty();
     }

@@ -18,6 +18,8 @@ public record ElfSection(String name, int type, long flags, long address, long o
     public static final int SHT_SYMTAB = 2;
     /** The dynamic symbol table. */
     public static final int SHT_DYNSYM = 11;
+    /** The dynamic linking table ({@code .dynamic}). */
+    public static final int SHT_DYNAMIC = 6;
     /** A section with no bytes in the file. */
     public static final int SHT_NOBITS = 8;
     /** Relocations with addends. */

@@ -2,6 +2,7 @@ package io.mixflame.image.linux;
 
 import io.mixflame.image.ExportedSymbols;
 import io.mixflame.image.ModuleImage;
+import io.mixflame.image.StableModuleName;
 import io.mixflame.image.SymbolTable;
 import io.mixflame.image.SymbolTableBuilder;
 import io.mixflame.image.UnwindData;
@@ -24,8 +25,11 @@ import org.slf4j.LoggerFactory;
 public final class ElfModuleImage implements ModuleImage {
     private static final Logger LOG = LoggerFactory.getLogger(ElfModuleImage.class);
 
-    private final String name;
+    private final String fileName;
     private final String path;
+    /** Set at once unless the file name has a random part; then on first use, from the file's soname. */
+    private volatile String name;
+    private volatile String buildId;
     private final ElfSource source;
     private volatile ElfFile elf;
     private volatile boolean elfFailed;
@@ -45,13 +49,48 @@ public final class ElfModuleImage implements ModuleImage {
      */
     public ElfModuleImage(String path, ElfSource source) {
         this.path = path;
-        this.name = path.substring(path.lastIndexOf('/') + 1);
+        this.fileName = path.substring(path.lastIndexOf('/') + 1);
+        this.name = StableModuleName.hasRandomPart(fileName) ? null : fileName;
         this.source = source;
     }
 
     @Override
     public String name() {
-        return name;
+        String n = name;
+        if (n == null) {
+            String soname;
+            try {
+                soname = elf().flatMap(ElfFile::soname).orElse(null);
+            } catch (RuntimeException e) {
+                // A malformed dynamic section costs the soname: the file name without its random part stands in.
+                soname = null;
+            }
+            n = StableModuleName.of(fileName, soname);
+            name = n;
+        }
+        return n;
+    }
+
+    @Override
+    public String buildId() {
+        String id = buildId;
+        if (id == null) {
+            try {
+                id = elf().flatMap(ElfFile::buildId).map(ElfModuleImage::hex).orElse("");
+            } catch (RuntimeException e) {
+                id = "";
+            }
+            buildId = id;
+        }
+        return id;
+    }
+
+    private static String hex(byte[] bytes) {
+        StringBuilder sb = new StringBuilder(bytes.length * 2);
+        for (byte b : bytes) {
+            sb.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return sb.toString();
     }
 
     @Override

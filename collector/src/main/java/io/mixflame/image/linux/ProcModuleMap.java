@@ -11,6 +11,7 @@ import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.linux.ProcMaps;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,8 @@ public final class ProcModuleMap extends SnapshotModuleMap {
     private final long pid;
     private final ProcessMemory memory;
     private final ModuleCache cache;
+    /** The target of {@code /proc/PID/exe}, read once; null until then, empty when it cannot be read. */
+    private volatile String executablePath;
 
     /**
      * @param pid    the process
@@ -83,6 +86,26 @@ public final class ProcModuleMap extends SnapshotModuleMap {
             throw new IllegalStateException("vDSO of " + pid + " is not readable");
         }
         return ElfFile.parse(ByteBuffer.wrap(bytes));
+    }
+
+    /** The module mapped from the file {@code /proc/PID/exe} links to. */
+    @Override
+    public LoadedModule mainExecutable() {
+        String path = executablePath;
+        if (path == null) {
+            try {
+                path = Files.readSymbolicLink(Path.of("/proc/" + pid + "/exe")).toString();
+                path = path.endsWith(DELETED) ? path.substring(0, path.length() - DELETED.length()) : path;
+            } catch (IOException | UnsupportedOperationException | SecurityException e) {
+                // Another user's process, or one that has exited: its main executable stays unknown.
+                path = "";
+            }
+            executablePath = path;
+        }
+        if (snapshot().modules().isEmpty()) {
+            refreshIfStale();
+        }
+        return path.isEmpty() ? null : snapshot().moduleAtPath(path);
     }
 
     @Override

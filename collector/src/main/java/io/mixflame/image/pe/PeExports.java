@@ -20,8 +20,10 @@ public final class PeExports {
 
     private final Map<String, Long> byName;
     private final PeExport[] byRva;
+    private final String ownName;
 
-    private PeExports(List<PeExport> exports) {
+    private PeExports(List<PeExport> exports, String ownName) {
+        this.ownName = ownName;
         this.byName = new HashMap<>();
         for (PeExport e : exports) {
             byName.putIfAbsent(e.name(), e.rva());
@@ -38,7 +40,7 @@ public final class PeExports {
     public static PeExports read(PeFile file) {
         PeDataDirectory dir = file.directory(PeFile.DIRECTORY_EXPORT);
         if (!dir.isPresent()) {
-            return new PeExports(List.of());
+            return new PeExports(List.of(), null);
         }
         file.rvaToOffset(dir.rva(), DIRECTORY_SIZE);
         long functionCount = file.u32(dir.rva() + 20);
@@ -63,7 +65,29 @@ public final class PeExports {
             }
             exports.add(new PeExport(file.cString(file.u32(names + 4 * i), MAX_NAME), rva));
         }
-        return new PeExports(exports);
+        return new PeExports(exports, ownName(file, dir));
+    }
+
+    /** The directory's Name: the DLL's name as it was linked; null when it has none that can be read. */
+    private static String ownName(PeFile file, PeDataDirectory dir) {
+        long rva = file.u32(dir.rva() + 12);
+        if (rva == 0) {
+            return null;
+        }
+        try {
+            return file.cString(rva, MAX_NAME);
+        } catch (PeFormatException e) {
+            // A name outside the image costs the name, not the exports.
+            return null;
+        }
+    }
+
+    /**
+     * The name the image gives itself in its export directory ({@code jvm.dll}), or empty when it has no export
+     * directory or its name cannot be read.
+     */
+    public Optional<String> ownName() {
+        return Optional.ofNullable(ownName);
     }
 
     /** The RVA an exported name points at. */

@@ -2,6 +2,7 @@ package io.mixflame.image.windows;
 
 import io.mixflame.image.ExportedSymbols;
 import io.mixflame.image.ModuleImage;
+import io.mixflame.image.StableModuleName;
 import io.mixflame.image.SymbolTable;
 import io.mixflame.image.SymbolTableBuilder;
 import io.mixflame.image.UnwindData;
@@ -39,7 +40,9 @@ public final class PeModuleImage implements ModuleImage {
     }
 
     private final String path;
-    private final String name;
+    private final String fileName;
+    /** Set at once unless the file name has a random part; then on first use, from the export directory's name. */
+    private volatile String name;
     private final PeSource source;
     private final DebugSymbolSource debugSymbols;
     private PeFile file;
@@ -76,7 +79,8 @@ public final class PeModuleImage implements ModuleImage {
         this.source = source;
         this.debugSymbols = debugSymbols;
         int slash = Math.max(path.lastIndexOf('\\'), path.lastIndexOf('/'));
-        this.name = path.substring(slash + 1);
+        this.fileName = path.substring(slash + 1);
+        this.name = StableModuleName.hasRandomPart(fileName) ? null : fileName;
     }
 
     /** The file at {@code path}, mapped read-only. */
@@ -88,7 +92,13 @@ public final class PeModuleImage implements ModuleImage {
 
     @Override
     public String name() {
-        return name;
+        String n = name;
+        if (n == null) {
+            PeExports e = peExports();
+            n = StableModuleName.of(fileName, e == null ? null : e.ownName().orElse(null));
+            name = n;
+        }
+        return n;
     }
 
     @Override

@@ -49,6 +49,8 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
     private final PeImageLocator images;
     private final ProcessMemory imageMemory;
     private final Memory info = new Memory(MBI_SIZE);
+    /** The path of the first module Toolhelp lists, which is the process's executable; null before the first read. */
+    private volatile String executablePath;
     /** Regions asked of VirtualQueryEx, in address order; replaced whole. */
     private volatile ModuleSnapshot regions = ModuleSnapshot.EMPTY;
 
@@ -78,6 +80,9 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
             entry.clear();
             entry.setInt(0, MODULE_ENTRY_SIZE);
             boolean more = Kernel32Calls.Module32FirstW(snap, entry);
+            if (more) {
+                executablePath = wideString(entry, EXE_PATH, MAX_PATH);
+            }
             while (more) {
                 long base = entry.getLong(MOD_BASE_ADDR);
                 long size = entry.getInt(MOD_BASE_SIZE) & 0xffffffffL;
@@ -94,6 +99,16 @@ public final class WindowsModuleMap extends SnapshotModuleMap {
         maps.sort(Comparator.comparingLong(MemoryMapping::start));
         list.sort(Comparator.comparingLong(LoadedModule::start));
         install(new ModuleSnapshot(maps, list));
+    }
+
+    /** The module Toolhelp lists first: the process's executable. */
+    @Override
+    public LoadedModule mainExecutable() {
+        if (executablePath == null) {
+            refreshIfStale();
+        }
+        String path = executablePath;
+        return path == null ? null : snapshot().moduleAtPath(path);
     }
 
     @Override
