@@ -38,6 +38,10 @@ public final class CfiTable implements CallFrameInfo {
 
     @Override
     public long functionStart(long address) {
+        // Outside every FDE's range (the padding between functions) there is no function to name.
+        if (find(address) == null) {
+            return -1;
+        }
         int i = Arrays.binarySearch(functionStarts, address);
         if (i < 0) {
             i = -i - 2;

@@ -132,7 +132,12 @@ final class IndexedCfiTable implements CallFrameInfo {
     @Override
     public long functionStart(long address) {
         int i = indexOf(address);
-        return i < 0 ? -1 : initialLocations[i];
+        if (i < 0) {
+            return -1;
+        }
+        // The padding after a function is no part of it: the FDE's range, not the next FDE's start, ends it.
+        FdeRows rows = rows(i);
+        return address < rows.end ? initialLocations[i] : -1;
     }
 
     private int indexOf(long address) {

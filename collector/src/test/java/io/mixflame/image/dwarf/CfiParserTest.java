@@ -59,6 +59,7 @@ class CfiParserTest {
         assertThat(t.find(Long.MAX_VALUE)).isNull();
         assertThat(t.functionStart(F + 0x10)).isEqualTo(F);
         assertThat(t.functionStart(F - 1)).isEqualTo(-1);
+        assertThat(t.functionStart(F + 0x20)).as("past the FDE's range").isEqualTo(-1);
     }
 
     @Test

@@ -60,6 +60,7 @@ class IndexedCfiTableTest {
         assertThat(cfi.find(A - 1)).isNull();
         assertThat(cfi.functionStart(A - 1)).isEqualTo(-1);
         assertThat(cfi.find(A + 0x20)).isNull();
+        assertThat(cfi.functionStart(A + 0x20)).as("past A's range, before B: padding, no function").isEqualTo(-1);
         assertThat(cfi.find(B - 1)).isNull();
         assertThat(cfi.find(B + 0x30)).isNull();
         assertThat(cfi.find(C + 0x40)).isNull();
