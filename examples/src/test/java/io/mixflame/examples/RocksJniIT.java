@@ -70,6 +70,10 @@ class RocksJniIT {
         // async-profiler marks a stack it could not finish by [unknown], [unknown_Java] or [break_…]: all count.
         double theirUnknown = (double) (theirs.samplesWithFrameStarting("[unknown")
                 + theirs.samplesWithFrameStarting("[break_")) / theirs.totalSamples();
+        System.out.printf("RocksJniIT %s: Java caller on %.3f%% of %d main-thread library samples; [unknown] %.3f%% of %d"
+                + " samples (async-profiler %.3f%% of %d)%n", jdk.getFileName(),
+                100 * calls.share(anyFrame(f -> f.startsWith(WORKLOAD))), calls.samples(), 100 * ourUnknown,
+                ours.totalSamples(), 100 * theirUnknown, theirs.totalSamples());
         assertThat(theirs.totalSamples()).as("async-profiler's samples").isGreaterThan(1000);
         assertThat(ourUnknown).as("[unknown] share, async-profiler's %.3f%% of %d samples", 100 * theirUnknown,
                 theirs.totalSamples()).isLessThanOrEqualTo(theirUnknown + 0.005);
