@@ -21,7 +21,7 @@ final class BenchmarkReport {
                            String profilerArgs, OverheadStudy overhead, MixedStudy mixed, WallStudy wall,
                            OverheadSection overheadTables, AccuracySection accuracy, WallSection wallTable,
                            MixflameCostSection cost, FineIntervalSection fine, ThreadCpuSection threads,
-                           List<String> failures) {
+                           JniLibrarySection jni, List<String> failures) {
         StringBuilder b = new StringBuilder();
         b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
         b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
@@ -98,13 +98,46 @@ final class BenchmarkReport {
                 .append("time. async-profiler's own cost lands in the threads it samples and in \"other\"; what the ")
                 .append("threads add up to falls short of the process's CPU by the time no sample caught.\n\n");
         b.append(threads.text()).append('\n');
+        b.append(jniSection(jni, labels));
         b.append("### Against the targets\n\n")
                 .append(TargetsSection.table(overheadTables, accuracy, wallTable, cost, fine)).append('\n');
+        failedRuns(b, failures);
+        return b.toString();
+    }
+
+    /** The report of {@code --only jni}: how it was measured, and the JNI library study's table. */
+    static String jniMarkdown(String command, String machine, Map<Profiler, String> labels, String profilerArgs,
+                              JniLibrarySection jni, List<String> failures) {
+        StringBuilder b = new StringBuilder();
+        b.append("## A real JNI library: RocksDB (issue 29)\n\n");
+        b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
+        b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
+        b.append(jniSection(jni, labels));
+        failedRuns(b, failures);
+        return b.toString();
+    }
+
+    private static String jniSection(JniLibrarySection jni, Map<Profiler, String> labels) {
+        JniLibraryStudy study = jni.study();
+        int repetitions = study.runs().getOrDefault(Profiler.NONE, List.of()).size();
+        return "### A real JNI library: `rocks --seconds " + study.seconds() + "` (issue 29)\n\n"
+                + "RocksDB " + "from Maven Central (`org.rocksdb:rocksdbjni`: C++ with zstd, some functions without symbols, "
+                + "loaded from a temporary copy with a random name): the main thread puts, gets and scans; RocksDB's own "
+                + "threads (`rocksdb:low`, `rocksdb:high`) flush and compact. None, async-profiler and mixflame in turn, "
+                + repetitions + (repetitions == 1 ? " time" : " times") + ", CPU every 10 ms with `threads`; JFR records no "
+                + "native frames and is left out. Shares are of the samples pooled over the runs; a library frame named "
+                + "without a function is code of the library without a symbol (mixflame: `[librocksdbjni.so+0x…]`, the "
+                + "start of its function from the unwind data; async-profiler: the library's path); the calling thread "
+                + "is the one running the workload's Java methods, and its library samples count when a method of the "
+                + "workload is below them. Rounds per second and peak RSS are medians over the runs; mixflame's per-sample "
+                + "figures are from its `# note:` lines (after its first 10 s).\n\n" + jni.table(labels) + '\n';
+    }
+
+    private static void failedRuns(StringBuilder b, List<String> failures) {
         if (!failures.isEmpty()) {
             b.append("### Failed runs\n\n");
             failures.forEach(f -> b.append("- ").append(f).append('\n'));
             b.append('\n');
         }
-        return b.toString();
     }
 }

@@ -66,6 +66,11 @@ final class CollapsedProfile {
         return notes;
     }
 
+    /** The stacks, in the file's order. */
+    List<Stack> stacks() {
+        return stacks;
+    }
+
     /** All samples. */
     long total() {
         return samples(s -> true);

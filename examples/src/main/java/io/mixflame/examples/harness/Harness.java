@@ -46,6 +46,13 @@ public final class Harness {
         WorkloadRunner runner = new WorkloadRunner(options.javaHome().resolve("bin/java"),
                 root.resolve("examples/target/mixflame-examples.jar"), files, options.mixflameOptions(), work);
 
+        if (options.jniOnly()) {
+            JniLibraryStudy jni = JniLibraryStudy.run(runner, options.jniRepetitions(), options.jniSeconds());
+            Map<Profiler, String> labels = labels(runner, files, jni.runs().getOrDefault(Profiler.MIXFLAME, List.of()));
+            finish(options, BenchmarkReport.jniMarkdown(command(args), MachineDescription.describe(options.javaHome()),
+                    labels, profilerArgs(files, options), new JniLibrarySection(runner, jni), runner.failures()), runner);
+            return;
+        }
         FixedWork cpuWork = calibrate(runner, "cpu", options.cpuSeconds());
         FixedWork saturateWork = calibrate(runner, "saturate", options.cpuSeconds());
         OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), cpuWork, saturateWork,
@@ -56,6 +63,7 @@ public final class Harness {
         FineIntervalStudy fine = FineIntervalStudy.run(runner, options.fineIntervalRepetitions(),
                 options.fineIntervalOnCpu() ? List.of(saturateWork, cpuWork) : List.of(saturateWork));
         ThreadCpuStudy threads = ThreadCpuStudy.run(runner, saturateWork);
+        JniLibraryStudy jni = JniLibraryStudy.run(runner, options.jniRepetitions(), options.jniSeconds());
 
         Map<Profiler, String> labels = labels(runner, files, MixflameCostSection.runsOf(overhead, mixed, null));
         OverheadSection overheadTables = new OverheadSection(overhead, labels);
@@ -66,7 +74,12 @@ public final class Harness {
         ThreadCpuSection threadTable = new ThreadCpuSection(runner, threads);
         String report = BenchmarkReport.markdown(command(args), MachineDescription.describe(options.javaHome()), options,
                 labels, profilerArgs(files, options), overhead, mixed, wall, overheadTables, accuracy, wallTable, cost,
-                fineTables, threadTable, runner.failures());
+                fineTables, threadTable, new JniLibrarySection(runner, jni), runner.failures());
+        finish(options, report, runner);
+    }
+
+    /** Prints the report, writes it where told, and exits: 1 when a run failed. */
+    private static void finish(HarnessOptions options, String report, WorkloadRunner runner) throws IOException {
         System.out.print(report);
         if (options.out() != null) {
             Files.writeString(options.out(), report, StandardCharsets.UTF_8);
@@ -130,6 +143,7 @@ public final class Harness {
                 + " (the engine is the one its output header names)\n"
                 + "- the wall-clock study gives async-profiler and mixflame `event=wall,interval=20ms` instead, the 1 ms"
                 + " study `event=cpu,interval=1ms`\n"
+                + "- the JNI library study adds `threads` to async-profiler's and mixflame's options\n"
                 + "- the thread study adds async-profiler to mixflame's run:"
                 + " `-agentpath:libasyncProfiler.so=start,event=cpu,interval=1ms,threads,collapsed,file=…`\n";
     }

@@ -14,13 +14,17 @@ import java.util.List;
  * @param javaHome        the JDK the workloads run on
  * @param work            where runs keep their output and profiles, or null for a new temporary directory
  * @param benchmarks      a markdown file whose marked section the report replaces, or null
+ * @param jniOnly         only the JNI library study, its own report (not for {@code --benchmarks})
  */
 record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameOptions, Path javaHome, Path work,
-                      Path benchmarks) {
+                      Path benchmarks, boolean jniOnly) {
     static final String USAGE = String.join("\n",
             "usage: java -cp mixflame-examples.jar io.mixflame.examples.harness.Harness [--quick] [--out FILE]",
             "         [--repetitions N] [--mixflame-options OPTS] [--java JAVA_HOME] [--work DIR] [--benchmarks FILE]",
+            "         [--only jni]",
             "  --quick               short runs (a smoke test), one repetition unless --repetitions is given",
+            "  --only jni            only the JNI library study (RocksDB under none, async-profiler, mixflame), 2",
+            "                        repetitions unless told; its own report, which --benchmarks does not take",
             "  --out FILE            also write the markdown report to FILE",
             "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 5; the",
             "                        wall-clock and 1 ms studies run 2 times, or 1 with --quick)",
@@ -41,6 +45,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     private static final int FULL_REPETITIONS = 5;
     private static final int WALL_REPETITIONS = 2;
     private static final int FINE_INTERVAL_REPETITIONS = 2;
+    private static final int JNI_REPETITIONS = 2;
 
     /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
     static HarnessOptions parse(List<String> args) {
@@ -51,6 +56,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
         Path java = Path.of(System.getProperty("java.home"));
         Path work = null;
         Path benchmarks = null;
+        boolean jniOnly = false;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--quick")) {
@@ -68,11 +74,20 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 case "--java" -> java = Path.of(v);
                 case "--work" -> work = Path.of(v);
                 case "--benchmarks" -> benchmarks = Path.of(v);
+                case "--only" -> {
+                    if (!v.equals("jni")) {
+                        throw new IllegalArgumentException("--only takes jni, not '" + v + "'");
+                    }
+                    jniOnly = true;
+                }
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        return new HarnessOptions(quick, out, repetitions != null ? repetitions : quick ? 1 : FULL_REPETITIONS,
-                mixflame, java, work, benchmarks);
+        if (jniOnly && benchmarks != null) {
+            throw new IllegalArgumentException("--only jni writes a report of its own: --benchmarks takes the full one");
+        }
+        int reps = repetitions != null ? repetitions : quick ? 1 : jniOnly ? JNI_REPETITIONS : FULL_REPETITIONS;
+        return new HarnessOptions(quick, out, reps, mixflame, java, work, benchmarks, jniOnly);
     }
 
     /** Seconds of work per cpu or saturate run (the rounds are calibrated to it). */
@@ -118,6 +133,16 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     /** Seconds of each wall-clock run's measured window. */
     int wallSeconds() {
         return quick ? 3 : 20;
+    }
+
+    /** Repetitions of the JNI library study: all of them with {@code --only jni}, else two (one when quick). */
+    int jniRepetitions() {
+        return jniOnly ? repetitions : quick ? 1 : JNI_REPETITIONS;
+    }
+
+    /** Seconds per run of the JNI library study. */
+    int jniSeconds() {
+        return quick ? 4 : 20;
     }
 
     /** The load generator's client threads. */

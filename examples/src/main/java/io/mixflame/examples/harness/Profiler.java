@@ -39,7 +39,7 @@ enum Profiler {
      * {@code profile} settings fix its period at 10 ms.
      */
     boolean supports(Sampling sampling) {
-        return this != JFR || sampling == Sampling.CPU;
+        return this != JFR || sampling == Sampling.CPU || sampling == Sampling.CPU_THREADS;
     }
 
     /** The JVM options that start the profiler and make it write {@link #outputIn} at exit. */

@@ -6,6 +6,8 @@ enum Sampling {
     CPU("event=cpu,interval=10ms"),
     /** CPU time every 1 ms: ten times the samples, where a profiler that cannot keep up loses some. */
     CPU_1MS("event=cpu,interval=1ms"),
+    /** CPU time every 10 ms, each stack under a root frame naming its thread. */
+    CPU_THREADS("event=cpu,interval=10ms,threads"),
     /** Wall-clock time, every thread every 20 ms (mixflame's default wall interval); JFR has no such mode. */
     WALL("event=wall,interval=20ms");
 

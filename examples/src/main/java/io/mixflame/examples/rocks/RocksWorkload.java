@@ -51,7 +51,7 @@ public final class RocksWorkload {
         } finally {
             delete(dir);
         }
-        System.out.println("rocks rounds " + rounds);
+        System.out.println("rocks: " + rounds + " rounds in " + seconds + " s");
     }
 
     private static Options options() {
