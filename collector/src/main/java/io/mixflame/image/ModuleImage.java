@@ -18,8 +18,8 @@ public interface ModuleImage {
     String path();
 
     /**
-     * The image's build id in lowercase hexadecimal (an ELF {@code NT_GNU_BUILD_ID} note), read on first use; empty
-     * when it has none or cannot be read.
+     * The image's build id, read on first use: an ELF {@code NT_GNU_BUILD_ID} note in lowercase hexadecimal, a PE
+     * image's CodeView GUID and age as symbol servers spell them; empty when it has none or cannot be read.
      */
     default String buildId() {
         return "";

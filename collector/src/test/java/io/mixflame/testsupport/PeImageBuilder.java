@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Lays out a minimal PE32+ x64 image for tests: headers, sections (each at the next 0x1000-aligned RVA, file
- * data 0x200-aligned), and optionally an export directory and an exception directory ({@code .pdata}) whose unwind
+ * data 0x200-aligned), and optionally an export directory, a CodeView debug record and an exception directory ({@code .pdata}) whose unwind
  * infos go in an {@code .xdata} section. Headers can be patched afterwards to make malformed images.
  */
 public final class PeImageBuilder {
@@ -111,6 +111,21 @@ public final class PeImageBuilder {
         byte[] bytes = w.toByteArray();
         section(".edata", bytes);
         return directory(0, base, bytes.length);
+    }
+
+    /**
+     * Adds an {@code .rdata} section holding a debug directory of one CodeView entry: an {@code RSDS} record with
+     * this GUID (16 bytes as stored), age and PDB path.
+     */
+    public PeImageBuilder codeView(byte[] guid, long age, String pdb) {
+        long base = nextRva();
+        LittleEndianWriter w = new LittleEndianWriter();
+        LittleEndianWriter record = new LittleEndianWriter().u32(0x53445352L).bytes(guid).u32(age).cstring(pdb);
+        int recordSize = record.toByteArray().length;
+        w.u32(0).u32(0).u16(0).u16(0).u32(2).u32(recordSize).u32(base + 28).u32(0);
+        w.bytes(record.toByteArray());
+        section(".rdata", w.toByteArray());
+        return directory(6, base, 28);
     }
 
     /** The RVA the k-th unwind info of the next {@link #unwindTables} call will get. */

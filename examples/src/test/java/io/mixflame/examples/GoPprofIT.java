@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -raw} on it. Java frames and native ones (zlib's {@code deflate} below the JNI function below
  * {@code Deflater.deflateBytesBytes}; libc's {@code memcmp} below its Java caller), the line each Java frame ran, the
  * threads as labels, and the main executable (the JDK's {@code java} launcher) as pprof's {@code File:} and mapping
- * 1, every mapping with its full path. Go comes from {@code .ci/go-toolchain}; where it cannot be installed the test
+ * 1, every mapping with its full path; JNA's library, a temporary copy, mapped by its path and named {@code jna.tmp}
+ * in frames. Go comes from {@code .ci/go-toolchain}; where it cannot be installed the test
  * is reported as not run with the script's reason.
  */
 class GoPprofIT {
@@ -55,7 +56,16 @@ class GoPprofIT {
                 .anyMatch(f -> f.matches("/.*/libz\\.so[.0-9]*"))
                 .anyMatch(f -> f.matches("/.*/libc\\.so\\.6"));
 
-        PprofTraces traces = PprofTraces.parse(pprof.report(profile, "-traces"));
+        // JNA's own library is a temporary copy (jna<random digits>.tmp): its mapping keeps the path, its frames the
+        // stable name, which a comment gives the mapping.
+        assertThat(mappings).as("JNA's library, extracted to a temporary file")
+                .anyMatch(f -> f.matches("/.*/jna\\d{10,}\\.tmp"));
+        assertThat(top).containsPattern("(?m)^mixflame mapping \\d+ module jna\\.tmp$");
+
+        String tracesReport = pprof.report(profile, "-traces");
+        assertThat(tracesReport).as("no frame named after the temporary copy's random name")
+                .doesNotContainPattern("jna\\d{10,}");
+        PprofTraces traces = PprofTraces.parse(tracesReport);
         List<PprofTraces.Trace> workload = traces.labelled("[mixed-workload tid=");
         assertThat(workload).as("the workload's thread as a label").isNotEmpty();
         assertThat(workload).as("zlib's deflate below the JNI function below Deflater.deflateBytesBytes")

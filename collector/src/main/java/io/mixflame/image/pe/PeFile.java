@@ -20,6 +20,8 @@ public final class PeFile {
     public static final int DIRECTORY_EXPORT = 0;
     /** Data directory index of the exception table ({@code .pdata}). */
     public static final int DIRECTORY_EXCEPTION = 3;
+    /** Data directory index of the debug directory (CodeView records name the image's PDB). */
+    public static final int DIRECTORY_DEBUG = 6;
 
     private static final int DOS_MAGIC = 0x5a4d; // "MZ"
     private static final long PE_SIGNATURE = 0x4550; // "PE\0\0"

@@ -6,6 +6,7 @@ import io.mixflame.image.StableModuleName;
 import io.mixflame.image.SymbolTable;
 import io.mixflame.image.SymbolTableBuilder;
 import io.mixflame.image.UnwindData;
+import io.mixflame.image.pe.PeCodeViewId;
 import io.mixflame.image.pe.PeExport;
 import io.mixflame.image.pe.PeExports;
 import io.mixflame.image.pe.PeFile;
@@ -43,6 +44,7 @@ public final class PeModuleImage implements ModuleImage {
     private final String fileName;
     /** Set at once unless the file name has a random part; then on first use, from the export directory's name. */
     private volatile String name;
+    private volatile String buildId;
     private final PeSource source;
     private final DebugSymbolSource debugSymbols;
     private PeFile file;
@@ -99,6 +101,23 @@ public final class PeModuleImage implements ModuleImage {
             name = n;
         }
         return n;
+    }
+
+    /** The CodeView GUID and age, as symbol servers key the image's PDB; empty without a CodeView record. */
+    @Override
+    public String buildId() {
+        String id = buildId;
+        if (id == null) {
+            PeFile f = file();
+            try {
+                id = f == null ? "" : PeCodeViewId.read(f).orElse("");
+            } catch (RuntimeException e) {
+                // A malformed debug directory costs the build id and nothing else.
+                id = "";
+            }
+            buildId = id;
+        }
+        return id;
     }
 
     @Override
