@@ -72,6 +72,8 @@ public final class PerfEngine implements SamplingEngine {
     /** Per sample once the first {@link #WARM_UP_NANOS} have passed: start-up work (symbol tables) left out. */
     private final Histogram perSampleWarm = new Histogram(3_600_000_000L, 2);
     private volatile long dropped;
+    /** Set when an allocation of the sampler or the walker failed: both stop, and the pool is let go. */
+    private final io.mixflame.engine.HeapExhaustion heap = new io.mixflame.engine.HeapExhaustion("perf");
     private volatile ReadsPerSample reads;
     /** Capture buffers made so far (the sampler's alone); at most {@link #POOL}. */
     private int pooled;
@@ -156,7 +158,7 @@ public final class PerfEngine implements SamplingEngine {
         long lastListing = lastPoll;
         int listedCount = -1;
         try {
-            while (running) {
+            while (running && !heap.reached()) {
                 LockSupport.parkNanos(pacing.waitNanos());
                 long t0 = System.nanoTime();
                 long lostBefore = capture.lost();
@@ -184,7 +186,13 @@ public final class PerfEngine implements SamplingEngine {
             wakeWalker();
         } catch (RuntimeException e) {
             LOG.error("the perf sampler stopped: {}", e.toString());
+        } catch (OutOfMemoryError e) {
+            giveWay();
         } finally {
+            if (heap.reached()) {
+                // No more samples from the kernel either; stop() closes it again, harmlessly, after joining us.
+                capture.close();
+            }
             samplerCpuNanos = cpuTime(mx);
         }
     }
@@ -224,9 +232,9 @@ public final class PerfEngine implements SamplingEngine {
         // Here rather than in start(): start() runs on the application's thread (premain), which must not wait
         // for symbol tables; samples taken meanwhile wait in the ring buffers and the pool.
         walkerTid = OwnThread.tid();
-        stacks.warmUp();
         try {
-            while (running || !ready.isEmpty()) {
+            stacks.warmUp();
+            while ((running || !ready.isEmpty()) && !heap.reached()) {
                 CapturedThread s = ready.poll();
                 if (s == null) {
                     // Woken by the sampler after a drain that handed samples over; the timeout only bounds how
@@ -257,6 +265,8 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 reads.sampled(t0, memory.systemReads() - readsBefore);
             }
+        } catch (OutOfMemoryError e) {
+            giveWay();
         } finally {
             walkerCpuNanos = cpuTime(mx);
         }
@@ -303,6 +313,13 @@ public final class PerfEngine implements SamplingEngine {
         }
     }
 
+    /** The heap is exhausted: stop both threads and let the captures go, so that the application gets the room. */
+    private void giveWay() {
+        heap.reach();
+        ready.clear();
+        free.clear();
+    }
+
     private void closeMemory() {
         memory.close();
         if (namesMemory != null) {
@@ -344,6 +361,9 @@ public final class PerfEngine implements SamplingEngine {
         String read = r == null ? "" : r.describe(memory.systemReads());
         if (!read.isEmpty()) {
             notes.add(read);
+        }
+        if (heap.reached()) {
+            notes.add("profiling stopped early: the Java heap was exhausted, and the profiler gave way");
         }
         return notes;
     }
