@@ -64,28 +64,25 @@ public final class SymbolTableBuilder {
         return count;
     }
 
-    /** The sorted table, one symbol per address. */
+    /** The sorted table, one symbol per address, outside the Java heap. */
     public SymbolTable build() {
         int[] order = order();
-        long[] a = new long[count];
-        long[] s = new long[count];
-        long[] n = new long[count];
+        SymbolTable.Rows rows = new SymbolTable.Rows(count);
         int out = 0;
+        long lastAddress = 0;
         for (int k = 0; k < count; k++) {
             int i = order[k];
-            if (out > 0 && a[out - 1] == addresses[i]) {
-                if (s[out - 1] == 0) {
-                    s[out - 1] = sizes[i];
+            if (out > 0 && lastAddress == addresses[i]) {
+                if (rows.size(out - 1) == 0) {
+                    rows.setSize(out - 1, sizes[i]);
                 }
                 continue;
             }
-            a[out] = addresses[i];
-            s[out] = sizes[i];
-            n[out] = nameRefs[i];
+            rows.set(out, addresses[i], sizes[i], nameRefs[i]);
+            lastAddress = addresses[i];
             out++;
         }
-        return out == count ? new SymbolTable(a, s, n, names)
-                : new SymbolTable(Arrays.copyOf(a, out), Arrays.copyOf(s, out), Arrays.copyOf(n, out), names);
+        return new SymbolTable(rows, out, names);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.mixflame.cache.OffHeapArray;
 import java.util.Arrays;
 
 /**
@@ -15,9 +16,9 @@ import java.util.Arrays;
  *
  * <p>The file has some 120 000 lines ({@code ffffffff81000000 T _stext}), the kernel's own in address order, then
  * those of modules ({@code … [module]}, in any order), and is larger than ten megabytes. It is read once, through a
- * small buffer, keeping only what names functions: their addresses in a sorted primitive array and their names,
- * one after another, in a byte array — a fifth of the file, where keeping the text itself cost the application's
- * heap the whole file and as much again in garbage while it was read.
+ * small buffer, keeping only what names functions: their addresses in a sorted array and their names, one after
+ * another — a fifth of the file, some 5 MB, all of it outside the Java heap ({@link OffHeapArray}): in the heap it was
+ * the largest thing the profiler kept there, copied by the application's collector and counted in its sizing.
  */
 public final class KernelSymbols {
     /** Lines longer than this are no symbol line of any kernel; they are skipped. */
@@ -33,21 +34,22 @@ public final class KernelSymbols {
     private static final int FIRST_CAPACITY = 1 << 17;
 
     /** Sorted; the first {@link #count} entries are valid (the arrays are kept as built rather than copied). */
-    private final long[] addresses;
+    private final OffHeapArray addresses;
     /**
      * Where each function's name starts: chunk of {@link #names} in the high bits, offset in it in the low
      * {@link #CHUNK_BITS}; a name ends at the next {@code '\n'}.
      */
-    private final int[] nameStarts;
+    private final OffHeapArray nameStarts;
     /**
      * The names, in chunks that are filled and never copied: growing one array by doubling allocated twice the
-     * names' size, all of it in the application's heap.
+     * names' size.
      */
-    private final byte[][] names;
+    private final OffHeapArray[] names;
     private final int count;
     private final int moduleFunctions;
 
-    private KernelSymbols(long[] addresses, int[] nameStarts, byte[][] names, int count, int moduleFunctions) {
+    private KernelSymbols(OffHeapArray addresses, OffHeapArray nameStarts, OffHeapArray[] names, int count,
+                          int moduleFunctions) {
         this.addresses = addresses;
         this.nameStarts = nameStarts;
         this.names = names;
@@ -76,7 +78,8 @@ public final class KernelSymbols {
     private static KernelSymbols parse(InputStream in) throws IOException {
         Builder table = new Builder();
         byte[] chunk = new byte[64 * 1024];
-        byte[] line = new byte[MAX_LINE];
+        // One more than a line holds: the name's terminator is written after it before it is copied.
+        byte[] line = new byte[MAX_LINE + 1];
         int length = 0;
         boolean overlong = false;
         for (int n = in.read(chunk); n > 0; n = in.read(chunk)) {
@@ -108,7 +111,7 @@ public final class KernelSymbols {
         int found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(addresses[mid], address) <= 0) {
+            if (Long.compareUnsigned(addresses.getLong(mid), address) <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -118,13 +121,18 @@ public final class KernelSymbols {
         if (found < 0) {
             return "[kernel 0x" + Long.toHexString(address) + "]";
         }
-        byte[] chunk = names[nameStarts[found] >>> CHUNK_BITS];
-        int start = nameStarts[found] & (CHUNK - 1);
+        int at = nameStarts.getInt(found);
+        OffHeapArray chunk = names[at >>> CHUNK_BITS];
+        int start = at & (CHUNK - 1);
         int end = start;
-        while (chunk[end] != END) {
+        while (chunk.getByte(end) != END) {
             end++;
         }
-        return new String(chunk, start, end - start, StandardCharsets.ISO_8859_1);
+        byte[] name = new byte[end - start];
+        for (int i = 0; i < name.length; i++) {
+            name[i] = chunk.getByte(start + i);
+        }
+        return new String(name, StandardCharsets.ISO_8859_1);
     }
 
     /** Number of functions of kernel modules (lines tagged {@code [module]}). */
@@ -140,9 +148,9 @@ public final class KernelSymbols {
     /** Collects the function lines of the file, growing its arrays by doubling up to the bound. */
     private static final class Builder {
         // Made at the first function: an unprivileged reader sees only zero addresses and keeps none.
-        private long[] addresses = new long[0];
-        private int[] nameStarts = new int[0];
-        private byte[][] chunks = new byte[16][];
+        private OffHeapArray addresses;
+        private OffHeapArray nameStarts;
+        private OffHeapArray[] chunks = new OffHeapArray[16];
         private int chunkCount;
         /** Bytes used in the last chunk. */
         private int used = CHUNK;
@@ -166,11 +174,12 @@ public final class KernelSymbols {
             if (end < length) {
                 modules++;
             }
-            if (count == addresses.length) {
-                int capacity = count == 0 ? FIRST_CAPACITY : count * 2;
-                addresses = Arrays.copyOf(addresses, capacity);
-                nameStarts = Arrays.copyOf(nameStarts, capacity);
+            if (addresses == null) {
+                addresses = new OffHeapArray(Long.BYTES, FIRST_CAPACITY);
+                nameStarts = new OffHeapArray(Integer.BYTES, FIRST_CAPACITY);
             }
+            addresses.ensure(count + 1);
+            nameStarts.ensure(count + 1);
             int nameLength = end - NAME_AT;
             if (used + nameLength + 1 > CHUNK) {
                 if (chunkCount == MAX_CHUNKS) {
@@ -179,22 +188,26 @@ public final class KernelSymbols {
                 if (chunkCount == chunks.length) {
                     chunks = Arrays.copyOf(chunks, chunkCount * 2);
                 }
-                chunks[chunkCount++] = new byte[CHUNK];
+                chunks[chunkCount++] = new OffHeapArray(1, CHUNK);
                 used = 0;
             }
-            if (count > 0 && Long.compareUnsigned(addresses[count - 1], address) > 0) {
+            if (count > 0 && Long.compareUnsigned(addresses.getLong(count - 1), address) > 0) {
                 sorted = false;
             }
-            addresses[count] = address;
-            nameStarts[count] = (chunkCount - 1) << CHUNK_BITS | used;
-            byte[] chunk = chunks[chunkCount - 1];
-            System.arraycopy(line, NAME_AT, chunk, used, nameLength);
-            used += nameLength;
-            chunk[used++] = END;
+            addresses.setLong(count, address);
+            nameStarts.setInt(count, (chunkCount - 1) << CHUNK_BITS | used);
+            OffHeapArray chunk = chunks[chunkCount - 1];
+            line[NAME_AT + nameLength] = END;
+            chunk.setBytes(used, line, NAME_AT, nameLength + 1);
+            used += nameLength + 1;
             count++;
         }
 
         KernelSymbols build() {
+            if (addresses == null) {
+                addresses = new OffHeapArray(Long.BYTES, 1);
+                nameStarts = new OffHeapArray(Integer.BYTES, 1);
+            }
             if (!sorted) {
                 heapSort(addresses, nameStarts, count);
             }
@@ -219,7 +232,7 @@ public final class KernelSymbols {
          * Sorts by unsigned address, the name starts following. Only module lines are out of order; a heap sort on
          * the two primitive arrays needs no boxing and no second copy.
          */
-        private static void heapSort(long[] keys, int[] values, int n) {
+        private static void heapSort(OffHeapArray keys, OffHeapArray values, int n) {
             for (int i = n / 2 - 1; i >= 0; i--) {
                 siftDown(keys, values, i, n);
             }
@@ -229,14 +242,14 @@ public final class KernelSymbols {
             }
         }
 
-        private static void siftDown(long[] keys, int[] values, int root, int n) {
+        private static void siftDown(OffHeapArray keys, OffHeapArray values, int root, int n) {
             int i = root;
             while (2 * i + 1 < n) {
                 int child = 2 * i + 1;
-                if (child + 1 < n && Long.compareUnsigned(keys[child + 1], keys[child]) > 0) {
+                if (child + 1 < n && Long.compareUnsigned(keys.getLong(child + 1), keys.getLong(child)) > 0) {
                     child++;
                 }
-                if (Long.compareUnsigned(keys[i], keys[child]) >= 0) {
+                if (Long.compareUnsigned(keys.getLong(i), keys.getLong(child)) >= 0) {
                     return;
                 }
                 swap(keys, values, i, child);
@@ -244,13 +257,13 @@ public final class KernelSymbols {
             }
         }
 
-        private static void swap(long[] keys, int[] values, int a, int b) {
-            long k = keys[a];
-            keys[a] = keys[b];
-            keys[b] = k;
-            int v = values[a];
-            values[a] = values[b];
-            values[b] = v;
+        private static void swap(OffHeapArray keys, OffHeapArray values, int a, int b) {
+            long k = keys.getLong(a);
+            keys.setLong(a, keys.getLong(b));
+            keys.setLong(b, k);
+            int v = values.getInt(a);
+            values.setInt(a, values.getInt(b));
+            values.setInt(b, v);
         }
     }
 }

@@ -4,6 +4,8 @@ import io.mixflame.image.elf.ByteCursor;
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.image.elf.ElfFormatException;
 import io.mixflame.image.elf.ElfSection;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -21,8 +23,14 @@ final class IndexedCfiTable implements CallFrameInfo {
     private static final int CACHE_LIMIT = 8192;
 
     private final ElfSection ehFrame;
-    private final long[] initialLocations;
-    private final long[] fdeOffsets;
+    /**
+     * The header's binary-search table as the file has it, in the mapped file (outside the Java heap, and shared in
+     * the page cache by every process that maps the module): per FDE, its function's start and its own address, each
+     * an int32 from {@link #base}.
+     */
+    private final ByteBuffer table;
+    private final long base;
+    private final int count;
     private final CfiParser parser;
     private final Map<CfiRule, CfiRule> interned = new HashMap<>();
     private final Map<Integer, FdeRows> cache = new LinkedHashMap<>(256, 0.75f, true) {
@@ -71,11 +79,21 @@ final class IndexedCfiTable implements CallFrameInfo {
         }
     }
 
-    private IndexedCfiTable(ElfFile elf, ElfSection ehFrame, long[] initialLocations, long[] fdeOffsets) {
+    private IndexedCfiTable(ElfFile elf, ElfSection ehFrame, ByteBuffer table, long base, int count) {
         this.ehFrame = ehFrame;
-        this.initialLocations = initialLocations;
-        this.fdeOffsets = fdeOffsets;
+        this.table = table;
+        this.base = base;
+        this.count = count;
         this.parser = CfiParser.forFdes(elf);
+    }
+
+    private long initialLocation(int i) {
+        return base + table.getInt(8 * i);
+    }
+
+    /** Where FDE {@code i} lies in the file. */
+    private long fdeOffset(int i) {
+        return ehFrame.offset() + (base + table.getInt(8 * i + 4) - ehFrame.address());
     }
 
     /** The index of a module, when it has {@code .eh_frame_hdr} with a binary-search table of the usual encoding. */
@@ -100,23 +118,20 @@ final class IndexedCfiTable implements CallFrameInfo {
         }
         long base = hdr.get().address();
         ElfSection eh = frames.get();
-        long[] locations = new long[(int) count];
-        long[] offsets = new long[(int) count];
+        ByteBuffer table = elf.sectionBytes(hdr.get()).slice(c.position() - (int) hdr.get().offset(), (int) count * 8)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        IndexedCfiTable index = new IndexedCfiTable(elf, eh, table, base, (int) count);
+        // Checked once here so that the walk can trust it: every FDE inside .eh_frame, the starts in order.
         for (int i = 0; i < count; i++) {
-            locations[i] = base + c.s32();
-            long fdeAddress = base + c.s32();
-            long offset = eh.offset() + (fdeAddress - eh.address());
+            long offset = index.fdeOffset(i);
             if (offset < eh.offset() || offset >= eh.offset() + eh.size()) {
                 throw new ElfFormatException(".eh_frame_hdr points outside .eh_frame");
             }
-            offsets[i] = offset;
-        }
-        for (int i = 1; i < count; i++) {
-            if (locations[i] < locations[i - 1]) {
+            if (i > 0 && index.initialLocation(i) < index.initialLocation(i - 1)) {
                 throw new ElfFormatException(".eh_frame_hdr table is not sorted");
             }
         }
-        return Optional.of(new IndexedCfiTable(elf, eh, locations, offsets));
+        return Optional.of(index);
     }
 
     @Override
@@ -137,15 +152,24 @@ final class IndexedCfiTable implements CallFrameInfo {
         }
         // The padding after a function is no part of it: the FDE's range, not the next FDE's start, ends it.
         FdeRows rows = rows(i);
-        return address < rows.end ? initialLocations[i] : -1;
+        return address < rows.end ? initialLocation(i) : -1;
     }
 
+    /** The last FDE starting at or below {@code address}, or -1. */
     private int indexOf(long address) {
-        int i = Arrays.binarySearch(initialLocations, address);
-        if (i < 0) {
-            i = -i - 2;
+        int lo = 0;
+        int hi = count - 1;
+        int found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (initialLocation(mid) <= address) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
         }
-        return i;
+        return found;
     }
 
     private synchronized FdeRows rows(int index) {
@@ -153,7 +177,7 @@ final class IndexedCfiTable implements CallFrameInfo {
         if (rows == null) {
             rows = new FdeRows();
             try {
-                parser.parseFde(ehFrame, fdeOffsets[index], rows);
+                parser.parseFde(ehFrame, fdeOffset(index), rows);
             } catch (RuntimeException e) {
                 // A damaged FDE costs the unwind of its function, never the walk.
                 rows = new FdeRows();
@@ -168,7 +192,7 @@ final class IndexedCfiTable implements CallFrameInfo {
 
     @Override
     public int ranges() {
-        return initialLocations.length;
+        return count;
     }
 
     @Override
