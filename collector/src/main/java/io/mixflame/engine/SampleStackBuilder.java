@@ -147,13 +147,9 @@ public final class SampleStackBuilder {
         if (vm == null) {
             return null;
         }
-        try {
-            io.mixflame.hotspot.JavaThreadNames source = vm.threadNames(new VmReader(own));
-            io.mixflame.hotspot.JavaThreadNames.Visitor record = threadNames::record;
-            return () -> source.read(record);
-        } catch (io.mixflame.process.MemoryReadException | io.mixflame.hotspot.UnsupportedVmException e) {
-            return null;
-        }
+        io.mixflame.hotspot.JavaThreadNames source = vm.threadNames(new VmReader(own));
+        io.mixflame.hotspot.JavaThreadNames.Visitor record = threadNames::record;
+        return () -> source.read(record);
     }
 
     /** The name of a thread: its Java name, else the kernel's. */

@@ -28,7 +28,8 @@ final class GeneratedStubs {
     }
 
     private final VmReader reader;
-    private final VmStructs structs;
+    /** Where each stub's entry is kept ({@link StubEntryFields#fields}). */
+    private final java.util.Map<String, Long> entryFields;
     private final Symbols symbols;
     private final LongFunction<CodeBlobInfo> blobs;
     private final LongPredicate inCodeCache;
@@ -45,7 +46,7 @@ final class GeneratedStubs {
     GeneratedStubs(VmReader reader, VmStructs structs, Symbols symbols, LongFunction<CodeBlobInfo> blobs,
                    LongPredicate inCodeCache, LongSupplier clock) {
         this.reader = reader;
-        this.structs = structs;
+        this.entryFields = StubEntryFields.fields(structs);
         this.symbols = symbols;
         this.blobs = blobs;
         this.inCodeCache = inCodeCache;
@@ -119,7 +120,7 @@ final class GeneratedStubs {
                 // The list cannot be read: the exported entry points are the next best.
             }
         }
-        return StubEntryFields.read(structs, reader, blobs);
+        return StubEntryFields.read(entryFields, reader, blobs);
     }
 
     private int vtableKind(long pc) {

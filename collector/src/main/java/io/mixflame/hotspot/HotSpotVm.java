@@ -27,8 +27,6 @@ public final class HotSpotVm {
     private final JavaThreadList threads;
     private final LastJavaFrames lastJavaFrames;
     private final GeneratedStubs stubs;
-    /** Kept for {@link #threadNames}: a second reader of the thread list needs the field offsets it names. */
-    private final VmStructs structs;
     private final java.util.Map<Long, CachedScopes> scopeCache = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(java.util.Map.Entry<Long, CachedScopes> eldest) {
@@ -40,7 +38,6 @@ public final class HotSpotVm {
             throws MemoryReadException, UnsupportedVmException {
         this.layout = layout;
         this.reader = reader;
-        this.structs = structs;
         this.codeCache = new CodeCacheIndex(layout, reader);
         this.methods = new JavaMethodReader(layout, reader);
         this.scopes = new ScopeDecoder(layout, reader);
@@ -169,12 +166,9 @@ public final class HotSpotVm {
     /**
      * The JVM's thread list read through {@code own}, a reader of this JVM's memory that no other thread uses: for a
      * thread that records names while another walks stacks through this instance.
-     *
-     * @throws MemoryReadException   when the JVM's heap layout cannot be read through it
-     * @throws UnsupportedVmException not for a JVM {@link #attach} accepted (its own list was made from the same tables)
      */
-    public JavaThreadNames threadNames(VmReader own) throws MemoryReadException, UnsupportedVmException {
-        return new JavaThreadNames(new JavaThreadList(structs, layout, own, new JavaHeapReader(structs, layout, own)));
+    public JavaThreadNames threadNames(VmReader own) {
+        return new JavaThreadNames(threads.withReader(own));
     }
 
     /**

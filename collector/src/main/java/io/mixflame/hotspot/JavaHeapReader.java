@@ -59,6 +59,33 @@ final class JavaHeapReader {
                 ? new StreamFieldLayout(vm, layout) : new ArrayFieldLayout(vm);
     }
 
+    /** The same layout read through another reader, for another thread: no table of the JVM is read again. */
+    private JavaHeapReader(JavaHeapReader from, VmReader reader) {
+        this.reader = reader;
+        this.compressedOops = from.compressedOops;
+        this.oopBase = from.oopBase;
+        this.oopShift = from.oopShift;
+        this.compressedClassPointers = from.compressedClassPointers;
+        this.compactHeaders = from.compactHeaders;
+        this.klassBase = from.klassBase;
+        this.klassShift = from.klassShift;
+        this.markKlassShift = from.markKlassShift;
+        this.klassOffsetInOop = from.klassOffsetInOop;
+        this.klassSuper = from.klassSuper;
+        this.klassLayoutHelper = from.klassLayoutHelper;
+        this.instanceKlassConstants = from.instanceKlassConstants;
+        this.poolSize = from.poolSize;
+        this.symbolLength = from.symbolLength;
+        this.symbolBody = from.symbolBody;
+        this.arrayData = from.arrayData;
+        this.fields = from.fields;
+    }
+
+    /** This reader's layout over {@code other}: its own field-offset cache, so that two threads may each use one. */
+    JavaHeapReader withReader(VmReader other) {
+        return new JavaHeapReader(this, other);
+    }
+
     private static long staticAddress(VmStructs vm, String type, String... names) throws UnsupportedVmException {
         for (String n : names) {
             var f = vm.field(type, n);

@@ -28,6 +28,19 @@ final class JavaThreadList {
                 () -> new UnsupportedVmException("the JVM does not describe OopHandle::_obj")).offset();
     }
 
+    private JavaThreadList(JavaThreadList from, VmReader reader) {
+        this.layout = from.layout;
+        this.reader = reader;
+        this.heap = from.heap.withReader(reader);
+        this.threadObj = from.threadObj;
+        this.oopHandleObj = from.oopHandleObj;
+    }
+
+    /** The same list read through another reader, for use on another thread. */
+    JavaThreadList withReader(VmReader other) {
+        return new JavaThreadList(this, other);
+    }
+
     List<JavaThreadInfo> read() throws MemoryReadException {
         for (int attempt = 0; attempt < 5; attempt++) {
             long list = reader.u64(layout.threadListVariable);

@@ -18,25 +18,37 @@ final class StubEntryFields {
     }
 
     /**
-     * The stubs whose entries the fields of {@code structs} hold now (a field is 0 until its stub is generated).
-     *
-     * @param blobs the code blob of an address, or null
+     * Where each stub's entry is kept: the static {@code address} fields of {@code StubRoutines}, by the stub's name,
+     * in name order. Taken once, so that what reads them again keeps these few hundred addresses rather than the
+     * JVM's whole description of itself.
      */
-    static StubRanges read(VmStructs structs, VmReader reader, LongFunction<CodeBlobInfo> blobs) {
-        // By entry, and of two fields with one entry the name that sorts first, so that a name does not change
-        // from one reading to the next.
-        TreeMap<Long, String> entries = new TreeMap<>();
+    static Map<String, Long> fields(VmStructs structs) {
+        Map<String, Long> fields = new TreeMap<>();
         for (Map.Entry<String, VmStructs.Field> f : new TreeMap<>(structs.fieldsOf(TYPE)).entrySet()) {
             VmStructs.Field field = f.getValue();
             // A return address inside a stub (the call stub's) is no entry.
-            if (!field.isStatic() || !"address".equals(field.typeString().trim())
-                    || f.getKey().endsWith("_return_address")) {
-                continue;
+            if (field.isStatic() && "address".equals(field.typeString().trim())
+                    && !f.getKey().endsWith("_return_address")) {
+                fields.put(f.getKey().startsWith("_") ? f.getKey().substring(1) : f.getKey(), field.address());
             }
+        }
+        return fields;
+    }
+
+    /**
+     * The stubs whose entries the {@link #fields} hold now (a field is 0 until its stub is generated).
+     *
+     * @param blobs the code blob of an address, or null
+     */
+    static StubRanges read(Map<String, Long> fields, VmReader reader, LongFunction<CodeBlobInfo> blobs) {
+        // By entry, and of two fields with one entry the name that sorts first (the map is in name order), so that a
+        // name does not change from one reading to the next.
+        TreeMap<Long, String> entries = new TreeMap<>();
+        for (Map.Entry<String, Long> f : fields.entrySet()) {
             try {
-                long entry = reader.u64(field.address());
+                long entry = reader.u64(f.getValue());
                 if (entry != 0) {
-                    entries.putIfAbsent(entry, f.getKey().startsWith("_") ? f.getKey().substring(1) : f.getKey());
+                    entries.putIfAbsent(entry, f.getKey());
                 }
             } catch (MemoryReadException e) {
                 // Not readable: that stub stays unnamed.
