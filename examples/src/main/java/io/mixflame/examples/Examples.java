@@ -39,7 +39,7 @@ public final class Examples {
             "  parked             threads parked in known Java call chains (lock, sleep, monitor wait); prints",
             "                     the pid and each thread's own view of its stack, for thread-dump tests",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
-            "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms'.");
+            "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms, live heap … kB'.");
 
     private Examples() {
     }

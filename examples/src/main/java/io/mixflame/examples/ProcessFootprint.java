@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The process's peak resident memory and CPU time so far, printed as the last line of every workload:
- * {@code footprint: VmHWM 123456 kB, process CPU 2345 ms}. The harness reads it; measuring from inside works the
+ * The process's peak resident memory, CPU time so far and live heap, printed as the last line of every workload:
+ * {@code footprint: VmHWM 123456 kB, process CPU 2345 ms, live heap 4321 kB}. The live heap is what a full
+ * collection leaves, made for it after the workload's work: with a profiler attached, what the profiler keeps on the
+ * application's heap shows as the difference from a run without one. The harness reads it; measuring from inside works the
  * same under every profiler, whereas the process is gone by the time its parent could look.
  */
 final class ProcessFootprint {
@@ -19,7 +21,9 @@ final class ProcessFootprint {
 
     /** Prints the footprint line. */
     static void print() {
-        System.out.println(PREFIX + "VmHWM " + peakResidentKilobytes() + " kB, process CPU " + processCpuMillis() + " ms");
+        long cpu = processCpuMillis();
+        System.out.println(PREFIX + "VmHWM " + peakResidentKilobytes() + " kB, process CPU " + cpu + " ms, live heap "
+                + liveHeapKilobytes() + " kB");
     }
 
     /** {@code VmHWM} from {@code /proc/self/status}, or -1 where there is none. */
@@ -34,6 +38,16 @@ final class ProcessFootprint {
             // Not Linux, or a format we do not know: say so with -1 rather than fail the workload.
         }
         return -1;
+    }
+
+    /** The heap in use after a full collection, or -1 where the JVM does not say. */
+    static long liveHeapKilobytes() {
+        try {
+            System.gc();
+            return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() / 1024;
+        } catch (LinkageError e) {
+            return -1;
+        }
     }
 
     private static long processCpuMillis() {

@@ -39,7 +39,9 @@ final class BenchmarkReport {
                 .append("profiler's start-up and the writing of its profile included; process CPU is the whole ")
                 .append("process's user + system time (from the harness's `cutime + cstime`), the median in seconds ")
                 .append("and as a ratio; peak RSS is the ")
-                .append("workload's own `VmHWM` just before it exits. Spread of runs is (max − min) / median of the ")
+                .append("workload's own `VmHWM` just before it exits; live heap at exit is what a full collection ")
+                .append("leaves then (the profiler still attached): the difference from none is what a profiler keeps ")
+                .append("on the application's heap. Spread of runs is (max − min) / median of the ")
                 .append("work time; a cost not well above the baseline's own spread (")
                 .append(orDash(overheadTables.cpuBaselineSpread(), ReportNumbers::percent))
                 .append(") may be noise.\n\n");

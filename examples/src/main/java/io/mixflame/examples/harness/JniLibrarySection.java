@@ -31,6 +31,7 @@ final class JniLibrarySection {
         long ownThreads;
         final Measurements roundsPerSecond = new Measurements();
         final Measurements peakRssKb = new Measurements();
+        final Measurements liveHeapKb = new Measurements();
         final Measurements perSampleP50 = new Measurements();
         final Measurements perSampleP99 = new Measurements();
     }
@@ -46,6 +47,7 @@ final class JniLibrarySection {
                 }
                 WorkloadOutput.roundsPerSecond("rocks", run.stdout()).ifPresent(f.roundsPerSecond::add);
                 WorkloadOutput.peakRssKb(run.stdout()).ifPresent(f.peakRssKb::add);
+                WorkloadOutput.liveHeapKb(run.stdout()).ifPresent(f.liveHeapKb::add);
                 CollapsedProfile profile = runner.profile(run);
                 if (profile != null) {
                     count(profile, f);
@@ -106,7 +108,8 @@ final class JniLibrarySection {
 
     /** The table. */
     String table(Map<Profiler, String> labels) {
-        MarkdownTable t = new MarkdownTable("profiler", "rounds/s (vs none)", "peak RSS", "samples", "[unknown]",
+        MarkdownTable t = new MarkdownTable("profiler", "rounds/s (vs none)", "peak RSS", "live heap at exit",
+                "samples", "[unknown]",
                 "samples with a library frame named without a function (distinct names)",
                 "calling thread's library samples with the Java caller", "RocksDB's own threads",
                 "mixflame per sample p50 / p99");
@@ -119,6 +122,7 @@ final class JniLibrarySection {
             boolean profiled = p != Profiler.NONE;
             t.row(labels.getOrDefault(p, p.label()), orDash(rounds, ReportNumbers::number) + vsNone,
                     orDash(f.peakRssKb.median(), ReportNumbers::megabytesOfKb),
+                    orDash(f.liveHeapKb.median(), ReportNumbers::tenthsOfMegabyteOfKb),
                     profiled ? Long.toString(f.samples) : "",
                     profiled ? share(f.unknown, f.samples) : "",
                     profiled ? share(f.addressed, f.samples) + " (" + f.addressNames.size() + ")" : "",

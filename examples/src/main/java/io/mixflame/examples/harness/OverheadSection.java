@@ -132,7 +132,7 @@ final class OverheadSection {
     private String fixedWorkTable(FixedWork work, PairedRuns runs) {
         MarkdownTable t = new MarkdownTable("profiler", "runs", "work time ratio", "cost (lowest … highest)",
                 "spread of runs", "process wall ratio", "process CPU", "process CPU ratio", "peak RSS",
-                "peak RSS ratio");
+                "peak RSS ratio", "live heap at exit");
         for (Profiler p : Profiler.values()) {
             Measurements time = runs.values(p, work::workMillis);
             t.row(labels.get(p), Integer.toString(time.count()),
@@ -141,7 +141,8 @@ final class OverheadSection {
                     orDash(time.spread(), ReportNumbers::percent),
                     ratio(runs, p, WorkloadRunStats::wallNanos),
                     processCpu(runs, p), ratio(runs, p, WorkloadRunStats::processCpuMillis),
-                    peakRss(runs, p), ratio(runs, p, WorkloadRunStats::peakRssKb));
+                    peakRss(runs, p), ratio(runs, p, WorkloadRunStats::peakRssKb),
+                    orDash(runs.values(p, WorkloadRunStats::liveHeapKb).median(), ReportNumbers::tenthsOfMegabyteOfKb));
         }
         return t.toString();
     }

@@ -47,6 +47,11 @@ final class ReportNumbers {
         return megabytes(kb / 1024);
     }
 
+    /** Kilobytes as megabytes to one decimal, for small amounts: {@code 4.2 MB}. */
+    static String tenthsOfMegabyteOfKb(double kb) {
+        return String.format(Locale.ROOT, "%.1f MB", kb / 1024);
+    }
+
     /** A whole number: {@code 943}. */
     static String number(double n) {
         return String.format(Locale.ROOT, "%.0f", n);

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 /** The figures a workload prints, read back from its standard output. */
 final class WorkloadOutput {
     private static final Pattern PEAK_RSS = Pattern.compile("footprint: VmHWM (-?\\d+) kB");
+    private static final Pattern LIVE_HEAP = Pattern.compile("footprint: .*, live heap (\\d+) kB");
     private static final Pattern THREAD_CPU = Pattern.compile("(\\d+) ms of CPU time");
     private static final Pattern REQUESTS_PER_SECOND = Pattern.compile("load: .* ([\\d.]+) requests/s, (\\d+) errors");
     private static final Pattern BUSY_THREADS = Pattern.compile("saturate: \\d+ rounds in \\d+ m?s on (\\d+) threads");
@@ -20,6 +21,11 @@ final class WorkloadOutput {
     }
 
     /** {@code cpu --rounds} or {@code saturate --rounds}: how long the fixed work took, in ms. */
+    /** The heap a full collection left at the workload's end, in kB. */
+    static OptionalDouble liveHeapKb(String stdout) {
+        return number(LIVE_HEAP, stdout, 1);
+    }
+
     static OptionalDouble workMillis(String workload, String stdout) {
         return number(Pattern.compile(Pattern.quote(workload) + ": \\d+ rounds in (\\d+) ms"), stdout, 1);
     }

@@ -41,6 +41,11 @@ final class WorkloadRunStats {
         return kb.isPresent() && kb.getAsDouble() > 0 ? kb : OptionalDouble.empty();
     }
 
+    /** The heap a full collection left at the run's end, in kB, when the run printed it. */
+    static OptionalDouble liveHeapKb(ChildRun r) {
+        return WorkloadOutput.liveHeapKb(r.stdout());
+    }
+
     /**
      * The whole process's CPU time over its measured requests per second: proportional to CPU time per request,
      * since every service run measures for the same time, which is all a ratio between runs needs.
