@@ -25,7 +25,7 @@ class JniGapIT {
         StacksIT.run("gcc", "-O2", "-shared", "-fPIC", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables",
                 "-fomit-frame-pointer", "-I" + jdk.resolve("include"), "-I" + jdk.resolve("include/linux"), "-o",
                 library.toString(), source.toString());
-        Path profiles = PeriodProfiles.record(jdk, dir, "io.mixflame.testapp.JniGapApp", library.toString(), "5");
+        Path profiles = PeriodProfiles.record(jdk, dir, "interval=1ms", "io.mixflame.testapp.JniGapApp", library.toString(), "5");
         // The first two periods hold the warm-up (the app's first second, its Java code being compiled): the frame
         // anchor is read a moment after the sample, and a sample taken while the thread's Java frames were being
         // replaced can meet a newer anchor. The rest is the steady state this test judges.

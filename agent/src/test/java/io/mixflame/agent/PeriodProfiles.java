@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.function.Predicate;
 
 /**
- * A test app profiled by the agent at 1 ms in one-second periods, one collapsed file a period, so that a test can
- * leave out the first periods (the app's warm-up, the profiler settling) and judge the steady state after them.
+ * A test app profiled by the agent in one-second periods, one collapsed file a period, so that a test can leave out
+ * the first periods (the app's warm-up, the profiler settling) and judge the steady state after them.
  */
 final class PeriodProfiles {
     private PeriodProfiles() {
@@ -24,11 +24,13 @@ final class PeriodProfiles {
     /**
      * Runs {@code mainClass} of the test classes with {@code args} on {@code jdk} under the agent until it exits, and
      * returns the folder of its periods' profiles.
+     *
+     * @param sampling the agent's options for what and how often it samples, such as {@code interval=1ms}
      */
-    static Path record(Path jdk, Path dir, String mainClass, String... args) throws Exception {
+    static Path record(Path jdk, Path dir, String sampling, String mainClass, String... args) throws Exception {
         Path profiles = Files.createDirectories(dir.resolve("profiles"));
-        List<String> command = new ArrayList<>(List.of("-javaagent:" + BuiltJars.agent()
-                        + "=start,interval=1ms,threads,loop=1s,keep=100,file=" + profiles.resolve("period.collapsed"),
+        List<String> command = new ArrayList<>(List.of("-javaagent:" + BuiltJars.agent() + "=start," + sampling
+                        + ",threads,loop=1s,keep=100,file=" + profiles.resolve("period.collapsed"),
                 "-cp", AttachIT.TEST_CLASSES, mainClass));
         command.addAll(List.of(args));
         try (ChildJvm app = ChildJvm.start(jdk, dir, command)) {

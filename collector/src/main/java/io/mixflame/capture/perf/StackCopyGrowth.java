@@ -15,6 +15,11 @@ import java.util.function.IntPredicate;
  * allocates nothing.
  */
 public final class StackCopyGrowth {
+    /**
+     * Threads an engine lets grow at once. A grown thread's ring buffer is up to four times the default (512 KiB of
+     * locked memory for a 64 KiB copy), so this bounds that cost too.
+     */
+    public static final int DEFAULT_THREADS = 64;
     private final int cap;
     private final int[] tids;
     private final int[] sizes;

@@ -42,11 +42,6 @@ import org.slf4j.LoggerFactory;
 public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
     private static final int POOL = 128;
-    /**
-     * Threads whose stack copy may grow past the default at once. A grown thread's ring buffer is up to four times the
-     * default (512 KiB of locked memory for a 64 KiB copy), so this bounds that cost too.
-     */
-    private static final int GROWN_THREADS = 64;
     private static final long WALKER_IDLE_NANOS = 50_000_000L;
     private static final long WARM_UP_NANOS = 10_000_000_000L;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
@@ -76,7 +71,8 @@ public final class PerfEngine implements SamplingEngine {
     /** One consumer for every drain: a method reference made per drain would allocate. */
     private final Consumer<RawSample> handOver = this::handOver;
     /** Larger stack copies the walker asked for, applied by the sampler. */
-    private final StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES, GROWN_THREADS);
+    private final StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
+            StackCopyGrowth.DEFAULT_THREADS);
     /** Made once, like {@link #handOver}: the sampler applies requests and drops ended threads through these. */
     private final StackCopyGrowth.Applier growStack = (tid, bytes) -> capture.growStack(tid, bytes, handOver);
     private final IntPredicate sampled = tid -> capture.sampling(tid);
