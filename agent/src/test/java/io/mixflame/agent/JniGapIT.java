@@ -2,12 +2,7 @@ package io.mixflame.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.testsupport.ChildJvm;
-import io.mixflame.testsupport.BuiltJars;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,40 +25,22 @@ class JniGapIT {
         StacksIT.run("gcc", "-O2", "-shared", "-fPIC", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables",
                 "-fomit-frame-pointer", "-I" + jdk.resolve("include"), "-I" + jdk.resolve("include/linux"), "-o",
                 library.toString(), source.toString());
-        Path profiles = Files.createDirectories(dir.resolve("profiles"));
-        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of("-javaagent:" + BuiltJars.agent()
-                        + "=start,interval=1ms,threads,loop=1s,keep=100,file=" + profiles.resolve("gap.collapsed"),
-                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.JniGapApp", library.toString(), "5"))) {
-            assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
-        }
+        Path profiles = PeriodProfiles.record(jdk, dir, "interval=1ms", "io.mixflame.testapp.JniGapApp", library.toString(), "5");
         // The first two periods hold the warm-up (the app's first second, its Java code being compiled): the frame
         // anchor is read a moment after the sample, and a sample taken while the thread's Java frames were being
         // replaced can meet a newer anchor. The rest is the steady state this test judges.
-        List<Path> periods;
-        try (var listed = Files.list(profiles)) {
-            periods = listed.sorted().toList();
-        }
-        assertThat(periods).as("periods written").hasSizeGreaterThan(4);
-        List<String> inLibrary = new java.util.ArrayList<>();
-        for (Path period : periods.subList(2, periods.size())) {
-            Files.readAllLines(period, StandardCharsets.UTF_8).stream()
-                    .filter(l -> l.startsWith("[main tid=") && l.contains("gap_churn")).forEach(inLibrary::add);
-        }
-        long all = inLibrary.stream().mapToLong(JniGapIT::count).sum();
-        long whole = inLibrary.stream()
+        List<String> inLibrary = PeriodProfiles.linesAfter(profiles, 2,
+                l -> l.startsWith("[main tid=") && l.contains("gap_churn"));
+        long all = PeriodProfiles.samples(inLibrary);
+        long whole = PeriodProfiles.samples(inLibrary.stream()
                 .filter(l -> l.matches(".*;io/mixflame/testapp/JniGapApp\\.main;io/mixflame/testapp/JniGapApp\\.callNative;"
                         + "io/mixflame/testapp/JniGapApp\\.churn;\\[missing frames\\];gap_churn(;[^;]*_\\[k\\])* \\d+$"))
-                .filter(l -> l.split("\\[missing frames\\]", -1).length == 2 && !l.contains("[unknown]"))
-                .mapToLong(JniGapIT::count).sum();
+                .filter(l -> l.split("\\[missing frames\\]", -1).length == 2 && !l.contains("[unknown]")).toList());
         // At 1 ms for about 3 s of a thread that is nearly always in the library: hundreds of samples at least.
         assertThat(all).as("samples in the library").isGreaterThan(100);
         // Not quite every sample yet: about one in a thousand still ends [unknown] below the library (the anchor is
         // read after the sample, and one that the sample's stack does not confirm is not walked from).
         assertThat((double) whole / all).as("samples with the Java callers below one gap, of\n%s",
                 String.join("\n", inLibrary)).isGreaterThanOrEqualTo(0.995);
-    }
-
-    private static long count(String line) {
-        return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
     }
 }

@@ -26,7 +26,7 @@ public final class CapturedThread {
     private long tid;
     private long time;
     private long pausedNanos;
-    private final byte[] stack;
+    private byte[] stack;
     private int stackLength;
     private long stackLow;
     private long stackHigh;
@@ -97,6 +97,16 @@ public final class CapturedThread {
         return stack;
     }
 
+    /**
+     * Makes the stack buffer hold at least {@code stackBytes}, keeping nothing of it: a pooled capture grows the first
+     * time it carries a larger copy (a thread whose copy grew), rather than every buffer being made for the largest.
+     */
+    public void reserveStack(int stackBytes) {
+        if (stack.length < stackBytes) {
+            stack = new byte[stackBytes];
+        }
+    }
+
     /** How many bytes of {@link #stackBuffer()}, from sp, were copied. */
     public void setStackLength(int length) {
         stackLength = Math.max(0, Math.min(length, stack.length));
@@ -143,12 +153,13 @@ public final class CapturedThread {
         return kernelChain[depth];
     }
 
-    /** Makes this a copy of another capture (whose stack buffer must not be larger). */
+    /** Makes this a copy of another capture; the stack buffer grows to hold the other's copy. */
     public void copyFrom(CapturedThread other) {
         tid = other.tid;
         time = other.time;
         System.arraycopy(other.registers, 0, registers, 0, REGISTERS);
         known = other.known;
+        reserveStack(other.stackLength);
         System.arraycopy(other.stack, 0, stack, 0, Math.min(other.stackLength, stack.length));
         stackLength = Math.min(other.stackLength, stack.length);
         stackLow = other.stackLow;

@@ -48,6 +48,8 @@ public final class SampleStackBuilder {
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
     private final LastJavaFrameResume resume;
+    /** Whether the last walk broke after reading the stack above its copy: see {@link #copyTooShort()}. */
+    private boolean copyTooShort;
 
     /**
      * A builder for a process, whatever its system.
@@ -166,6 +168,7 @@ public final class SampleStackBuilder {
     /** The frames of a captured thread, root first, in {@link #frames()}; returns the depth. */
     public int build(CapturedThread s, boolean threadRoot) {
         int named = 0;
+        copyTooShort = false;
         if (s.hasUserContext()) {
             context.load(s);
             walk((int) s.tid());
@@ -198,9 +201,23 @@ public final class SampleStackBuilder {
      */
     private void walk(int tid) {
         walker.walk(context, walked);
-        if (resume != null) {
-            resume.resume(walker, context, walked, tid);
+        // Judged on the walk from the sample alone: the resumed part reads the stack far out, where the copy never
+        // reaches, and a walk that broke and was resumed still lost the frames in between.
+        boolean readAbove = stack.readAboveCopy();
+        boolean broken = walked.broken();
+        if (resume != null && resume.resume(walker, context, walked, tid)) {
+            broken = true;
         }
+        copyTooShort = readAbove && broken;
+    }
+
+    /**
+     * Whether the last build's walk broke (or had to be resumed from the thread's last Java frame) after reading the
+     * thread's stack above the end of the sample's copy: what it read there was the stack as it is now, not as it was
+     * at the sample, so a larger copy would likely have let it through.
+     */
+    public boolean copyTooShort() {
+        return copyTooShort;
     }
 
     /** The frames the last build produced. */

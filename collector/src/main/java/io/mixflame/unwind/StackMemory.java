@@ -14,6 +14,9 @@ public final class StackMemory {
     private ByteBuffer copy = ByteBuffer.allocate(0);
     private long copyStart;
     private int copyLength;
+    /** The end of the copy's stack region, once known; reads between the copy's end and it set {@link #aboveCopy}. */
+    private long stackHigh;
+    private boolean aboveCopy;
 
     /** A view that reads through {@code process} when an address is outside the copy. */
     public StackMemory(ProcessMemory process) {
@@ -25,11 +28,32 @@ public final class StackMemory {
         this.copy = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         this.copyStart = start;
         this.copyLength = Math.min(length, bytes.length);
+        this.stackHigh = 0;
+        this.aboveCopy = false;
     }
 
     /** Drops the copy; reads go to the process. */
     public void clearCopy() {
         copyLength = 0;
+        stackHigh = 0;
+        aboveCopy = false;
+    }
+
+    /**
+     * Sets the end of the stack region the copy was taken from, so that reads of that stack above the copy can be
+     * told from reads of other memory; the walker sets it when it finds the region.
+     */
+    public void setStackHigh(long high) {
+        stackHigh = high;
+    }
+
+    /**
+     * Whether a read since the copy was set fell above the copy's end but inside its stack: the walk needed more of
+     * the stack than was copied and read the rest live, as it is now rather than as it was at the sample. A walk that
+     * then broke would likely have gone through with a larger copy.
+     */
+    public boolean readAboveCopy() {
+        return aboveCopy;
     }
 
     /** The process's memory, for reads that are not of the stack. */
@@ -48,6 +72,7 @@ public final class StackMemory {
         if (off >= 0 && off <= copyLength - 8L) {
             return copy.getLong((int) off);
         }
+        noteLiveRead(address);
         return process.readLong(address);
     }
 
@@ -61,6 +86,14 @@ public final class StackMemory {
             copy.get((int) off, out, offset, length);
             return length;
         }
+        noteLiveRead(address + length - 1);
         return process.read(address, out, offset, length);
+    }
+
+    /** Notes a read of the live stack above the copy; {@code last} is the read's last byte. */
+    private void noteLiveRead(long last) {
+        if (copyLength > 0 && Long.compareUnsigned(last, copyEnd()) >= 0 && Long.compareUnsigned(last, stackHigh) < 0) {
+            aboveCopy = true;
+        }
     }
 }

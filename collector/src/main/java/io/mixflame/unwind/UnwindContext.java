@@ -51,14 +51,22 @@ public final class UnwindContext {
             }
         }
         memory.setCopy(r.sp(), thread.stackBuffer(), thread.stackLength());
-        bounds = thread.hasStackRegion() ? new StackBounds(thread.stackLow(), thread.stackHigh()) : null;
+        bounds = null;
+        setBounds(thread.hasStackRegion() ? new StackBounds(thread.stackLow(), thread.stackHigh()) : null);
     }
 
     public StackBounds bounds() {
         return bounds;
     }
 
+    /**
+     * Sets the region the current frame's stack pointer must stay in; the first region set, the one around the
+     * sample's sp, also bounds the reads {@link StackMemory#readAboveCopy} counts.
+     */
     public void setBounds(StackBounds bounds) {
+        if (this.bounds == null && bounds != null && bounds.contains(registers.sp())) {
+            memory.setStackHigh(bounds.high());
+        }
         this.bounds = bounds;
     }
 

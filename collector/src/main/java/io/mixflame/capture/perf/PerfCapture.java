@@ -50,8 +50,8 @@ public final class PerfCapture implements AutoCloseable {
     private long throttled;
     private long malformed;
 
-    /** One thread's event. */
-    private record ThreadEvent(int fd, long address, long length, PerfRingBuffer ring) {
+    /** One thread's event, and the stack copy it was opened with. */
+    private record ThreadEvent(int fd, long address, long length, PerfRingBuffer ring, int stackBytes) {
     }
 
     /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}. */
@@ -91,7 +91,7 @@ public final class PerfCapture implements AutoCloseable {
         if (fd < 0) {
             throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
         }
-        if (!register(first, fd)) {
+        if (!register(first, fd, settings.stackBytes(), true)) {
             throw new PerfCaptureUnavailableException("the perf ring buffer could not be mapped (perf_event_mlock_kb "
                     + "or RLIMIT_MEMLOCK too low for " + (settings.dataPages() + 1) * pageSize / 1024 + " KiB)");
         }
@@ -99,8 +99,13 @@ public final class PerfCapture implements AutoCloseable {
     }
 
     private void configure() {
-        attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, settings.stackBytes(), kernel, 1);
+        attr = attributes(settings.stackBytes());
         parser = new SampleRecordParser(kernel);
+    }
+
+    /** The event every thread gets, with a stack copy of {@code stackBytes}. */
+    private byte[] attributes(int stackBytes) {
+        return PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1);
     }
 
     /** Whether samples carry kernel callchains. */
@@ -162,7 +167,7 @@ public final class PerfCapture implements AutoCloseable {
                 }
                 continue;
             }
-            if (!register(tid, fd)) {
+            if (!register(tid, fd, settings.stackBytes(), true)) {
                 refused.add(tid);
                 if (!mapReported) {
                     mapReported = true;
@@ -173,16 +178,68 @@ public final class PerfCapture implements AutoCloseable {
         }
     }
 
-    private boolean register(int tid, int fd) {
-        long length = (long) pageSize * (settings.dataPages() + 1);
+    /**
+     * Maps the ring buffer of a new event, sized for its stack copy, and records it for {@code tid} (enabled when
+     * {@code enable}); closes the event when the buffer cannot be mapped.
+     */
+    private boolean register(int tid, int fd, int stackBytes, boolean enable) {
+        int dataPages = settings.dataPagesFor(stackBytes);
+        long length = (long) pageSize * (dataPages + 1);
         long address = sys.mmap(fd, length);
         if (address < 0 && address > -4096) {
             sys.close(fd);
             return false;
         }
-        events.put(tid, new ThreadEvent(fd, address, length, new PerfRingBuffer(address, pageSize, settings.dataPages())));
-        sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        events.put(tid, new ThreadEvent(fd, address, length, new PerfRingBuffer(address, pageSize, dataPages),
+                stackBytes));
+        if (enable) {
+            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        }
         return true;
+    }
+
+    /**
+     * Reopens thread {@code tid}'s event with a stack copy of {@code stackBytes} (its other settings as they were) and
+     * a ring buffer sized for it, for a thread whose walks need more of its stack than the copy held. The new event is
+     * opened and mapped before the old one is drained, into {@code consumer}, and closed, so a thread whose new event
+     * the kernel refuses (the locked-memory limit) keeps its old one.
+     *
+     * @return whether the thread's copy is now that large
+     */
+    public boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer) {
+        ThreadEvent old = events.get(tid);
+        int bytes = Math.min(stackBytes, PerfCaptureSettings.MAX_STACK_BYTES) & ~7;
+        if (old == null || old.stackBytes() >= bytes) {
+            return false;
+        }
+        int fd = sys.perfEventOpen(attributes(bytes), tid, PERF_FLAG_FD_CLOEXEC);
+        if (fd < 0) {
+            LOG.debug("thread {}: a stack copy of {} bytes was refused ({})", tid, bytes, PerfRefusal.explain(fd));
+            return false;
+        }
+        if (!register(tid, fd, bytes, false)) {
+            LOG.debug("thread {}: no ring buffer could be mapped for a stack copy of {} bytes", tid, bytes);
+            return false;
+        }
+        sample.reserveStack(bytes);
+        this.consumer = consumer;
+        old.ring().drain(visitor);
+        this.consumer = null;
+        release(old);
+        sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        LOG.debug("thread {}: stack copy grown from {} to {} bytes", tid, old.stackBytes(), bytes);
+        return true;
+    }
+
+    /** Bytes of stack thread {@code tid}'s samples carry, or 0 when it is not sampled. */
+    public int stackBytes(int tid) {
+        ThreadEvent e = events.get(tid);
+        return e == null ? 0 : e.stackBytes();
+    }
+
+    /** Whether thread {@code tid} is sampled now. */
+    public boolean sampling(int tid) {
+        return events.containsKey(tid);
     }
 
     /**

@@ -17,7 +17,10 @@ public final class RawSample {
     public boolean hasRegisters;
     /** The user registers, indexed by {@link UserRegisters#slot}. */
     public final long[] registers = new long[UserRegisters.count()];
-    /** The stack copy: {@link #stackLength} valid bytes starting at the user sp. */
+    /**
+     * The stack copy: {@link #stackLength} valid bytes starting at the user sp. As large as the largest copy any
+     * thread's event asks for ({@link #reserveStack}).
+     */
     public byte[] stack;
     /** Valid bytes in {@link #stack}. */
     public int stackLength;
@@ -28,6 +31,16 @@ public final class RawSample {
 
     public RawSample(int stackBytes) {
         this.stack = new byte[stackBytes];
+    }
+
+    /**
+     * Makes room for copies of {@code stackBytes}, when a thread's event is reopened with a larger copy: grown then,
+     * once, rather than sized for the largest copy up front.
+     */
+    public void reserveStack(int stackBytes) {
+        if (stack.length < stackBytes) {
+            stack = new byte[stackBytes];
+        }
     }
 
     /** A user register by its {@link UserRegisters} number. */
@@ -47,6 +60,7 @@ public final class RawSample {
             out.setRegister(CapturedThread.R13, register(UserRegisters.R13));
             out.setRegister(CapturedThread.R14, register(UserRegisters.R14));
             out.setRegister(CapturedThread.R15, register(UserRegisters.R15));
+            out.reserveStack(stackLength);
             byte[] target = out.stackBuffer();
             int length = Math.min(stackLength, target.length);
             System.arraycopy(stack, 0, target, 0, length);

@@ -1,5 +1,7 @@
 package io.mixflame.engine.perf;
 
+import io.mixflame.capture.perf.PerfCaptureSettings;
+
 /**
  * How long the sampler waits between drains of the ring buffers. Draining at every tick woke the sampler and then
  * the walker for one sample each, a hundred times a second: each wake-up ran cold code over cold data, and most of
@@ -14,8 +16,6 @@ package io.mixflame.engine.perf;
 final class DrainPacing {
     /** Longest wait, whatever the interval: a profile written on demand should not miss much. */
     static final long MAX_WAIT_NANOS = 100_000_000L;
-    /** Bytes a sample record takes beyond its stack copy: header, ids, time, registers, a kernel callchain. */
-    static final int RECORD_OVERHEAD_BYTES = 1024;
 
     private final long intervalNanos;
     private final long longestNanos;
@@ -25,12 +25,13 @@ final class DrainPacing {
     /**
      * @param intervalNanos  the sampling interval of each thread
      * @param ringBytes      bytes of data in each thread's ring buffer
-     * @param stackBytes     bytes of stack copied with each sample
+     * @param stackBytes     bytes of stack copied with each sample (by default: a thread whose copy grew has a ring
+     *                       grown in proportion, {@link PerfCaptureSettings#dataPagesFor})
      * @param pool           sample buffers between the sampler and the walker
      */
     DrainPacing(long intervalNanos, long ringBytes, int stackBytes, int pool) {
         this.intervalNanos = intervalNanos;
-        long recordsPerRing = ringBytes / (stackBytes + RECORD_OVERHEAD_BYTES);
+        long recordsPerRing = ringBytes / (stackBytes + PerfCaptureSettings.RECORD_OVERHEAD_BYTES);
         long ticks = Math.max(1, recordsPerRing / 2);
         this.longestNanos = Math.max(intervalNanos, Math.min(MAX_WAIT_NANOS, saturatingTimes(intervalNanos, ticks)));
         this.poolQuarter = Math.max(1, pool / 4);

@@ -8,6 +8,7 @@ import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.perf.StackCopyGrowth;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
@@ -25,6 +26,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * The native engine: perf_events samples of every thread (registers and a copy of the stack, taken by the kernel,
  * no signals, no safepoint bias), walked into mixed Java and native stacks. A sampler thread drains the ring buffers
  * at every tick into a bounded pool of sample buffers; a walker thread unwinds and names them into the profile.
- * When the pool is empty a sample is dropped and counted, never waited for.
+ * When the pool is empty a sample is dropped and counted, never waited for. Each thread's stack copy starts at the
+ * default and grows (to 32, then 64 KiB) when its walks break after reading its stack above the copy: the walker asks,
+ * the sampler reopens the thread's event ({@link StackCopyGrowth}, {@link PerfCapture#growStack}).
  */
 public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
@@ -66,6 +70,12 @@ public final class PerfEngine implements SamplingEngine {
     private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(POOL);
     /** One consumer for every drain: a method reference made per drain would allocate. */
     private final Consumer<RawSample> handOver = this::handOver;
+    /** Larger stack copies the walker asked for, applied by the sampler. */
+    private final StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
+            StackCopyGrowth.DEFAULT_THREADS);
+    /** Made once, like {@link #handOver}: the sampler applies requests and drops ended threads through these. */
+    private final StackCopyGrowth.Applier growStack = (tid, bytes) -> capture.growStack(tid, bytes, handOver);
+    private final IntPredicate sampled = tid -> capture.sampling(tid);
 
     private final Histogram perSample = new Histogram(3_600_000_000L, 2);
     private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
@@ -163,6 +173,9 @@ public final class PerfEngine implements SamplingEngine {
                 long t0 = System.nanoTime();
                 long lostBefore = capture.lost();
                 int handed = capture.drain(handOver);
+                if (growth.hasPending()) {
+                    growth.takePending(growStack);
+                }
                 wakeWalker();
                 pacing.drained(handed, capture.lost() > lostBefore);
                 long t1 = System.nanoTime();
@@ -173,6 +186,7 @@ public final class PerfEngine implements SamplingEngine {
                     int count = capture.threadCount();
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
                         capture.refreshThreads();
+                        growth.retain(sampled);
                         if (nameRecorder != null) {
                             nameRecorder.run();
                         }
@@ -199,7 +213,8 @@ public final class PerfEngine implements SamplingEngine {
 
     /**
      * Copies a sample into a pooled capture for the walker; drops it when the pool is empty. The pool grows to its
-     * bound only as far as the walker falls behind: most processes never need more than a few buffers of 16 KiB.
+     * bound only as far as the walker falls behind: most processes never need more than a few buffers of 16 KiB. A
+     * buffer grows past that only when it first carries a sample of a thread whose copy grew.
      */
     private void handOver(RawSample s) {
         CapturedThread copy = free.poll();
@@ -249,6 +264,9 @@ public final class PerfEngine implements SamplingEngine {
                         addOwn(s, settings, target);
                     } else {
                         int depth = stacks.build(s, settings.threadRoots());
+                        if (stacks.copyTooShort()) {
+                            growth.request((int) s.tid(), s.stackLength());
+                        }
                         target.add(stacks.frames(), depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
                     }
                 } catch (RuntimeException e) {

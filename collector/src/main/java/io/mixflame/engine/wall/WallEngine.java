@@ -8,6 +8,7 @@ import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.perf.StackCopyGrowth;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
@@ -34,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.IntPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +84,15 @@ public final class WallEngine implements SamplingEngine {
     private int samplerTid;
     private int listedThreads = -1;
     private long lastListing;
+    /**
+     * Larger stack copies for running threads whose walks broke above their copy, as the perf engine grows them; here
+     * the sampler both walks and owns the capture, so it asks and applies on its own thread.
+     */
+    private final StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
+            StackCopyGrowth.DEFAULT_THREADS);
+    private final Consumer<RawSample> keepLatest = this::keepLatest;
+    private final StackCopyGrowth.Applier growStack = (tid, bytes) -> capture.growStack(tid, bytes, keepLatest);
+    private final IntPredicate sampled = tid -> capture.sampling(tid);
 
     /** What is known of one thread between ticks. */
     private static final class ThreadEntry {
@@ -168,12 +180,16 @@ public final class WallEngine implements SamplingEngine {
                 LockSupport.parkNanos(settings.intervalNanos());
                 long now = System.nanoTime();
                 if (capture != null) {
-                    capture.drain(this::keepLatest);
+                    capture.drain(keepLatest);
+                    if (growth.hasPending()) {
+                        growth.takePending(growStack);
+                    }
                 }
                 if (now - lastPoll >= THREAD_POLL_NANOS && threadCountChangedOrStale(now)) {
                     Set<Integer> alive = refreshThreads();
                     if (capture != null && alive != null) {
                         capture.refreshThreads(alive);
+                        growth.retain(sampled);
                     }
                     lastPoll = now;
                 }
@@ -247,6 +263,9 @@ public final class WallEngine implements SamplingEngine {
                 if (t.latestCpu != null && t.latestCpuTime > t.blockedSeenAt
                         && now - t.latestCpuTime < 2 * settings.intervalNanos()) {
                     depth = stacks.build(t.latestCpu, settings.threadRoots());
+                    if (stacks.copyTooShort()) {
+                        growth.request(tid, t.latestCpu.stackLength());
+                    }
                     frames = stacks.frames();
                     frames = Arrays.copyOf(frames, Math.max(frames.length, depth + 1));
                     frames[depth++] = ThreadState.RUNNING.frame();
