@@ -1,5 +1,8 @@
 package io.mixflame.capture;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 import java.util.Arrays;
 
 /**
@@ -26,16 +29,44 @@ public final class CapturedThread {
     private long tid;
     private long time;
     private long pausedNanos;
+    /** The copy's bytes when they are on the heap (captures that read into an array); null when off-heap. */
     private byte[] stack;
+    /** The copy as the walk reads it, little-endian, over {@link #stack} or over memory outside the heap. */
+    private ByteBuffer stackView;
+    private final boolean offHeap;
     private int stackLength;
     private long stackLow;
     private long stackHigh;
     private final long[] kernelChain = new long[MAX_KERNEL_FRAMES];
     private int kernelDepth;
 
-    /** @param stackBytes how many bytes of stack a capture may copy */
+    /** @param stackBytes how many bytes of stack a capture may copy, into an array on the heap */
     public CapturedThread(int stackBytes) {
-        this.stack = new byte[stackBytes];
+        this(stackBytes, false);
+    }
+
+    private CapturedThread(int stackBytes, boolean offHeap) {
+        this.offHeap = offHeap;
+        allocateStack(stackBytes);
+    }
+
+    /**
+     * A capture whose stack copy lies outside the Java heap, for pools that keep many (the perf engine's, up to 128
+     * copies of 16 to 64 KiB): the application's collector neither copies nor counts them. Its copy is filled through
+     * {@link #stackView}; {@link #stackBuffer} is not available.
+     */
+    public static CapturedThread offHeap(int stackBytes) {
+        return new CapturedThread(stackBytes, true);
+    }
+
+    private void allocateStack(int stackBytes) {
+        if (offHeap) {
+            stack = null;
+            stackView = ByteBuffer.allocateDirect(stackBytes).order(ByteOrder.LITTLE_ENDIAN);
+        } else {
+            stack = new byte[stackBytes];
+            stackView = ByteBuffer.wrap(stack).order(ByteOrder.LITTLE_ENDIAN);
+        }
     }
 
     /** Forgets everything but the buffers, for the next capture. */
@@ -92,9 +123,24 @@ public final class CapturedThread {
         return isKnown(RIP) && isKnown(RSP);
     }
 
-    /** The buffer a capture copies the stack into, from sp up; {@link #setStackLength} says how much it copied. */
+    /**
+     * The array a capture copies the stack into, from sp up; {@link #setStackLength} says how much it copied.
+     *
+     * @throws IllegalStateException for a capture made {@link #offHeap}
+     */
     public byte[] stackBuffer() {
+        if (stack == null) {
+            throw new IllegalStateException("this capture's stack copy is outside the heap: fill it through stackView()");
+        }
         return stack;
+    }
+
+    /**
+     * The stack copy as a little-endian buffer, on the heap or not: read and written by absolute index only, so that
+     * one buffer serves every sample without a view made per sample.
+     */
+    public ByteBuffer stackView() {
+        return stackView;
     }
 
     /**
@@ -102,14 +148,14 @@ public final class CapturedThread {
      * time it carries a larger copy (a thread whose copy grew), rather than every buffer being made for the largest.
      */
     public void reserveStack(int stackBytes) {
-        if (stack.length < stackBytes) {
-            stack = new byte[stackBytes];
+        if (stackView.capacity() < stackBytes) {
+            allocateStack(stackBytes);
         }
     }
 
     /** How many bytes of {@link #stackBuffer()}, from sp, were copied. */
     public void setStackLength(int length) {
-        stackLength = Math.max(0, Math.min(length, stack.length));
+        stackLength = Math.max(0, Math.min(length, stackView.capacity()));
     }
 
     /** Valid bytes of the stack copy. */

@@ -25,9 +25,17 @@ public final class StackMemory {
 
     /** Sets the copy: {@code length} bytes of {@code bytes} are the memory at {@code start}; not copied again. */
     public void setCopy(long start, byte[] bytes, int length) {
-        this.copy = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        setCopy(start, ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN), length);
+    }
+
+    /**
+     * Sets the copy from a little-endian buffer read by absolute index (its position is ignored), on the heap or
+     * not; kept, not copied.
+     */
+    public void setCopy(long start, ByteBuffer littleEndian, int length) {
+        this.copy = littleEndian;
         this.copyStart = start;
-        this.copyLength = Math.min(length, bytes.length);
+        this.copyLength = Math.min(length, littleEndian.capacity());
         this.stackHigh = 0;
         this.aboveCopy = false;
     }

@@ -50,7 +50,7 @@ public final class UnwindContext {
                 r.set(i, thread.register(i));
             }
         }
-        memory.setCopy(r.sp(), thread.stackBuffer(), thread.stackLength());
+        memory.setCopy(r.sp(), thread.stackView(), thread.stackLength());
         bounds = null;
         setBounds(thread.hasStackRegion() ? new StackBounds(thread.stackLow(), thread.stackHigh()) : null);
     }

@@ -61,9 +61,8 @@ public final class RawSample {
             out.setRegister(CapturedThread.R14, register(UserRegisters.R14));
             out.setRegister(CapturedThread.R15, register(UserRegisters.R15));
             out.reserveStack(stackLength);
-            byte[] target = out.stackBuffer();
-            int length = Math.min(stackLength, target.length);
-            System.arraycopy(stack, 0, target, 0, length);
+            int length = Math.min(stackLength, out.stackView().capacity());
+            out.stackView().put(0, stack, 0, length);
             out.setStackLength(length);
         }
         for (int i = 0; i < kernelDepth; i++) {

@@ -220,7 +220,7 @@ public final class PerfEngine implements SamplingEngine {
         CapturedThread copy = free.poll();
         if (copy == null && pooled < POOL) {
             pooled++;
-            copy = new CapturedThread(stackBytes);
+            copy = CapturedThread.offHeap(stackBytes);
         }
         if (copy == null) {
             dropped++;

@@ -213,7 +213,7 @@ public final class WallEngine implements SamplingEngine {
             return;
         }
         if (t.latestCpu == null) {
-            t.latestCpu = new CapturedThread(s.stack.length);
+            t.latestCpu = CapturedThread.offHeap(s.stack.length);
         }
         s.copyTo(t.latestCpu);
         t.latestCpuTime = System.nanoTime();
