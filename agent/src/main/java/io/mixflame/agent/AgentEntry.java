@@ -1,6 +1,7 @@
 package io.mixflame.agent;
 
 import io.mixflame.agent.log.LogLevel;
+import io.mixflame.image.index.ModuleIndexStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +40,11 @@ public final class AgentEntry {
         }
         if (options.logLevel() != null) {
             LogLevel.set(options.logLevel());
+        }
+        if (options.cacheDir() != null) {
+            // Before the engine starts: its first walk reads libjvm's symbols.
+            ModuleIndexStore.useShared(options.cacheDir().equals(AgentOptions.CACHE_OFF) ? ModuleIndexStore.DISABLED
+                    : ModuleIndexStore.at(Path.of(options.cacheDir())));
         }
         CompilerDirective.installOnce();
         run(options);

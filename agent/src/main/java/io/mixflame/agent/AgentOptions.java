@@ -35,17 +35,22 @@ import java.util.Set;
  * @param http          where to serve profiles over HTTP, or null
  * @param states        for wall-clock profiles: the thread states whose samples are kept
  * @param style         how frames are spelled in text outputs ({@code ann}, {@code sig}, {@code lib}, {@code lines})
+ * @param cacheDir      where module indexes are shared between JVMs ({@code cachedir=}), {@link #CACHE_OFF} for
+ *                      none, or null for the default
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
                            EngineChoice engine, String logLevel, String title, String reply,
                            io.mixflame.agent.http.HttpAddress http,
-                           java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style) {
+                           java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style,
+                           String cacheDir) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
     /** Default number of loop profiles kept on disk. */
     public static final int DEFAULT_KEEP = 10;
+    /** {@code cachedir=off}: every JVM reads its modules' symbols itself, as before module indexes. */
+    public static final String CACHE_OFF = "off";
     static final long DEFAULT_CPU_INTERVAL = 10_000_000L;
     static final long DEFAULT_WALL_INTERVAL = 20_000_000L;
     private static final long MIN_INTERVAL = 100_000L;
@@ -84,6 +89,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String log = null;
         String title = null;
         String reply = null;
+        String cacheDir = null;
         io.mixflame.agent.http.HttpAddress http = null;
         java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states =
                 java.util.EnumSet.allOf(io.mixflame.engine.wall.ThreadState.class);
@@ -144,6 +150,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "title" -> title = required(key, value);
                 case "reply" -> reply = required(key, value);
+                case "cachedir" -> cacheDir = cacheDirectory(required(key, value));
                 case "http" -> http = io.mixflame.agent.http.HttpAddress.parse(required(key, value));
                 case "state" -> states = io.mixflame.engine.wall.ThreadState.parseSet(required(key, value));
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
@@ -158,7 +165,19 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
-                new FrameStyle(annotate, signatures, libraries, lines));
+                new FrameStyle(annotate, signatures, libraries, lines), cacheDir);
+    }
+
+    /** {@code off}, or an absolute path: a relative one would depend on where each JVM happens to start. */
+    private static String cacheDirectory(String value) {
+        try {
+            if (value.equals(CACHE_OFF) || java.nio.file.Path.of(value).isAbsolute()) {
+                return value;
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("cachedir=" + value + " is neither off nor an absolute path");
     }
 
     /**

@@ -43,6 +43,16 @@ class AgentOptionsTest {
     }
 
     @Test
+    void cachedirIsAnAbsolutePathOrOff() {
+        assertThat(AgentOptions.parse("").cacheDir()).isNull();
+        assertThat(AgentOptions.parse("cachedir=/var/cache/mixflame").cacheDir()).isEqualTo("/var/cache/mixflame");
+        assertThat(AgentOptions.parse("cachedir=off").cacheDir()).isEqualTo(AgentOptions.CACHE_OFF);
+        assertThatThrownBy(() -> AgentOptions.parse("cachedir=relative/dir"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absolute");
+        assertThatThrownBy(() -> AgentOptions.parse("cachedir=")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void wallDefaultsToTwentyMilliseconds() {
         assertThat(AgentOptions.parse("event=wall").intervalNanos()).isEqualTo(20_000_000L);
     }

@@ -8,7 +8,8 @@ import java.nio.ByteOrder;
  * addresses, names): the application's collector neither copies nor counts them, and G1 does not size the heap for
  * them. Elements are {@code long}s, {@code int}s or bytes as the caller reads them, at {@code index * elementBytes}.
  * Growing copies into a buffer twice as large; the old one is freed with its small heap object. Not thread-safe
- * while it grows.
+ * while it grows. An array may also be a read-only view of bytes mapped from a file ({@link #readOnly}), which many
+ * processes then share in the page cache.
  */
 public final class OffHeapArray {
     private final int elementBytes;
@@ -21,6 +22,23 @@ public final class OffHeapArray {
     public OffHeapArray(int elementBytes, int capacity) {
         this.elementBytes = elementBytes;
         this.bytes = allocate(Math.max(1, capacity));
+    }
+
+    private OffHeapArray(int elementBytes, ByteBuffer bytes) {
+        this.elementBytes = elementBytes;
+        this.bytes = bytes;
+    }
+
+    /**
+     * A view of {@code bytes} (from its position to its limit) without copying, in the buffer's own byte order: a
+     * file's rows are read where they are mapped. Setters and {@link #ensure} past its capacity throw
+     * {@link java.nio.ReadOnlyBufferException}.
+     *
+     * @param elementBytes 8 for longs, 4 for ints, 1 for bytes
+     */
+    public static OffHeapArray readOnly(ByteBuffer bytes, int elementBytes) {
+        ByteOrder order = bytes.order();
+        return new OffHeapArray(elementBytes, bytes.slice().asReadOnlyBuffer().order(order));
     }
 
     private ByteBuffer allocate(int capacity) {
@@ -61,6 +79,9 @@ public final class OffHeapArray {
     public void ensure(int capacity) {
         if (capacity <= capacity()) {
             return;
+        }
+        if (bytes.isReadOnly()) {
+            throw new java.nio.ReadOnlyBufferException();
         }
         ByteBuffer grown = allocate(Math.max(capacity, capacity() * 2));
         grown.put(0, bytes, 0, bytes.capacity());

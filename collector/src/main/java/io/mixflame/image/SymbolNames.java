@@ -3,6 +3,7 @@ package io.mixflame.image;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Where symbol names lie, without reading them: each name is a string table (an ELF {@code .strtab} or
@@ -17,6 +18,34 @@ final class SymbolNames {
 
     private ByteBuffer[] tables = new ByteBuffer[4];
     private int tableCount;
+
+    /** Names in tables yet to be registered ({@link #table}). */
+    SymbolNames() {
+    }
+
+    /**
+     * Names in these tables, numbered in this order as given (a table read back from a module index, whose
+     * references already carry the numbers): not merged when two are the same buffer, which would renumber them.
+     */
+    SymbolNames(List<ByteBuffer> strings) {
+        tables = strings.toArray(new ByteBuffer[0]);
+        tableCount = tables.length;
+    }
+
+    /** Number of string tables. */
+    int tableCount() {
+        return tableCount;
+    }
+
+    /** String table {@code number}, as registered. */
+    ByteBuffer tableAt(int number) {
+        return tables[number];
+    }
+
+    /** Whether a reference names a registered table and a known suffix, so that {@link #read} can follow it. */
+    boolean isValid(long reference) {
+        return reference >= 0 && (reference >>> 40) < tableCount && ((reference >>> 32) & 0xff) < SUFFIXES.length;
+    }
 
     /** Registers a string table; returns its number for {@link #reference}. */
     int table(ByteBuffer strings) {

@@ -1,6 +1,8 @@
 package io.mixflame.image;
 
 import io.mixflame.cache.OffHeapArray;
+import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -9,10 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
  * are the module's own (link-time) virtual addresses; callers subtract the load bias first. The rows (address,
  * size, where the name lies) are outside the Java heap: libjvm alone has some 60 000 symbols, a megabyte and a half
  * that the application's collector would otherwise copy and count; only the names made for frames are Java objects.
+ * The rows may also be a module index's, mapped from a file that every JVM on the host shares ({@link #mapped}).
  */
 public final class SymbolTable {
     /** A table without symbols. */
     public static final SymbolTable EMPTY = new SymbolTable(new Rows(0), 0, new SymbolNames());
+
+    /** Bytes of one symbol's row: its address, size and name reference, as three longs. */
+    public static final int ROW_BYTES = 3 * Long.BYTES;
 
     /** Each symbol's address, size and name reference, three longs a symbol. */
     static final class Rows {
@@ -20,6 +26,10 @@ public final class SymbolTable {
 
         Rows(int symbols) {
             longs = new OffHeapArray(Long.BYTES, Math.multiplyExact(Math.max(1, symbols), 3));
+        }
+
+        Rows(OffHeapArray longs) {
+            this.longs = longs;
         }
 
         void set(int index, long address, long size, long name) {
@@ -59,6 +69,53 @@ public final class SymbolTable {
         this.rows = rows;
         this.count = count;
         this.nameSource = nameSource;
+    }
+
+    /**
+     * A table over rows laid out as {@link #copyRows} writes them (in {@code rowBytes}' byte order, from its position
+     * to its limit), read where they lie: a module index mapped from a file is not copied. The rows are checked
+     * first, as a file's bytes may be anything: sorted by address, one symbol per address, every name reference
+     * naming one of {@code stringTables}.
+     *
+     * @param stringTables the string tables the rows' name references number, in their order
+     * @throws IllegalArgumentException when the rows are not a symbol table's
+     */
+    public static SymbolTable mapped(ByteBuffer rowBytes, List<ByteBuffer> stringTables) {
+        if (rowBytes.remaining() % ROW_BYTES != 0) {
+            throw new IllegalArgumentException(rowBytes.remaining() + " bytes are not whole rows");
+        }
+        int count = rowBytes.remaining() / ROW_BYTES;
+        Rows rows = new Rows(OffHeapArray.readOnly(rowBytes, Long.BYTES));
+        SymbolNames names = new SymbolNames(stringTables);
+        for (int i = 0; i < count; i++) {
+            if (i > 0 && rows.address(i) <= rows.address(i - 1)) {
+                throw new IllegalArgumentException("rows not sorted at symbol " + i);
+            }
+            if (!names.isValid(rows.name(i))) {
+                throw new IllegalArgumentException("symbol " + i + " names no known string table");
+            }
+        }
+        return new SymbolTable(rows, count, names);
+    }
+
+    /**
+     * Puts the rows of symbols {@code first} to {@code first + count - 1} into {@code out} at its position, in its
+     * byte order, {@link #ROW_BYTES} each: the bytes {@link #mapped} reads back.
+     */
+    public void copyRows(int first, int count, ByteBuffer out) {
+        for (int i = first; i < first + count; i++) {
+            out.putLong(rows.address(i)).putLong(rows.size(i)).putLong(rows.name(i));
+        }
+    }
+
+    /** Number of string tables the names lie in. */
+    public int stringTableCount() {
+        return nameSource.tableCount();
+    }
+
+    /** String table {@code number}: the buffer (a section mapped from a module's file) names are read from. */
+    public ByteBuffer stringTable(int number) {
+        return nameSource.tableAt(number);
     }
 
     /** Number of symbols. */

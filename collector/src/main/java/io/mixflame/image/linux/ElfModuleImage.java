@@ -4,12 +4,11 @@ import io.mixflame.image.ExportedSymbols;
 import io.mixflame.image.ModuleImage;
 import io.mixflame.image.StableModuleName;
 import io.mixflame.image.SymbolTable;
-import io.mixflame.image.SymbolTableBuilder;
 import io.mixflame.image.UnwindData;
 import io.mixflame.image.elf.ElfExportedSymbols;
 import io.mixflame.image.elf.ElfFile;
-import io.mixflame.image.elf.ElfSymbolReader;
 import io.mixflame.image.elf.ElfSegment;
+import io.mixflame.image.index.ModuleIndexStore;
 import io.mixflame.image.dwarf.CfiParser;
 import io.mixflame.image.dwarf.CallFrameInfo;
 import io.mixflame.image.dwarf.CfiTable;
@@ -31,6 +30,7 @@ public final class ElfModuleImage implements ModuleImage {
     private volatile String name;
     private volatile String buildId;
     private final ElfSource source;
+    private final IndexedSymbolTables symbolTables;
     private volatile ElfFile elf;
     private volatile boolean elfFailed;
     private volatile SymbolTable symbols;
@@ -44,14 +44,28 @@ public final class ElfModuleImage implements ModuleImage {
     }
 
     /**
+     * An image whose symbols are always read from its file.
+     *
      * @param path   the file's path, or a pseudo-name such as {@code [vdso]}
      * @param source opens the file when something of it is first asked for
      */
     public ElfModuleImage(String path, ElfSource source) {
+        this(path, source, ModuleIndexStore.DISABLED);
+    }
+
+    /**
+     * An image whose symbols come from the host's module index when it has them (and go there when it has not).
+     *
+     * @param path    the file's path, or a pseudo-name such as {@code [vdso]} (never indexed)
+     * @param source  opens the file when something of it is first asked for
+     * @param indexes where module indexes are read and written
+     */
+    public ElfModuleImage(String path, ElfSource source, ModuleIndexStore indexes) {
         this.path = path;
         this.fileName = path.substring(path.lastIndexOf('/') + 1);
         this.name = StableModuleName.hasRandomPart(fileName) ? null : fileName;
         this.source = source;
+        this.symbolTables = new IndexedSymbolTables(indexes);
     }
 
     @Override
@@ -181,11 +195,8 @@ public final class ElfModuleImage implements ModuleImage {
         if (file.isEmpty()) {
             return SymbolTable.EMPTY;
         }
-        SymbolTableBuilder builder = new SymbolTableBuilder();
         try {
-            DebugFiles.find(path, file.get()).ifPresent(debug -> ElfSymbolReader.readInto(debug, builder));
-            ElfSymbolReader.readInto(file.get(), builder);
-            return builder.build();
+            return symbolTables.load(path, file.get(), DebugFiles.find(path, file.get()));
         } catch (RuntimeException e) {
             // ElfFormatException above all, but a corrupted file must cost its symbols and nothing else.
             LOG.warn("symbols of {} are malformed: {}", path, e.getMessage());

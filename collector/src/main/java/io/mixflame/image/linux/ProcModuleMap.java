@@ -2,6 +2,7 @@ package io.mixflame.image.linux;
 
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleCache;
+import io.mixflame.image.index.ModuleIndexStore;
 import io.mixflame.image.ModuleImage;
 import io.mixflame.image.ModuleSnapshot;
 import io.mixflame.image.SnapshotModuleMap;
@@ -62,10 +63,12 @@ public final class ProcModuleMap extends SnapshotModuleMap {
                 // The file is gone (JNA deletes its extracted library); the kernel still serves the mapped file.
                 String name = m.path().substring(0, m.path().length() - DELETED.length());
                 String mapFile = "/proc/" + pid + "/map_files/" + Long.toHexString(m.start()) + "-" + Long.toHexString(m.end());
-                list.add(loaded(cache.memory(mapFile, () -> new ElfModuleImage(name, () -> ElfFile.open(Path.of(mapFile)))),
+                list.add(loaded(cache.memory(mapFile, () -> new ElfModuleImage(name, () -> ElfFile.open(Path.of(mapFile)),
+                        ModuleIndexStore.shared())),
                         m, m.fileOffset()));
             } else if (m.isFile()) {
-                list.add(loaded(cache.file(m.path(), m.inode(), () -> new ElfModuleImage(m.path(), () -> ElfFile.open(Path.of(m.path())))),
+                list.add(loaded(cache.file(m.path(), m.inode(), () -> new ElfModuleImage(m.path(), () -> ElfFile.open(Path.of(m.path())),
+                        ModuleIndexStore.shared())),
                         m, m.fileOffset()));
             } else if (m.path().equals("[vdso]")) {
                 list.add(loaded(cache.memory(pid + ":" + m.start(), () -> new ElfModuleImage("[vdso]", () -> readVdso(m))),
