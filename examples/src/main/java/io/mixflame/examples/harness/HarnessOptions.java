@@ -35,11 +35,12 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
             "                        (appended when absent) with the report; not written when a run failed");
 
     /**
-     * A full run takes about 18 minutes here: per repetition the four profilers run {@code cpu} (6 s of work),
+     * A full run takes about 21 minutes here: per repetition the four profilers run {@code cpu} (6 s of work),
      * {@code saturate} (6 s) and {@code service} (8 s), each with 1.5 to 4 s of JVM and profiler start-up and
      * slowdown, some 110 s; five of those, the mixed runs (30 s), the wall-clock study (two repetitions of three 31 s
      * runs, about 3 minutes), the 1 ms study (two repetitions of none, async-profiler and mixflame on
-     * {@code saturate} and {@code cpu}, about 110 s) and the one run of the thread study (about 15 s). A quick run
+     * {@code saturate} and {@code cpu}, about 110 s), the one run of the thread study (about 15 s) and the JNI library
+     * study (two repetitions of none, async-profiler and mixflame on {@code rocks} for 20 s, about 130 s). A quick run
      * takes one run of each, with 1 s of work, the 1 ms study on {@code saturate} only: about 25 runs, 100 s.
      */
     private static final int FULL_REPETITIONS = 5;

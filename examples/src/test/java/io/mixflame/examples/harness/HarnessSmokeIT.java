@@ -37,18 +37,24 @@ class HarnessSmokeIT {
         assertThat(report).contains("### Overhead: `cpu --rounds", "### Overhead under saturation: `saturate --rounds",
                 "### Overhead: `service --load", "### Accuracy: `cpu`", "### Native frames: `mixed",
                 "### Wall clock: `idle", "### Sampling every 1 ms", "#### `saturate --rounds",
-                "### Where mixflame's CPU goes: `saturate --rounds", "### Against the targets");
+                "### Where mixflame's CPU goes: `saturate --rounds", "### A real JNI library: `rocks --seconds",
+                "### Against the targets");
         assertThat(Files.readString(benchmarks, StandardCharsets.UTF_8)).as("BENCHMARKS.md with the section replaced")
                 .isEqualTo("# Benchmarks\n\nkept\n\n" + MarkedSection.BEGIN + "\n" + report + MarkedSection.END
                         + "\n\n## After\nkept too\n");
         List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
         // The three overhead tables and the mixed table list all four, the shares table the three profilers, the
-        // wall table all but JFR, the 1 ms table (saturate only when quick) all but JFR.
+        // wall table all but JFR, the 1 ms table (saturate only when quick) all but JFR, the JNI table all but JFR.
         List<String> baseline = rows.stream().filter(l -> l.startsWith("| none |")).toList();
-        assertThat(baseline).hasSize(6);
-        assertThat(rows.stream().filter(l -> l.startsWith("| async-profiler "))).hasSize(7);
+        assertThat(baseline).hasSize(7);
+        assertThat(rows.stream().filter(l -> l.startsWith("| async-profiler "))).hasSize(8);
         assertThat(rows.stream().filter(l -> l.startsWith("| JFR |"))).hasSize(5);
-        assertThat(rows.stream().filter(l -> l.startsWith("| mixflame (engine="))).hasSize(7);
+        assertThat(rows.stream().filter(l -> l.startsWith("| mixflame (engine="))).hasSize(8);
+        // The JNI table: RocksDB's threads seen, and the calling thread's library samples counted.
+        assertThat(rows).anyMatch(l -> l.startsWith("| mixflame (engine=")
+                && l.matches(".*\\| \\d+\\.\\d\\d% of [1-9]\\d* \\|.*"));
+        // The fixed-work tables end with the live heap at exit, in tenths of a megabyte.
+        assertThat(baseline.stream().filter(l -> l.matches(".* \\d+\\.\\d MB \\|$"))).hasSizeGreaterThanOrEqualTo(2);
         assertThat(rows).anyMatch(l -> l.startsWith("| `idle`: wall clock, 500 idle threads"));
         assertThat(rows).noneMatch(l -> l.startsWith("| mixflame (engine=?)"));
         // Peak RSS for every workload, and process CPU in seconds for all but the wall-clock table's (a share of one
