@@ -101,6 +101,10 @@ public final class NativeStackWalker {
             }
             if (status == UnwindStatus.COMPLETED) {
                 out.setEnd(WalkedStack.End.COMPLETED);
+                if (r.pc() == 0) {
+                    // The unwinder read a zero return address (a frame-pointer chain's end), not a rule saying so.
+                    out.setEndedAtZeroReturn();
+                }
                 return;
             }
             if (status == UnwindStatus.FAILED) {
@@ -112,6 +116,7 @@ public final class NativeStackWalker {
             long newPc = r.pc();
             if (newPc == 0) {
                 out.setEnd(WalkedStack.End.COMPLETED);
+                out.setEndedAtZeroReturn();
                 return;
             }
             if (context.signalFrame()) {

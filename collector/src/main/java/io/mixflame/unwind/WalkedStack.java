@@ -52,10 +52,13 @@ public final class WalkedStack {
     private long[] detailB = new long[128];
     private int count;
     private End end = End.COMPLETED;
+    /** Whether the walk ended because a step read a zero return address, rather than at a frame said to be the first. */
+    private boolean zeroReturn;
 
     void clear() {
         count = 0;
         end = End.COMPLETED;
+        zeroReturn = false;
     }
 
     void add(byte kind, long pc, long sp, boolean callSite, boolean guessedFp) {
@@ -164,6 +167,20 @@ public final class WalkedStack {
             }
         }
         return false;
+    }
+
+    /** Marks the end as the read of a zero return address. */
+    void setEndedAtZeroReturn() {
+        zeroReturn = true;
+    }
+
+    /**
+     * Whether the walk ended on a zero return address: the first frame of a thread whose entry has no unwind data
+     * saying so, or a step that read a zero where the frame's return address was not. Walks of threads that start
+     * with call frame information (glibc's) end at a frame said to be the first instead.
+     */
+    public boolean endedAtZeroReturn() {
+        return zeroReturn && end == End.COMPLETED;
     }
 
     /**

@@ -301,6 +301,16 @@ class NativeStackWalkerTest {
     }
 
     @Test
+    void aWalkThatEndsOnAZeroReturnAddressSaysSo() {
+        mainCallsACallsB();
+        WalkedStack s = walkFromB();
+        assertThat(s.end()).isEqualTo(WalkedStack.End.COMPLETED);
+        assertThat(s.endedAtZeroReturn()).as("main's return address is 0").isTrue();
+        s.endedEarly();
+        assertThat(s.endedAtZeroReturn()).as("once counted as broken").isFalse();
+    }
+
+    @Test
     void aWalkThatCompletedIsNotResumed() {
         long[] fps = mainCallsACallsB();
         WalkedStack s = walkFromB();

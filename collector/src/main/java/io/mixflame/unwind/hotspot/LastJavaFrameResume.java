@@ -19,14 +19,16 @@ import io.mixflame.unwind.WalkedStack;
  * sample is walked), from the return address into a native wrapper found in the sample's stack above the break
  * ({@link NativeCallReturnSearch}).</li>
  * </ul>
- * A walk that ended as though at the thread's first frame, but below a confirmed anchor, is broken too: some step
- * read a zero for a return address. Allocates nothing; one per walking thread.
+ * A walk that ended on a zero return address without meeting Java code, below a confirmed anchor or below a native
+ * wrapper's return address, is broken too: some step read a zero where the return address was not. Allocates nothing; one per walking thread.
  */
 public final class LastJavaFrameResume {
     private final HotSpotVm vm;
     private final NativeCallReturnSearch search;
     /** sp, fp, pc of the thread's last Java frame. */
     private final long[] anchor = new long[3];
+    /** The return address below the anchor's sp, set by {@link #confirmed}. */
+    private long returnAddress;
 
     public LastJavaFrameResume(HotSpotVm vm) {
         this.vm = vm;
@@ -40,6 +42,11 @@ public final class LastJavaFrameResume {
      * @return whether the walk went on
      */
     public boolean resume(NativeStackWalker walker, UnwindContext context, WalkedStack walked, int tid) {
+        // Most walks end at the thread's first frame: nothing to resume, and the anchor (reads of the JVM's memory) is
+        // not asked for. An end on a zero return address in a walk that met no Java frame may be a wrong step.
+        if (!walked.broken() && (!walked.endedAtZeroReturn() || walked.hasJavaFrame())) {
+            return false;
+        }
         if (!vm.lastJavaFrame(tid, anchor)) {
             // Not a Java thread, or one never seen outside Java code: nothing says there are Java frames further out.
             return false;
@@ -49,9 +56,6 @@ public final class LastJavaFrameResume {
             walked.endedEarly();
             long pc = anchor[2];
             return walker.resumeAt(context, walked, anchor[0], anchor[1], pc != 0 ? pc : returnAddress);
-        }
-        if (!walked.broken() && walked.hasJavaFrame()) {
-            return false;
         }
         long slot = context.bounds() == null ? 0 : search.find(context.memory(), context.bounds(), outermost);
         if (slot == 0) {
@@ -66,9 +70,6 @@ public final class LastJavaFrameResume {
         walked.endedEarly();
         return walker.resumeAt(context, walked, slot + 8, 0, wrapperReturn);
     }
-
-    /** The return address below the anchor's sp, set by {@link #confirmed}. */
-    private long returnAddress;
 
     /** Whether the sample's stack holds, just below the anchor's sp, a return address into the anchor's frame's code. */
     private boolean confirmed(UnwindContext context) {
