@@ -18,10 +18,11 @@ public final class Examples {
             "usage: java -jar mixflame-examples.jar WORKLOAD [--seconds N] [options]",
             "  cpu [--rounds N]   burns CPU in methods ending in alpha, beta and gamma in the ratio 50:30:20;",
             "                     with --rounds, does N rounds of that work and prints how long they took",
-            "  saturate [--threads N] [--rounds N]",
+            "  saturate [--threads N] [--rounds N] [--window W]",
             "                     N busy threads (one per core) doing mixed work: Java arithmetic, zlib CRC32",
             "                     through JNI, HashMap churn; --rounds N splits N rounds among them and prints how",
-            "                     long they took and the process's CPU time",
+            "                     long they took and the process's CPU time; --window W prints the rounds done",
+            "                     in each W-second window of a --seconds run",
             "  mixed              native code between Java frames: zlib, libc qsort with a Java comparator",
             "                     called back from C (JNA), libc memcmp in a loop",
             "  service [--load] [--threads N] [--requests N]",
@@ -73,10 +74,11 @@ public final class Examples {
                 return () -> CpuWorkload.main(a);
             }
             case "saturate" -> {
-                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of("--threads", "--rounds"));
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of("--threads", "--rounds", "--window"));
                 int threads = Math.toIntExact(a.number("--threads", Runtime.getRuntime().availableProcessors()));
                 long rounds = a.number("--rounds", 0);
-                return () -> SaturateWorkload.run(threads, rounds, a.seconds());
+                int window = Math.toIntExact(a.number("--window", 0));
+                return () -> SaturateWorkload.run(threads, rounds, a.seconds(), window);
             }
             case "mixed" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);

@@ -1,5 +1,7 @@
 package io.mixflame.image.dwarf;
 
+import java.util.Objects;
+
 /**
  * Where the caller's value of one register is, in the terms of DWARF call frame information.
  *
@@ -31,5 +33,18 @@ public record RegisterRule(Kind kind, long offset, DwarfExpression expression) {
 
     public static RegisterRule savedAt(long offset) {
         return new RegisterRule(Kind.SAVED_AT, offset, null);
+    }
+
+    // Written out rather than generated: rules are interned while samples are walked, and a record's generated
+    // equals and hashCode go through method handles that the service's JIT would compile for us (issue 24).
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RegisterRule r && kind == r.kind && offset == r.offset
+                && Objects.equals(expression, r.expression);
+    }
+
+    @Override
+    public int hashCode() {
+        return (kind.ordinal() * 31 + Long.hashCode(offset)) * 31 + Objects.hashCode(expression);
     }
 }

@@ -119,6 +119,18 @@ final class BenchmarkReport {
         return b.toString();
     }
 
+    /** The report of {@code --only cost}: the cost study alone (issue 24). */
+    static String costMarkdown(String command, String machine, String profilerArgs, CostSection cost, int repetitions,
+                               List<String> failures) {
+        StringBuilder b = new StringBuilder();
+        b.append("## What the service pays for its profiler (issue 24)\n\n");
+        b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
+        b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
+        b.append(cost.markdown(repetitions));
+        failedRuns(b, failures);
+        return b.toString();
+    }
+
     private static String jniSection(JniLibrarySection jni, Map<Profiler, String> labels) {
         JniLibraryStudy study = jni.study();
         int repetitions = study.runs().getOrDefault(Profiler.NONE, List.of()).size();

@@ -53,6 +53,16 @@ public final class Harness {
                     labels, profilerArgs(files, options), new JniLibrarySection(runner, jni), runner.failures()), runner);
             return;
         }
+        if (options.costOnly()) {
+            FixedWork shortJob = calibrate(runner, "saturate", List.of("--threads", "1"), options.shortJobMillis());
+            FixedWork saturated = calibrate(runner, "saturate", List.of(), options.cpuSeconds() * 1000);
+            CostStudy study = CostStudy.run(runner, options.repetitions(), shortJob, saturated, options.steadyState());
+            Map<Profiler, String> labels = labels(runner, files, study.saturatedRuns().of(Profiler.MIXFLAME));
+            finish(options, BenchmarkReport.costMarkdown(command(args), MachineDescription.describe(options.javaHome()),
+                    profilerArgs(files, options), new CostSection(study, labels), options.repetitions(),
+                    runner.failures()), runner);
+            return;
+        }
         FixedWork cpuWork = calibrate(runner, "cpu", options.cpuSeconds());
         FixedWork saturateWork = calibrate(runner, "saturate", options.cpuSeconds());
         OverheadStudy overhead = OverheadStudy.run(runner, options.repetitions(), cpuWork, saturateWork,
@@ -107,11 +117,23 @@ public final class Harness {
     /** Rounds of a workload that take about {@code seconds} here, from a short run without a profiler. */
     private static FixedWork calibrate(WorkloadRunner runner, String workload, int seconds)
             throws IOException, InterruptedException {
-        ChildRun run = runner.run(Profiler.NONE, List.of(workload, "--seconds", Integer.toString(CALIBRATION_SECONDS)),
-                CALIBRATION_SECONDS);
+        return calibrate(runner, workload, List.of(), seconds * 1000);
+    }
+
+    /**
+     * Rounds of a workload run with {@code options} that take about {@code millis} here, from a run of
+     * {@link #CALIBRATION_SECONDS} without a profiler: a fresh JVM's rate, warm-up included, as the work's runs have.
+     */
+    private static FixedWork calibrate(WorkloadRunner runner, String workload, List<String> options, int millis)
+            throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of(workload));
+        command.addAll(options);
+        command.addAll(List.of("--seconds", Integer.toString(CALIBRATION_SECONDS)));
+        ChildRun run = runner.run(Profiler.NONE, command, CALIBRATION_SECONDS);
         double perSecond = WorkloadOutput.roundsPerSecond(workload, run.stdout()).orElseThrow(() ->
                 new IllegalStateException("the calibration run printed no rounds: " + run.failure()));
-        return new FixedWork(workload, Math.max(1, Math.round(perSecond * seconds)), seconds);
+        return new FixedWork(workload, options, Math.max(1, Math.round(perSecond * millis / 1000.0)),
+                (millis + 999) / 1000);
     }
 
     /** The profilers' names in the tables; mixflame's says which engine its profiles' headers name. */

@@ -14,17 +14,21 @@ import java.util.List;
  * @param javaHome        the JDK the workloads run on
  * @param work            where runs keep their output and profiles, or null for a new temporary directory
  * @param benchmarks      a markdown file whose marked section the report replaces, or null
- * @param jniOnly         only the JNI library study, its own report (not for {@code --benchmarks})
+ * @param only            null for every study, or the one study run alone with a report of its own (not for
+ *                        {@code --benchmarks}): {@code jni} or {@code cost}
  */
 record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameOptions, Path javaHome, Path work,
-                      Path benchmarks, boolean jniOnly) {
+                      Path benchmarks, String only) {
     static final String USAGE = String.join("\n",
             "usage: java -cp mixflame-examples.jar io.mixflame.examples.harness.Harness [--quick] [--out FILE]",
             "         [--repetitions N] [--mixflame-options OPTS] [--java JAVA_HOME] [--work DIR] [--benchmarks FILE]",
-            "         [--only jni]",
+            "         [--only jni|cost]",
             "  --quick               short runs (a smoke test), one repetition unless --repetitions is given",
             "  --only jni            only the JNI library study (RocksDB under none, async-profiler, mixflame), 2",
             "                        repetitions unless told; its own report, which --benchmarks does not take",
+            "  --only cost           only the cost study (issue 24): a short job, saturated fixed work and a 90 s",
+            "                        steady state under each profiler, 2 repetitions unless told, with peak RSS, live",
+            "                        heap and the JIT's compilations; its own report, which --benchmarks does not take",
             "  --out FILE            also write the markdown report to FILE",
             "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 5; the",
             "                        wall-clock and 1 ms studies run 2 times, or 1 with --quick)",
@@ -47,6 +51,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     private static final int WALL_REPETITIONS = 2;
     private static final int FINE_INTERVAL_REPETITIONS = 2;
     private static final int JNI_REPETITIONS = 2;
+    private static final int COST_REPETITIONS = 2;
 
     /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
     static HarnessOptions parse(List<String> args) {
@@ -57,7 +62,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
         Path java = Path.of(System.getProperty("java.home"));
         Path work = null;
         Path benchmarks = null;
-        boolean jniOnly = false;
+        String only = null;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--quick")) {
@@ -76,19 +81,41 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 case "--work" -> work = Path.of(v);
                 case "--benchmarks" -> benchmarks = Path.of(v);
                 case "--only" -> {
-                    if (!v.equals("jni")) {
-                        throw new IllegalArgumentException("--only takes jni, not '" + v + "'");
+                    if (!v.equals("jni") && !v.equals("cost")) {
+                        throw new IllegalArgumentException("--only takes jni or cost, not '" + v + "'");
                     }
-                    jniOnly = true;
+                    only = v;
                 }
                 default -> throw new IllegalArgumentException("unknown argument '" + a + "'");
             }
         }
-        if (jniOnly && benchmarks != null) {
-            throw new IllegalArgumentException("--only jni writes a report of its own: --benchmarks takes the full one");
+        if (only != null && benchmarks != null) {
+            throw new IllegalArgumentException("--only " + only + " writes a report of its own: --benchmarks takes the"
+                    + " full one");
         }
-        int reps = repetitions != null ? repetitions : quick ? 1 : jniOnly ? JNI_REPETITIONS : FULL_REPETITIONS;
-        return new HarnessOptions(quick, out, reps, mixflame, java, work, benchmarks, jniOnly);
+        int reps = repetitions != null ? repetitions : quick ? 1 : "jni".equals(only) ? JNI_REPETITIONS
+                : "cost".equals(only) ? COST_REPETITIONS : FULL_REPETITIONS;
+        return new HarnessOptions(quick, out, reps, mixflame, java, work, benchmarks, only);
+    }
+
+    /** Only the JNI library study. */
+    boolean jniOnly() {
+        return "jni".equals(only);
+    }
+
+    /** Only the cost study. */
+    boolean costOnly() {
+        return "cost".equals(only);
+    }
+
+    /** The cost study's short job: milliseconds of work on one thread. */
+    int shortJobMillis() {
+        return quick ? 1000 : 1500;
+    }
+
+    /** The cost study's steady state: 90 s in 10-s windows, the first 30 s not counted (quick: 6, 2, 2). */
+    CostStudy.SteadyState steadyState() {
+        return quick ? new CostStudy.SteadyState(6, 2, 2) : new CostStudy.SteadyState(90, 10, 30);
     }
 
     /** Seconds of work per cpu or saturate run (the rounds are calibrated to it). */
@@ -138,7 +165,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
 
     /** Repetitions of the JNI library study: all of them with {@code --only jni}, else two (one when quick). */
     int jniRepetitions() {
-        return jniOnly ? repetitions : quick ? 1 : JNI_REPETITIONS;
+        return jniOnly() ? repetitions : quick ? 1 : JNI_REPETITIONS;
     }
 
     /** Seconds per run of the JNI library study. */

@@ -26,19 +26,29 @@ record PairedRuns(Map<Profiler, List<ChildRun>> runs) {
 
     /** Per repetition, {@code figure(p's run) / figure(the run without a profiler)}. */
     Measurements ratios(Profiler p, Function<ChildRun, OptionalDouble> figure) {
-        return paired(p, figure, (a, b) -> ReportNumbers.divide(a, b));
+        return ratios(p, Profiler.NONE, figure);
+    }
+
+    /** Per repetition, {@code figure(p's run) / figure(baseline's run)}. */
+    Measurements ratios(Profiler p, Profiler baseline, Function<ChildRun, OptionalDouble> figure) {
+        return paired(p, baseline, figure, (a, b) -> ReportNumbers.divide(a, b));
     }
 
     /** Per repetition, {@code figure(p's run) − figure(the run without a profiler)}. */
     Measurements differences(Profiler p, Function<ChildRun, OptionalDouble> figure) {
-        return paired(p, figure, (a, b) -> a.isPresent() && b.isPresent()
+        return differences(p, Profiler.NONE, figure);
+    }
+
+    /** Per repetition, {@code figure(p's run) − figure(baseline's run)}. */
+    Measurements differences(Profiler p, Profiler baseline, Function<ChildRun, OptionalDouble> figure) {
+        return paired(p, baseline, figure, (a, b) -> a.isPresent() && b.isPresent()
                 ? OptionalDouble.of(a.getAsDouble() - b.getAsDouble()) : OptionalDouble.empty());
     }
 
-    private Measurements paired(Profiler p, Function<ChildRun, OptionalDouble> figure,
+    private Measurements paired(Profiler p, Profiler against, Function<ChildRun, OptionalDouble> figure,
                                 java.util.function.BinaryOperator<OptionalDouble> combine) {
         List<ChildRun> mine = of(p);
-        List<ChildRun> baseline = of(Profiler.NONE);
+        List<ChildRun> baseline = of(against);
         Measurements result = new Measurements();
         for (int rep = 0; rep < Math.min(mine.size(), baseline.size()); rep++) {
             ChildRun a = mine.get(rep);

@@ -10,6 +10,10 @@ final class WorkloadOutput {
     private static final Pattern LIVE_HEAP = Pattern.compile("footprint: .*, live heap (\\d+) kB");
     private static final Pattern THREAD_CPU = Pattern.compile("(\\d+) ms of CPU time");
     private static final Pattern REQUESTS_PER_SECOND = Pattern.compile("load: .* ([\\d.]+) requests/s, (\\d+) errors");
+    private static final Pattern WINDOW = Pattern.compile("saturate: window (\\d+): (\\d+) rounds in (\\d+) s");
+    /** A compiler's line of {@code -XX:+CITime}: its standard and OSR compilations, time and methods. */
+    private static final Pattern CI_TIME = Pattern.compile("^ +C[12] \\{.*?standard: +([\\d.]+) s, \\d+ bytes, (\\d+) methods;"
+            + " osr: +([\\d.]+) s, \\d+ bytes, (\\d+) methods;", Pattern.MULTILINE);
     private static final Pattern BUSY_THREADS = Pattern.compile("saturate: \\d+ rounds in \\d+ m?s on (\\d+) threads");
 
     private WorkloadOutput() {
@@ -20,12 +24,12 @@ final class WorkloadOutput {
         return number(PEAK_RSS, stdout, 1);
     }
 
-    /** {@code cpu --rounds} or {@code saturate --rounds}: how long the fixed work took, in ms. */
     /** The heap a full collection left at the workload's end, in kB. */
     static OptionalDouble liveHeapKb(String stdout) {
         return number(LIVE_HEAP, stdout, 1);
     }
 
+    /** {@code cpu --rounds} or {@code saturate --rounds}: how long the fixed work took, in ms. */
     static OptionalDouble workMillis(String workload, String stdout) {
         return number(Pattern.compile(Pattern.quote(workload) + ": \\d+ rounds in (\\d+) ms"), stdout, 1);
     }
@@ -50,6 +54,45 @@ final class WorkloadOutput {
         Matcher m = Pattern.compile(Pattern.quote(workload) + ": (\\d+) rounds in (\\d+) s\\b").matcher(stdout);
         return m.find() ? OptionalDouble.of(Double.parseDouble(m.group(1)) / Double.parseDouble(m.group(2)))
                 : OptionalDouble.empty();
+    }
+
+    /**
+     * {@code saturate --seconds N --window W}: the rounds per second over the windows that ended after
+     * {@code skipSeconds}; empty when the run printed none of those.
+     */
+    static OptionalDouble steadyRoundsPerSecond(String stdout, int skipSeconds) {
+        Matcher m = WINDOW.matcher(stdout);
+        long rounds = 0;
+        long seconds = 0;
+        while (m.find()) {
+            long window = Long.parseLong(m.group(3));
+            if (Long.parseLong(m.group(1)) * window > skipSeconds) {
+                rounds += Long.parseLong(m.group(2));
+                seconds += window;
+            }
+        }
+        return seconds == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) rounds / seconds);
+    }
+
+    /** The methods C1 and C2 compiled, OSR compilations included, from {@code -XX:+CITime}'s lines at exit. */
+    static OptionalDouble jitCompilations(String stdout) {
+        return ciTime(stdout, 2, 4);
+    }
+
+    /** The seconds C1 and C2 spent compiling, from {@code -XX:+CITime}'s lines at exit. */
+    static OptionalDouble jitSeconds(String stdout) {
+        return ciTime(stdout, 1, 3);
+    }
+
+    private static OptionalDouble ciTime(String stdout, int standard, int osr) {
+        Matcher m = CI_TIME.matcher(stdout);
+        double sum = 0;
+        int compilers = 0;
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(standard)) + Double.parseDouble(m.group(osr));
+            compilers++;
+        }
+        return compilers == 0 ? OptionalDouble.empty() : OptionalDouble.of(sum);
     }
 
     private static OptionalDouble number(Pattern p, String text, int group) {

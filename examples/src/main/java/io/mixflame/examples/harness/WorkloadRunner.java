@@ -70,6 +70,8 @@ final class WorkloadRunner {
                     + "collapsed,file=" + threadProfileIn(dir));
         }
         options.addAll(profiler.jvmOptions(files, dir, mixflameOptions, sampling));
+        // The JIT's compilations and compile time at exit, on standard output: what each profiler made it compile.
+        options.add("-XX:+CITime");
         ChildRun run = ChildRun.run(java, examplesJar, profiler, options, workload, dir,
                 Duration.ofSeconds(expectedSeconds * 3L + 120));
         if (run.succeeded() && profiler == Profiler.JFR) {

@@ -74,4 +74,29 @@ class HarnessSmokeIT {
                     "\\| `saturate` at 1 ms: under 1% of samples lost or dropped \\| \\d+\\.\\d\\d% \\(\\d+ of \\d+\\) .*"));
         }
     }
+
+    @Test
+    void quickCostStudyReportsEveryProfilerAndTheTargets() throws Exception {
+        Path out = dir.resolve("cost.md");
+        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
+                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--only", "cost", "--quick",
+                "--work", dir.resolve("cost-work").toString(), "--out", out.toString()))) {
+            assertThat(harness.awaitExit(Duration.ofMinutes(10))).as("exit status; stderr:\n%s", harness.stderr())
+                    .isZero();
+        }
+        String report = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(report).contains("#### Short job: `saturate --threads 1 --rounds ", "#### Saturated: `saturate --rounds ",
+                "#### Steady state: `saturate --seconds 6 --window 2`", "#### Against issue 24's targets");
+        List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
+        // Three tables of every profiler, each row with a figure, peak RSS, live heap and the JIT's compilations.
+        String figures = ".* \\| 1 \\| \\d+( ms)? \\|.* \\| \\d+ MB \\| \\d+\\.\\d MB \\| \\d+.* \\| \\d+\\.\\d\\d s.* \\|$";
+        for (String profiler : List.of("| none |", "| async-profiler ", "| JFR |", "| mixflame (engine=")) {
+            assertThat(rows.stream().filter(l -> l.startsWith(profiler))).as(profiler).hasSize(3).allMatch(
+                    l -> l.matches(figures));
+        }
+        // The targets: every one measured (a ratio, megabytes, a count or seconds), none left as a dash.
+        List<String> targets = rows.stream().filter(l -> l.matches("\\| [a-z].*\\| (yes|no) \\|")).toList();
+        assertThat(targets).hasSize(7);
+        assertThat(rows).anyMatch(l -> l.matches("\\| saturated: at most 150 compilations beyond none's \\| [+-]\\d+ .*"));
+    }
 }

@@ -39,4 +39,29 @@ class WorkloadOutputTest {
         assertThat(WorkloadOutput.liveHeapKb(CPU_ROUNDS)).as("an older line without it").isEmpty();
         assertThat(WorkloadOutput.roundsPerSecond("rocks", "rocks: 5000 rounds in 20 s\n")).hasValue(250);
     }
+
+    @Test
+    void steadyThroughputCountsOnlyTheWindowsAfterTheWarmUp() {
+        String run = "saturate: window 1: 9000 rounds in 10 s\nsaturate: window 2: 20000 rounds in 10 s\n"
+                + "saturate: window 3: 22000 rounds in 10 s\nsaturate: window 4: 24000 rounds in 10 s\n"
+                + "saturate: 75000 rounds in 40 s on 2 threads, process CPU 79000 ms\n";
+        assertThat(WorkloadOutput.steadyRoundsPerSecond(run, 20)).hasValue(2300);
+        assertThat(WorkloadOutput.steadyRoundsPerSecond(run, 0)).hasValue(75000 / 40.0);
+        assertThat(WorkloadOutput.steadyRoundsPerSecond(run, 40)).as("no window after 40 s").isEmpty();
+    }
+
+    @Test
+    void compilationsAndCompileTimeOfBothCompilersFromCiTime() {
+        // As JDK 17 and 25 print it at exit with -XX:+CITime (other lines of its block left out).
+        String ciTime = "  C1 {speed: 301989.727 bytes/s; standard:  0.100 s, 30420 bytes, 369 methods; osr:  0.002 s,"
+                + " 395 bytes, 4 methods; nmethods_size: 553568 bytes; nmethods_code_size: 392800 bytes}\n"
+                + "  C2 {speed: 35483.842 bytes/s; standard:  0.135 s, 4655 bytes, 55 methods; osr:  0.020 s, 845 bytes,"
+                + " 3 methods; nmethods_size: 45456 bytes; nmethods_code_size: 28352 bytes}\n"
+                + "  Tier1 {speed: 72901.170 bytes/s; standard:  0.003 s, 209 bytes, 43 methods; osr:  0.000 s, 0 bytes,"
+                + " 0 methods; nmethods_size: 10664 bytes; nmethods_code_size: 6880 bytes}\n";
+        assertThat(WorkloadOutput.jitCompilations(SATURATE_ROUNDS + ciTime)).hasValue(369 + 4 + 55 + 3);
+        assertThat(WorkloadOutput.jitSeconds(SATURATE_ROUNDS + ciTime).getAsDouble()).isCloseTo(0.257,
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(WorkloadOutput.jitCompilations(SATURATE_ROUNDS)).as("a run without -XX:+CITime").isEmpty();
+    }
 }
