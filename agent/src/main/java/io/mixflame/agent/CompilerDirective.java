@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,8 +55,13 @@ public final class CompilerDirective {
             if (bean == null) {
                 return;
             }
-            file = Files.createTempFile("mixflame-directive-", ".json");
-            Files.writeString(file, json(), StandardCharsets.UTF_8);
+            // Not Files.createTempFile: its random names start SecureRandom, some 30 ms and a hundred JDK methods
+            // compiled, in the service's start-up. A name of this process's own, created only when new (O_EXCL: an
+            // existing file or link there makes this fail, and the directive is left out).
+            file = Path.of(System.getProperty("java.io.tmpdir"), "mixflame-directive-" + ProcessHandle.current().pid()
+                    + "-" + System.nanoTime() + ".json");
+            Files.writeString(file, json(), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
             Class<?> dynamic = Class.forName("javax.management.DynamicMBean");
             Object answer = dynamic.getMethod("invoke", String.class, Object[].class, String[].class).invoke(bean,
                     "compilerDirectivesAdd", new Object[] {new String[] {file.toString()}},

@@ -1,6 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.PageCachedMemory;
 import io.mixflame.image.LoadedModule;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.OptionalLong;
  */
 public final class VmStructs {
     private static final int MAX_ENTRIES = 20_000;
+    /** Pages of libjvm's tables and their names kept while they are read: 512 KiB at most, for that time only. */
+    private static final int TABLE_PAGES = 128;
 
     /** A field of a VM type: an offset within the object, or for a static field its address. */
     public record Field(String typeString, boolean isStatic, long offset, long address) {
@@ -31,8 +34,10 @@ public final class VmStructs {
      *
      * @throws UnsupportedVmException when libjvm does not export them (not HotSpot, or a stripped build)
      */
-    public static VmStructs read(VmReader reader, LoadedModule libjvm) throws UnsupportedVmException {
+    public static VmStructs read(VmReader process, LoadedModule libjvm) throws UnsupportedVmException {
         VmStructs vm = new VmStructs();
+        // The tables are static data of libjvm: read a page at a time rather than a word at a time.
+        VmReader reader = new VmReader(new PageCachedMemory(process.memory(), TABLE_PAGES));
         Map<String, Long> symbols = libjvm.image().exports().withPrefix("gHotSpotVM");
         if (symbols.isEmpty()) {
             throw new UnsupportedVmException(libjvm.image().path() + " exports none of HotSpot's tables");
