@@ -11,7 +11,6 @@ import java.time.format.DateTimeFormatter;
  * overwrite each other.
  */
 final class OutputPath {
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     private static final int MAX_SUFFIX = 999;
     private static final String[] EXTENSIONS = {".pb.gz", ".collapsed", ".html", ".pprof", ".txt", ".jfr"};
 
@@ -24,7 +23,23 @@ final class OutputPath {
         if (looping && !t.contains("%t")) {
             t = insertBeforeExtension(t, "-%t");
         }
-        return Path.of(t.replace("%p", Long.toString(pid)).replace("%t", STAMP.format(time)));
+        return Path.of(t.replace("%p", Long.toString(pid)).replace("%t", Stamp.FORMAT.format(time)));
+    }
+
+    /**
+     * The path a profile finished now is written to. The clock and its time zone are read only when the name has
+     * a time in it: they load some seventy classes of java.time into the service's start-up (issue 24).
+     */
+    static Path expandNow(String template, long pid, boolean looping) {
+        if (looping || template.contains("%t")) {
+            return expand(template, pid, LocalDateTime.now(), looping);
+        }
+        return Path.of(template.replace("%p", Long.toString(pid)));
+    }
+
+    /** The time stamp's format, made at its first use. */
+    private static final class Stamp {
+        static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     }
 
     /**

@@ -6,7 +6,6 @@ import io.mixflame.report.ReportOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.slf4j.Logger;
@@ -94,8 +93,7 @@ final class ProfileOutput {
     }
 
     private Path target() {
-        return OutputPath.expand(options.file(), ProcessHandle.current().pid(), LocalDateTime.now(),
-                options.loopNanos() > 0);
+        return OutputPath.expandNow(options.file(), ProcessHandle.current().pid(), options.loopNanos() > 0);
     }
 
     private synchronized void retain(Path path) {

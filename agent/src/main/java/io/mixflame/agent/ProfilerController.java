@@ -115,7 +115,7 @@ public final class ProfilerController {
         }
         // A dump without file= goes where the session writes; with one, where it says.
         Path target = AgentOptions.DEFAULT_FILE.equals(options.file()) ? null
-                : OutputPath.expand(options.file(), ProcessHandle.current().pid(), java.time.LocalDateTime.now(), false);
+                : OutputPath.expandNow(options.file(), ProcessHandle.current().pid(), false);
         return write(session.snapshot(), target, "dumped");
     }
 

@@ -34,6 +34,7 @@ final class IsolatedLoader {
     /** The one loader of this JVM, created on first use, for the command-line tool (its own process). */
     static synchronized ClassLoader get(ClassLoader parent) throws MalformedURLException, URISyntaxException {
         if (loader == null) {
+            JnaSearchPath.presetOnLinux();
             loader = new URLClassLoader("mixflame", new URL[] {inner()}, parent);
         }
         return loader;
@@ -49,6 +50,7 @@ final class IsolatedLoader {
         if (loader != null) {
             return loader;
         }
+        JnaSearchPath.presetOnLinux();
         JnaModuleLayer jna;
         try {
             jna = JnaModuleLayer.define(new JarFile(ownJar()), parent);

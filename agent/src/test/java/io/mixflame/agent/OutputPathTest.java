@@ -37,4 +37,11 @@ class OutputPathTest {
         java.nio.file.Files.writeString(second, "x");
         assertThat(OutputPath.unused(first)).isEqualTo(dir.resolve("out-20261122-090507-2.collapsed"));
     }
+
+    @Test
+    void nowIsReadOnlyForANameWithATime() {
+        assertThat(OutputPath.expandNow("/tmp/p-%p.html", 42, false)).isEqualTo(Path.of("/tmp/p-42.html"));
+        assertThat(OutputPath.expandNow("/tmp/p-%t.html", 42, false).toString()).matches("/tmp/p-\\d{8}-\\d{6}\\.html");
+        assertThat(OutputPath.expandNow("out.jfr", 1, true).toString()).as("looping").matches("out-\\d{8}-\\d{6}\\.jfr");
+    }
 }

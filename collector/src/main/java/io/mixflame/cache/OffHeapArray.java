@@ -75,6 +75,12 @@ public final class OffHeapArray {
         bytes.put(index, source, offset, length);
     }
 
+    /** Copies {@code length} bytes from byte {@code index} on to {@code out}, at its position. */
+    public void copyBytes(int index, int length, ByteBuffer out) {
+        out.put(out.position(), bytes, index, length);
+        out.position(out.position() + length);
+    }
+
     /** Makes room for at least {@code capacity} elements, keeping those held; at least doubles. */
     public void ensure(int capacity) {
         if (capacity <= capacity()) {

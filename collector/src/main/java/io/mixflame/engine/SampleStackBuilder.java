@@ -9,6 +9,8 @@ import io.mixflame.process.ProcessMemory;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.NativeModule;
+import io.mixflame.image.index.ModuleIndexStore;
+import io.mixflame.symbolize.KernelSymbolIndex;
 import io.mixflame.symbolize.KernelSymbols;
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.image.LoadedModule;
@@ -229,7 +231,7 @@ public final class SampleStackBuilder {
         Frame f = kernelFrames.get(address);
         if (f == null) {
             if (kernelSymbols == null) {
-                kernelSymbols = KernelSymbols.load();
+                kernelSymbols = KernelSymbolIndex.load(ModuleIndexStore.shared());
             }
             f = new Frame(kernelSymbols.name(address), FrameType.KERNEL);
             kernelFrames.put(address, f);

@@ -24,12 +24,13 @@ public final class KernelSymbols {
     /** Lines longer than this are no symbol line of any kernel; they are skipped. */
     private static final int MAX_LINE = 1024;
     /** Bound the table whatever the file holds: functions, and 64 KiB chunks of names (32 MiB). */
-    private static final int MAX_FUNCTIONS = 1 << 21;
-    private static final int MAX_CHUNKS = 512;
+    static final int MAX_FUNCTIONS = 1 << 21;
+    static final int MAX_CHUNKS = 512;
     private static final int NAME_AT = 19;
     private static final byte END = '\n';
     private static final int CHUNK_BITS = 16;
-    private static final int CHUNK = 1 << CHUNK_BITS;
+    /** Bytes of names per chunk; a name start is its chunk's number times this plus its offset in the chunk. */
+    static final int CHUNK = 1 << CHUNK_BITS;
     /** Typical kernels have some 120 000 functions: the arrays are made this large at once, and double past it. */
     private static final int FIRST_CAPACITY = 1 << 17;
 
@@ -47,14 +48,20 @@ public final class KernelSymbols {
     private final OffHeapArray[] names;
     private final int count;
     private final int moduleFunctions;
+    /** Bytes used in the last chunk of {@link #names}. */
+    private final int lastChunkBytes;
+    /** The address of the file's first function line: where the kernel was placed at boot (KASLR). */
+    private final long firstLineAddress;
 
-    private KernelSymbols(OffHeapArray addresses, OffHeapArray nameStarts, OffHeapArray[] names, int count,
-                          int moduleFunctions) {
+    KernelSymbols(OffHeapArray addresses, OffHeapArray nameStarts, OffHeapArray[] names, int count,
+                  int moduleFunctions, int lastChunkBytes, long firstLineAddress) {
         this.addresses = addresses;
         this.nameStarts = nameStarts;
         this.names = names;
         this.count = count;
         this.moduleFunctions = moduleFunctions;
+        this.lastChunkBytes = lastChunkBytes;
+        this.firstLineAddress = firstLineAddress;
     }
 
     /** Reads {@code /proc/kallsyms}; an unreadable file gives an empty table. */
@@ -104,6 +111,29 @@ public final class KernelSymbols {
         return table.build();
     }
 
+    /**
+     * The address of the first function line in the start of {@code /proc/kallsyms} ({@code head}, whole lines
+     * only), 0 when it holds none with an address: the reader is not privileged, or the head is too short.
+     */
+    static long firstLineAddress(byte[] head, int length) {
+        int start = 0;
+        for (int i = 0; i < length; i++) {
+            if (head[i] != '\n') {
+                continue;
+            }
+            int n = i - start;
+            if (n > NAME_AT && head[start + 16] == ' ' && head[start + 18] == ' '
+                    && (head[start + 17] == 't' || head[start + 17] == 'T')) {
+                long address = Builder.address(Arrays.copyOfRange(head, start, start + 16));
+                if (address != 0 && address != -1) {
+                    return address;
+                }
+            }
+            start = i + 1;
+        }
+        return 0;
+    }
+
     /** The function holding a kernel address, or its hex form. */
     public String name(long address) {
         int lo = 0;
@@ -122,10 +152,15 @@ public final class KernelSymbols {
             return "[kernel 0x" + Long.toHexString(address) + "]";
         }
         int at = nameStarts.getInt(found);
+        if ((at >>> CHUNK_BITS) >= names.length) {
+            return "[kernel 0x" + Long.toHexString(address) + "]";
+        }
         OffHeapArray chunk = names[at >>> CHUNK_BITS];
         int start = at & (CHUNK - 1);
         int end = start;
-        while (chunk.getByte(end) != END) {
+        // Bounded by the chunk: a name read from an index file ends at its chunk's end at the latest.
+        int limit = Math.min(chunk.capacity(), start + MAX_LINE);
+        while (end < limit && chunk.getByte(end) != END) {
             end++;
         }
         byte[] name = new byte[end - start];
@@ -145,6 +180,31 @@ public final class KernelSymbols {
         return count;
     }
 
+    /** The address of the file's first function line, 0 when it had none. */
+    long firstLineAddress() {
+        return firstLineAddress;
+    }
+
+    /** The sorted addresses, {@link #functions()} of them. */
+    OffHeapArray addresses() {
+        return addresses;
+    }
+
+    /** Where each function's name starts in the names' chunks laid end to end. */
+    OffHeapArray nameStarts() {
+        return nameStarts;
+    }
+
+    /** The names' chunks: all but the last {@link #CHUNK} bytes long, as used. */
+    OffHeapArray[] nameChunks() {
+        return names;
+    }
+
+    /** Bytes of the names, the chunks laid end to end. */
+    long nameBytes() {
+        return names.length == 0 ? 0 : (long) (names.length - 1) * CHUNK + lastChunkBytes;
+    }
+
     /** Collects the function lines of the file, growing its arrays by doubling up to the bound. */
     private static final class Builder {
         // Made at the first function: an unprivileged reader sees only zero addresses and keeps none.
@@ -157,6 +217,7 @@ public final class KernelSymbols {
         private int count;
         private int modules;
         private boolean sorted = true;
+        private long firstLineAddress;
 
         void line(byte[] line, int length) {
             if (length <= NAME_AT || line[16] != ' ' || line[18] != ' ' || (line[17] != 't' && line[17] != 'T')
@@ -177,6 +238,7 @@ public final class KernelSymbols {
             if (addresses == null) {
                 addresses = new OffHeapArray(Long.BYTES, FIRST_CAPACITY);
                 nameStarts = new OffHeapArray(Integer.BYTES, FIRST_CAPACITY);
+                firstLineAddress = address;
             }
             addresses.ensure(count + 1);
             nameStarts.ensure(count + 1);
@@ -211,11 +273,12 @@ public final class KernelSymbols {
             if (!sorted) {
                 heapSort(addresses, nameStarts, count);
             }
-            return new KernelSymbols(addresses, nameStarts, chunks, count, modules);
+            return new KernelSymbols(addresses, nameStarts, Arrays.copyOf(chunks, chunkCount), count, modules,
+                    chunkCount == 0 ? 0 : used, firstLineAddress);
         }
 
         /** Sixteen hex digits at the start of a line, or -1 when they are not. */
-        private static long address(byte[] line) {
+        static long address(byte[] line) {
             long value = 0;
             for (int i = 0; i < 16; i++) {
                 int c = line[i];

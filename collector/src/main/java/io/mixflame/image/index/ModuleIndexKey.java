@@ -23,6 +23,8 @@ public final class ModuleIndexKey {
     static final int BUILD_ID = 1;
     /** Keyed by path, size and modification time. */
     static final int FILE_STAT = 2;
+    /** The running kernel's symbols, keyed by what tells one boot and set of loaded modules from another. */
+    static final int KERNEL = 3;
     /** Longer build ids are not seen in practice; a longer one would only make a long file name. */
     private static final int MAX_BUILD_ID = 64;
     private static final int MAX_PATH = 4096;
@@ -68,6 +70,15 @@ public final class ModuleIndexKey {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * The key of the running kernel's symbols: {@code identity} says which boot and which loaded modules they are of
+     * (its bytes are kept and recorded in the file, so that another boot's file under the same name is refused).
+     */
+    public static ModuleIndexKey kernel(byte[] identity) {
+        byte[] id = identity.clone();
+        return new ModuleIndexKey(KERNEL, id, 0, "k" + digest(id) + EXTENSION);
     }
 
     /** A key as a file records it; {@code bytes} are the caller's, not copied. */

@@ -54,8 +54,8 @@ public final class Harness {
             return;
         }
         if (options.costOnly()) {
-            FixedWork shortJob = calibrate(runner, "saturate", List.of("--threads", "1"), options.shortJobMillis());
-            FixedWork saturated = calibrate(runner, "saturate", List.of(), options.cpuSeconds() * 1000);
+            FixedWork shortJob = calibrateByWindows(runner, List.of("--threads", "1"), options.shortJobMillis());
+            FixedWork saturated = calibrateByWindows(runner, List.of(), options.cpuSeconds() * 1000);
             CostStudy study = CostStudy.run(runner, options.repetitions(), shortJob, saturated, options.steadyState());
             Map<Profiler, String> labels = labels(runner, files, study.saturatedRuns().of(Profiler.MIXFLAME));
             finish(options, BenchmarkReport.costMarkdown(command(args), MachineDescription.describe(options.javaHome()),
@@ -134,6 +134,27 @@ public final class Harness {
                 new IllegalStateException("the calibration run printed no rounds: " + run.failure()));
         return new FixedWork(workload, options, Math.max(1, Math.round(perSecond * millis / 1000.0)),
                 (millis + 999) / 1000);
+    }
+
+    /**
+     * Rounds of {@code saturate} run with {@code options} that take about {@code millis} in a fresh JVM here: from a
+     * run of two one-second windows without a profiler, the first with the JVM's warm-up in it, the second warm. A
+     * single rate from a short run would count the warm-up for all of a longer work's time (a 6-s work took 3 s).
+     */
+    private static FixedWork calibrateByWindows(WorkloadRunner runner, List<String> options, int millis)
+            throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("saturate"));
+        command.addAll(options);
+        command.addAll(List.of("--seconds", "2", "--window", "1"));
+        ChildRun run = runner.run(Profiler.NONE, command, 2);
+        double warmingUp = WorkloadOutput.steadyRoundsPerSecond(run.stdout(), 0).orElse(Double.NaN) * 2
+                - WorkloadOutput.steadyRoundsPerSecond(run.stdout(), 1).orElse(Double.NaN);
+        double warm = WorkloadOutput.steadyRoundsPerSecond(run.stdout(), 1).orElse(Double.NaN);
+        if (!(warmingUp > 0 && warm > 0)) {
+            throw new IllegalStateException("the calibration run printed no windows: " + run.failure());
+        }
+        double rounds = millis <= 1000 ? warmingUp * millis / 1000.0 : warmingUp + warm * (millis - 1000) / 1000.0;
+        return new FixedWork("saturate", options, Math.max(1, Math.round(rounds)), (millis + 999) / 1000);
     }
 
     /** The profilers' names in the tables; mixflame's says which engine its profiles' headers name. */
