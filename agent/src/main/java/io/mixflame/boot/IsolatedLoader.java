@@ -35,7 +35,7 @@ final class IsolatedLoader {
     static synchronized ClassLoader get(ClassLoader parent) throws MalformedURLException, URISyntaxException {
         if (loader == null) {
             JnaSearchPath.presetOnLinux();
-            loader = new URLClassLoader("mixflame", new URL[] {inner()}, parent);
+            loader = new ProfilerClassLoader(new URL[] {inner()}, parent);
         }
         return loader;
     }
@@ -57,7 +57,7 @@ final class IsolatedLoader {
         } catch (IOException | RuntimeException e) {
             return get(parent);
         }
-        loader = new URLClassLoader("mixflame", new URL[] {inner()}, jna.loader());
+        loader = new ProfilerClassLoader(new URL[] {inner()}, jna.loader());
         openJdkInternals(instrumentation);
         grantNativeAccess(jna.module());
         return loader;
@@ -105,5 +105,17 @@ final class IsolatedLoader {
     /** The jar these boot classes were loaded from. */
     static File ownJar() throws URISyntaxException {
         return new File(IsolatedLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    /**
+     * The profiler's loader. Not registered as parallel capable, unlike {@link URLClassLoader} itself: such a loader
+     * keeps a lock object and an entry for every class name it is ever asked for (some 1 400, the JDK's among them),
+     * on the service's heap for as long as the loader lives; this one locks itself while it loads, as loaders did
+     * before Java 7 (its parents never call back into it, so none can wait on another).
+     */
+    private static final class ProfilerClassLoader extends URLClassLoader {
+        ProfilerClassLoader(URL[] urls, ClassLoader parent) {
+            super("mixflame", urls, parent);
+        }
     }
 }

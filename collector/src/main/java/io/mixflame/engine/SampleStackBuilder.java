@@ -39,8 +39,8 @@ public final class SampleStackBuilder {
     private final ModuleMap modules;
     private final HotSpotVm vm;
     private final StackMemory stack;
-    /** The capture of a blocked thread, reused. */
-    private final CapturedThread blocked = new CapturedThread(BLOCKED_STACK_BYTES);
+    /** The capture of a blocked thread, reused; made at the first (wall-clock profiles only: CPU ones never block). */
+    private CapturedThread blocked;
     private final UnwindContext context;
     private final NativeStackWalker walker;
     private final ProfileFrameNamer namer;
@@ -108,6 +108,9 @@ public final class SampleStackBuilder {
      * @return the depth, or -1 when the thread is running or moved during the capture
      */
     public int buildBlocked(int tid, BlockedThreadCapture capture, boolean threadRoot, Frame leaf) throws IOException {
+        if (blocked == null) {
+            blocked = new CapturedThread(BLOCKED_STACK_BYTES);
+        }
         Optional<BlockedThreadState> state = capture.capture(tid, modules::stackRegionContaining, blocked);
         if (state.isEmpty()) {
             return -1;

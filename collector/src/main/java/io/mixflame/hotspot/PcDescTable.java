@@ -2,12 +2,14 @@ package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.ProcessMemory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The PcDesc arrays of the nmethods sampled last, each read whole in one read and searched here: searched in the
  * JVM's memory, a pc never named before (the innermost frame's pc varies from sample to sample) cost a read per step
  * of the binary search, a dozen round trips through wineserver under Wine. Held in {@value #SLOTS} direct-mapped
- * slots of primitive arrays, each for one {@link CodeBlobInfo}: the code cache index hands out a new one when it finds
+ * slots, each for one {@link CodeBlobInfo}: the code cache index hands out a new one when it finds
  * a block freed and reused, so a slot never answers for another nmethod than the one it was read from. An
  * nmethod's PcDescs do not change while it lives.
  */
@@ -26,7 +28,8 @@ final class PcDescTable {
     private final int[][] pcOffsets = new int[SLOTS][];
     private final int[][] scopeOffsets = new int[SLOTS][];
     private final int[] counts = new int[SLOTS];
-    private final byte[] raw = new byte[MAX_BYTES];
+    /** Where an array is read to before it is split: outside the Java heap, 64 KiB that would otherwise sit there. */
+    private final ByteBuffer raw = ByteBuffer.allocateDirect(MAX_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     /** The slot {@link #search} looks at: one view, reused, rather than one made per search. */
     private final SlotOffsets search = new SlotOffsets();
 
@@ -69,7 +72,7 @@ final class PcDescTable {
     private boolean load(int slot, CodeBlobInfo blob) {
         long bytes = blob.pcsEnd() - blob.pcsBegin();
         if (descSize <= 0 || bytes <= 0 || bytes > MAX_BYTES || bytes % descSize != 0
-                || !memory.readFully(blob.pcsBegin(), raw, 0, (int) bytes)) {
+                || memory.read(blob.pcsBegin(), raw, 0, (int) bytes) != bytes) {
             return false;
         }
         int n = (int) (bytes / descSize);
@@ -87,7 +90,7 @@ final class PcDescTable {
     }
 
     private int intAt(int at) {
-        return (raw[at] & 0xff) | (raw[at + 1] & 0xff) << 8 | (raw[at + 2] & 0xff) << 16 | raw[at + 3] << 24;
+        return raw.getInt(at);
     }
 
     /** The pc offsets of one held slot, as {@link PcDescSearch} reads them. */

@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
  * The scope records and the metadata (Method*) array of the nmethods sampled last, each held as one window of
  * {@value #WINDOW} bytes read at once: decoded from the JVM's memory, every pc not named before cost a read for its
  * record, one more for each method it was inlined into (their records lie before it) and one per Method*, round trips
- * through wineserver under Wine. Held in {@value #SLOTS} direct-mapped slots of primitive arrays, each for one
+ * through wineserver under Wine. Held in {@value #SLOTS} direct-mapped slots outside the Java heap, each for one
  * {@link CodeBlobInfo}, as {@link PcDescTable} holds their PcDescs: an nmethod's debug information does not change
  * while it lives, and a block freed and reused comes with another CodeBlobInfo.
  */
@@ -26,11 +26,10 @@ final class ScopeWindows {
     private final Object[] owners = new Object[SLOTS];
     private final int[] starts = new int[SLOTS];
     private final int[] lengths = new int[SLOTS];
-    private final byte[] windows = new byte[SLOTS * WINDOW];
+    /** The windows, then the metadata arrays (a block of {@value #METHODS} words per slot), outside the Java heap. */
+    private final ByteBuffer windows = ByteBuffer.allocateDirect(SLOTS * WINDOW);
     private final int[] methodCounts = new int[SLOTS];
-    private final long[] methods = new long[SLOTS * METHODS];
-    private final byte[] methodBytes = new byte[METHODS * 8];
-    private final ByteBuffer methodView = ByteBuffer.wrap(methodBytes).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer methods = ByteBuffer.allocateDirect(SLOTS * METHODS * 8).order(ByteOrder.LITTLE_ENDIAN);
 
     ScopeWindows(ProcessMemory memory) {
         this.memory = memory;
@@ -51,7 +50,7 @@ final class ScopeWindows {
             read(slot, blob, offset);
             from = offset - starts[slot];
         }
-        return ByteBuffer.wrap(windows, slot * WINDOW + from, lengths[slot] - from).slice();
+        return windows.slice(slot * WINDOW + from, lengths[slot] - from);
     }
 
     /**
@@ -62,14 +61,11 @@ final class ScopeWindows {
     long method(CodeBlobInfo blob, int index) throws MemoryReadException {
         int slot = slotFor(blob);
         if (methodCounts[slot] < 0) {
-            int got = Math.max(0, memory.read(blob.metadata(), methodBytes, 0, methodBytes.length));
-            for (int i = 0; i < got / 8; i++) {
-                methods[slot * METHODS + i] = methodView.getLong(8 * i);
-            }
+            int got = Math.max(0, memory.read(blob.metadata(), methods, slot * METHODS * 8, METHODS * 8));
             methodCounts[slot] = got / 8;
         }
         if (index >= 0 && index < methodCounts[slot]) {
-            return methods[slot * METHODS + index];
+            return methods.getLong((slot * METHODS + index) * 8);
         }
         return memory.readLong(blob.metadata() + 8L * index);
     }

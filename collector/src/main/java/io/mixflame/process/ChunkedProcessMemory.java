@@ -13,6 +13,8 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
 
     /** Where each chunk is copied to. */
     protected final Memory buffer = new Memory(CHUNK);
+    /** The buffer as one view, made once: copies into buffers outside the heap go from it. */
+    private final java.nio.ByteBuffer bufferView = buffer.getByteBuffer(0, CHUNK);
     private boolean closed;
     private long systemReads;
 
@@ -49,6 +51,27 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
                 break;
             }
             buffer.read(0, target, offset + done, got);
+            done += got;
+            if (got < n) {
+                break;
+            }
+        }
+        return done;
+    }
+
+    @Override
+    public final int read(long address, java.nio.ByteBuffer target, int targetOffset, int length) {
+        if (closed) {
+            throw new IllegalStateException("closed");
+        }
+        int done = 0;
+        while (done < length) {
+            int n = Math.min(CHUNK, length - done);
+            int got = address + done == 0 || address + done + n < address + done ? 0 : readChunk(address + done, n);
+            if (got <= 0) {
+                break;
+            }
+            target.put(targetOffset + done, bufferView, 0, got);
             done += got;
             if (got < n) {
                 break;

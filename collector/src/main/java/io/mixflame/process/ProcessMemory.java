@@ -18,6 +18,19 @@ public interface ProcessMemory extends AutoCloseable {
      */
     int read(long address, byte[] target, int offset, int length);
 
+    /**
+     * Copies up to {@code length} bytes at {@code address} into {@code target} from its index {@code targetOffset}
+     * (its position and limit are left as they are): for caches kept outside the Java heap.
+     *
+     * @return how many bytes were copied, as {@link #read(long, byte[], int, int)} counts them
+     */
+    default int read(long address, java.nio.ByteBuffer target, int targetOffset, int length) {
+        byte[] bytes = new byte[length];
+        int got = read(address, bytes, 0, length);
+        target.put(targetOffset, bytes, 0, Math.max(0, got));
+        return got;
+    }
+
     /** Copies exactly {@code length} bytes, or returns false. */
     default boolean readFully(long address, byte[] target, int offset, int length) {
         return read(address, target, offset, length) == length;

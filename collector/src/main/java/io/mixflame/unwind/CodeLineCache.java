@@ -2,11 +2,12 @@ package io.mixflame.unwind;
 
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.ProcessMemory;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.function.LongSupplier;
 
 /**
- * Bytes of a process's code, cached in direct-mapped lines of {@value #LINE} bytes held in primitive arrays: the
+ * Bytes of a process's code, cached in direct-mapped lines of {@value #LINE} bytes held outside the Java heap: the
  * unwinders read code at the pcs of every sample (a prologue or epilogue to decode, an epilog to test), the same
  * pcs recur, and each read of another process is a system call (a wineserver round trip under Wine). A line is read
  * again once its period has passed, since code can be freed and replaced (the JIT's code cache, a module unloaded
@@ -20,10 +21,12 @@ public final class CodeLineCache {
 
     private final int lines;
     private final long refreshNanos;
-    private final long[] tags;
-    private final long[] readAt;
-    private final int[] valid;
-    private final byte[] data;
+    // Made at the first read: an unwinder that never meets its kind of code (PE code on Linux) keeps none of them.
+    private long[] tags;
+    private long[] readAt;
+    private int[] valid;
+    /** The lines' bytes, outside the Java heap. */
+    private ByteBuffer data;
     private final byte[] word = new byte[8];
     private final LongSupplier clock;
     private ProcessMemory filledFrom;
@@ -40,11 +43,6 @@ public final class CodeLineCache {
         this.lines = lines;
         this.refreshNanos = refreshNanos;
         this.clock = clock;
-        this.tags = new long[lines];
-        this.readAt = new long[lines];
-        this.valid = new int[lines];
-        this.data = new byte[lines * LINE];
-        Arrays.fill(tags, NO_LINE);
     }
 
     /** How many lines the cache holds. */
@@ -57,6 +55,13 @@ public final class CodeLineCache {
      * (fewer where the code runs into unreadable memory).
      */
     public int copy(ProcessMemory memory, long address, byte[] out, int length) {
+        if (tags == null) {
+            tags = new long[lines];
+            readAt = new long[lines];
+            valid = new int[lines];
+            data = ByteBuffer.allocateDirect(lines * LINE);
+            Arrays.fill(tags, NO_LINE);
+        }
         if (memory != filledFrom) {
             Arrays.fill(tags, NO_LINE);
             filledFrom = memory;
@@ -77,7 +82,7 @@ public final class CodeLineCache {
             if (n <= 0) {
                 break;
             }
-            System.arraycopy(data, slot * LINE + from, out, done, n);
+            data.get(slot * LINE + from, out, done, n);
             done += n;
             if (from + n < LINE) {
                 break;

@@ -23,7 +23,11 @@ final class PerfRingBuffer {
     private final ByteBuffer meta;
     private final ByteBuffer data;
     private final long mask;
-    private byte[] wrapped = new byte[1024];
+    /**
+     * Where a record that wraps around the data area's end is joined: outside the Java heap (it grows to the largest
+     * such sample, tens of kilobytes, for each thread's ring), made at the first.
+     */
+    private ByteBuffer wrapped;
 
     /** Receives each record: the buffer and the offset and length of the record's bytes (header included). */
     interface RecordVisitor {
@@ -83,9 +87,8 @@ final class PerfRingBuffer {
                 length = data.getShort(at + 6) & 0xffff;
             } else {
                 copyWrapped(at, HEADER);
-                ByteBuffer w = ByteBuffer.wrap(wrapped).order(ByteOrder.nativeOrder());
-                type = w.getInt(0);
-                length = w.getShort(6) & 0xffff;
+                type = wrapped.getInt(0);
+                length = wrapped.getShort(6) & 0xffff;
             }
             if (length < HEADER || tail + length > head) {
                 // A torn or corrupt record: skip everything written so far rather than loop on it.
@@ -96,7 +99,7 @@ final class PerfRingBuffer {
                 visitor.record(type, data, at, length);
             } else {
                 copyWrapped(at, length);
-                visitor.record(type, ByteBuffer.wrap(wrapped, 0, length).order(ByteOrder.nativeOrder()), 0, length);
+                visitor.record(type, wrapped, 0, length);
             }
             tail += length;
             records++;
@@ -106,11 +109,12 @@ final class PerfRingBuffer {
     }
 
     private void copyWrapped(int at, int length) {
-        if (wrapped.length < length) {
-            wrapped = new byte[Math.max(length, wrapped.length * 2)];
+        if (wrapped == null || wrapped.capacity() < length) {
+            int capacity = Math.max(length, wrapped == null ? 1024 : wrapped.capacity() * 2);
+            wrapped = ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
         }
         int first = (int) Math.min(length, mask + 1 - at);
-        data.get(at, wrapped, 0, first);
-        data.get(0, wrapped, first, length - first);
+        wrapped.put(0, data, at, first);
+        wrapped.put(first, data, 0, length - first);
     }
 }

@@ -22,7 +22,6 @@ public final class CfiParser {
     private static final int MAX_ROWS_PER_FDE = 100_000;
 
     private final ElfFile elf;
-    private final CfiTableBuilder table = new CfiTableBuilder();
     private final Map<Long, Cie> cies = new HashMap<>();
 
     private CfiParser(ElfFile elf) {
@@ -46,16 +45,14 @@ public final class CfiParser {
 
     /** Interprets every FDE now: for modules without an {@code .eh_frame_hdr} index. */
     static CfiTable parseAll(ElfFile elf, Optional<ElfFile> debugFile) {
+        // The builder only here: a parser of single FDEs, kept by an indexed table for its module's life, needs none.
+        CfiTableBuilder table = new CfiTableBuilder();
         CfiParser parser = new CfiParser(elf);
-        elf.section(".eh_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseSection(s, true));
-        elf.section(".debug_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseSection(s, false));
+        elf.section(".eh_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseInto(s, true, table));
+        elf.section(".debug_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseInto(s, false, table));
         debugFile.ifPresent(debug -> debug.section(".debug_frame").filter(ElfSection::hasData)
-                .ifPresent(s -> new CfiParser(debug).parseInto(s, false, parser.table)));
-        return parser.table.build();
-    }
-
-    private void parseSection(ElfSection section, boolean ehFrame) {
-        parseInto(section, ehFrame, table);
+                .ifPresent(s -> new CfiParser(debug).parseInto(s, false, table)));
+        return table.build();
     }
 
     private void parseInto(ElfSection section, boolean ehFrame, CfiTableBuilder into) {

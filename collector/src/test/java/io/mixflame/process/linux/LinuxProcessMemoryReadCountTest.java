@@ -36,4 +36,21 @@ class LinuxProcessMemoryReadCountTest {
             assertThat(memory.systemReads()).isEqualTo(1);
         }
     }
+
+    @Test
+    void aReadIntoABufferOutsideTheHeapCopiesWhatIsThereChunkByChunk() {
+        try (LinuxProcessMemory memory = LinuxProcessMemory.self(); Memory block = new Memory(100 * 1024)) {
+            for (int i = 0; i < 100 * 1024; i++) {
+                block.setByte(i, (byte) (i * 31 + 7));
+            }
+            java.nio.ByteBuffer into = java.nio.ByteBuffer.allocateDirect(100 * 1024 + 16);
+            assertThat(memory.read(Pointer.nativeValue(block), into, 16, 100 * 1024)).isEqualTo(100 * 1024);
+            assertThat(memory.systemReads()).isEqualTo(2);
+            for (int i = 0; i < 100 * 1024; i += 997) {
+                assertThat(into.get(16 + i)).isEqualTo((byte) (i * 31 + 7));
+            }
+            assertThat(into.position()).isZero();
+            assertThat(memory.read(8, into, 0, 64)).as("unmapped").isZero();
+        }
+    }
 }
