@@ -40,27 +40,16 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
 
     @Override
     public final int read(long address, byte[] target, int offset, int length) {
-        if (closed) {
-            throw new IllegalStateException("closed");
-        }
-        int done = 0;
-        while (done < length) {
-            int n = Math.min(CHUNK, length - done);
-            int got = address + done == 0 || address + done + n < address + done ? 0 : readChunk(address + done, n);
-            if (got <= 0) {
-                break;
-            }
-            buffer.read(0, target, offset + done, got);
-            done += got;
-            if (got < n) {
-                break;
-            }
-        }
-        return done;
+        return readChunks(address, target, null, offset, length);
     }
 
     @Override
     public final int read(long address, java.nio.ByteBuffer target, int targetOffset, int length) {
+        return readChunks(address, null, target, targetOffset, length);
+    }
+
+    /** Reads chunk by chunk into {@code array}, or where it is null into {@code buffer}; stops at a short chunk. */
+    private int readChunks(long address, byte[] array, java.nio.ByteBuffer buffer, int offset, int length) {
         if (closed) {
             throw new IllegalStateException("closed");
         }
@@ -71,7 +60,11 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
             if (got <= 0) {
                 break;
             }
-            target.put(targetOffset + done, bufferView, 0, got);
+            if (array != null) {
+                this.buffer.read(0, array, offset + done, got);
+            } else {
+                buffer.put(offset + done, bufferView, 0, got);
+            }
             done += got;
             if (got < n) {
                 break;
