@@ -1,9 +1,9 @@
 package io.mixflame.hotspot;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -31,12 +31,8 @@ final class CodeCacheIndex {
     private List<Heap> heaps = List.of();
     private long lowBound;
     private long highBound;
-    private final Map<Long, Cached> byPc = new LinkedHashMap<>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Cached> eldest) {
-            return size() > CACHE_LIMIT;
-        }
-    };
+    /** Looked up for every frame, up to three times: keyed by the pc itself, so that a lookup boxes nothing. */
+    private final LongKeyedCache<Cached> byPc = new LongKeyedCache<>(CACHE_LIMIT);
     private final Map<Long, String> names = new java.util.HashMap<>();
     /** Blobs by start, for pcs never seen before inside a blob already known (the innermost frame's pc varies). */
     private final java.util.TreeMap<Long, Cached> byStart = new java.util.TreeMap<>();
@@ -78,7 +74,7 @@ final class CodeCacheIndex {
         try {
             long start = blobStart(pc);
             if (start == 0) {
-                byPc.remove(pc);
+                byPc.put(pc, null);
                 return null;
             }
             CodeBlobInfo blob = cached != null && cached.blob().start() == start && cached.blob().contains(pc)

@@ -8,15 +8,21 @@ import java.util.List;
  * What every module map shares: the process as last read, one immutable {@link ModuleSnapshot} replaced whole (so a
  * walker never sees half an update), a generation that changes with the set of modules, and reads of the process
  * again at most once per {@value #REFRESH_NANOS} ns however often an address is unknown (walks through garbage ask
- * at every step). A system's map says how it reads the process and how it answers what the snapshot does not know.
+ * at every step). Each read that finds the mappings as they were doubles that interval, up to
+ * {@value #MAX_REFRESH_NANOS} ns; one that finds them changed sets it back: a process in its steady state maps
+ * nothing new, and rereading its few hundred mappings twenty times a second for addresses that stay unmapped was
+ * most of what the walker allocated. A system's map says how it reads the process and how it answers what the
+ * snapshot does not know.
  */
 public abstract class SnapshotModuleMap implements ModuleMap {
     private static final long REFRESH_NANOS = 50_000_000L;
+    private static final long MAX_REFRESH_NANOS = 1_600_000_000L;
 
     private final String jvmLibraryName;
     private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
     private volatile int generation;
     private long lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
+    private long refreshNanos = REFRESH_NANOS;
 
     /** @param jvmLibraryName the file name of the JVM's library on this system */
     protected SnapshotModuleMap(String jvmLibraryName) {
@@ -31,6 +37,8 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     /** Replaces the snapshot with one just read; the generation changes when the modules did. */
     protected final synchronized void install(ModuleSnapshot next) {
         lastRefresh = System.nanoTime();
+        refreshNanos = sameMappings(next.mappings(), snapshot.mappings())
+                ? Math.min(MAX_REFRESH_NANOS, refreshNanos * 2) : REFRESH_NANOS;
         boolean modulesChanged = !next.modules().equals(snapshot.modules());
         snapshot = next;
         if (modulesChanged) {
@@ -39,13 +47,35 @@ public abstract class SnapshotModuleMap implements ModuleMap {
         }
     }
 
+    /** The interval {@link #refreshIfStale} waits now, in ns. */
+    final synchronized long refreshNanos() {
+        return refreshNanos;
+    }
+
+    /** Whether two readings map the same ranges the same way (paths left out: the same file keeps its inode). */
+    private static boolean sameMappings(List<MemoryMapping> a, List<MemoryMapping> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            MemoryMapping x = a.get(i);
+            MemoryMapping y = b.get(i);
+            if (x.start() != y.start() || x.end() != y.end() || x.executable() != y.executable()
+                    || x.readable() != y.readable() || x.writable() != y.writable() || x.inode() != y.inode()
+                    || x.fileOffset() != y.fileOffset()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Told after the modules changed: what was learnt about addresses outside them may be stale. */
     protected void modulesChanged() {
     }
 
     /** Reads the process again unless it was read within the refresh interval; a failed read is not retried sooner. */
     protected final synchronized void refreshIfStale() {
-        if (System.nanoTime() - lastRefresh < REFRESH_NANOS) {
+        if (System.nanoTime() - lastRefresh < refreshNanos) {
             return;
         }
         try {

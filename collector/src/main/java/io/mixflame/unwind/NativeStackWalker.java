@@ -1,5 +1,6 @@
 package io.mixflame.unwind;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.image.ModuleMap;
 import java.util.List;
@@ -14,16 +15,20 @@ import java.util.List;
 public final class NativeStackWalker {
     /** The default limit on frames. */
     public static final int DEFAULT_MAX_DEPTH = 2048;
+    private static final int BOUNDS_KEPT = 1024;
 
-    private final List<Unwinder> chain;
+    /** An array, not a list: picking runs for every frame, and iterating a list allocates an iterator each time. */
+    private final Unwinder[] chain;
     private final int maxDepth;
+    /** The bounds made for each thread's stack region, by its start: one per region, not one per walk. */
+    private final LongKeyedCache<StackBounds> bounds = new LongKeyedCache<>(BOUNDS_KEPT);
 
     /**
      * @param chain    unwinders in order of preference; the first that can unwind a frame does
      * @param maxDepth frames at most; deeper stacks end with {@link WalkedStack#TRUNCATED}
      */
     public NativeStackWalker(List<Unwinder> chain, int maxDepth) {
-        this.chain = List.copyOf(chain);
+        this.chain = chain.toArray(new Unwinder[0]);
         this.maxDepth = maxDepth;
     }
 
@@ -145,9 +150,9 @@ public final class NativeStackWalker {
     }
 
     private Unwinder pick(UnwindContext context) {
-        for (Unwinder u : chain) {
-            if (u.canUnwindFrom(context)) {
-                return u;
+        for (int i = 0; i < chain.length; i++) {
+            if (chain[i].canUnwindFrom(context)) {
+                return chain[i];
             }
         }
         return null;
@@ -159,8 +164,16 @@ public final class NativeStackWalker {
     }
 
     /** The stack region holding an sp: its readable and writable mapping. */
-    private static StackBounds boundsAround(ModuleMap modules, long sp) {
+    private StackBounds boundsAround(ModuleMap modules, long sp) {
         MemoryMapping m = modules.stackRegionContaining(sp);
-        return m == null ? null : new StackBounds(m.start(), m.end());
+        if (m == null) {
+            return null;
+        }
+        StackBounds b = bounds.get(m.start());
+        if (b == null || b.high() != m.end()) {
+            b = new StackBounds(m.start(), m.end());
+            bounds.put(m.start(), b);
+        }
+        return b;
     }
 }

@@ -1,5 +1,6 @@
 package io.mixflame.image.dwarf;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.image.elf.ByteCursor;
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.image.elf.ElfFormatException;
@@ -8,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -33,12 +33,8 @@ final class IndexedCfiTable implements CallFrameInfo {
     private final int count;
     private final CfiParser parser;
     private final Map<CfiRule, CfiRule> interned = new HashMap<>();
-    private final Map<Integer, FdeRows> cache = new LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, FdeRows> eldest) {
-            return size() > CACHE_LIMIT;
-        }
-    };
+    /** The FDEs interpreted so far, by index + 1: a primitive key, since the walk asks for every native frame. */
+    private final LongKeyedCache<FdeRows> cache = new LongKeyedCache<>(CACHE_LIMIT);
 
     /** One FDE interpreted: its end and its rows. */
     private static final class FdeRows implements RowSink {
@@ -173,7 +169,7 @@ final class IndexedCfiTable implements CallFrameInfo {
     }
 
     private synchronized FdeRows rows(int index) {
-        FdeRows rows = cache.get(index);
+        FdeRows rows = cache.get(index + 1L);
         if (rows == null) {
             rows = new FdeRows();
             try {
@@ -185,7 +181,7 @@ final class IndexedCfiTable implements CallFrameInfo {
             for (int k = 0; k < rows.count; k++) {
                 rows.rules[k] = interned.computeIfAbsent(rows.rules[k], r -> r);
             }
-            cache.put(index, rows);
+            cache.put(index + 1L, rows);
         }
         return rows;
     }
