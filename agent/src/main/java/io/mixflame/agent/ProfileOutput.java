@@ -1,13 +1,17 @@
 package io.mixflame.agent;
 
 import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.ProfileFiles;
 import io.mixflame.report.ReportOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import io.mixflame.report.OutputFormat;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Deque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +21,10 @@ import org.slf4j.LoggerFactory;
  * files a loop writes (only files it wrote itself are ever deleted). A profile whose file cannot be written goes
  * to the temporary directory instead, so that a typo in {@code file=} does not cost the whole run; a loop never
  * replaces a file, not even one it wrote a second earlier.
+ *
+ * <p>A session of several events ({@code event=cpu,alloc,lock}) writes one JFR file holding every event's events, or
+ * else one file per event, named by {@code %e} in {@code file=} ({@code -%e} is added before the extension where it
+ * is missing). With {@code total}, collapsed and HTML allocation and lock profiles count bytes and nanoseconds.
  */
 final class ProfileOutput {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileOutput.class);
@@ -36,7 +44,7 @@ final class ProfileOutput {
 
     /** Where the session's file would go now, if that is not a directory that exists: else null. */
     String problemWithTarget() {
-        Path path = target().toAbsolutePath();
+        Path path = target(options.file(), options.events().get(0)).toAbsolutePath();
         Path dir = path.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             return "directory " + dir + " does not exist";
@@ -52,26 +60,47 @@ final class ProfileOutput {
         return OutputPath.unused(fallbackDir.resolve(target.getFileName()));
     }
 
-    /** Writes to the session's file, or else to the fallback; returns what was written where. */
-    Written write(Profile profile) throws IOException {
-        Path path = target();
+    /**
+     * Writes each profile (one per event, at least one) to its file, or else to the fallback; returns what was written
+     * where, in the same order (one entry for a JFR file holding them all).
+     */
+    List<Written> write(List<Profile> profiles) throws IOException {
+        return write(profiles, options.file());
+    }
+
+    /** As {@link #write(List)}, to the files {@code template} names (a {@code dump}'s {@code file=}). */
+    List<Written> write(List<Profile> profiles, String template) throws IOException {
+        List<Written> result = new ArrayList<>(profiles.size());
+        if (profiles.size() > 1 && OutputFormat.fromPath(template) == OutputFormat.JFR) {
+            result.add(write(profiles, target(template, ProfileFiles.eventsName(profiles))));
+            return result;
+        }
+        String perEvent = profiles.size() > 1 ? OutputPath.perEvent(template) : template;
+        for (Profile p : profiles) {
+            result.add(write(List.of(p), target(perEvent, p.info().event())));
+        }
+        return result;
+    }
+
+    private Written write(List<Profile> profiles, Path target) throws IOException {
+        Path path = target;
         boolean looping = options.loopNanos() > 0;
         if (looping) {
             path = OutputPath.unused(path);
         }
         Written result;
         try {
-            writeTo(profile, path);
-            result = new Written(path, null);
+            writeTo(profiles, path);
+            result = new Written(path, null, profiles);
         } catch (IOException | RuntimeException e) {
             Path fallback = fallbackFor(path);
             try {
-                writeTo(profile, fallback);
+                writeTo(profiles, fallback);
             } catch (IOException | RuntimeException again) {
                 e.addSuppressed(again);
                 throw e;
             }
-            result = new Written(fallback, path + " could not be written: " + e.getMessage());
+            result = new Written(fallback, path + " could not be written: " + e.getMessage(), profiles);
         }
         if (looping) {
             retain(result.path());
@@ -84,17 +113,37 @@ final class ProfileOutput {
      *
      * @param path    where it is
      * @param problem why it is not where {@code file=} said, or null
+     * @param profiles what it holds
      */
-    record Written(Path path, String problem) {
+    record Written(Path path, String problem, List<Profile> profiles) {
+        /** Samples in the file, all events together. */
+        long samples() {
+            long n = 0;
+            for (Profile p : profiles) {
+                n = io.mixflame.profile.Counts.add(n, p.totalSamples());
+            }
+            return n;
+        }
     }
 
-    /** Writes to a file named by a {@code dump} command. */
-    void writeTo(Profile profile, Path path) throws IOException {
-        ProfileFiles.write(profile, path, options.reportOptions());
+    private void writeTo(List<Profile> profiles, Path path) throws IOException {
+        if (profiles.size() > 1) {
+            ProfileFiles.writeJfr(profiles, path, options.reportOptions());
+            return;
+        }
+        Profile p = profiles.get(0);
+        OutputFormat format = OutputFormat.fromPath(path.toString());
+        boolean counted = format == OutputFormat.COLLAPSED || format == OutputFormat.HTML;
+        String event = p.info().event();
+        boolean weighed = event.equals(ProfileInfo.ALLOC) || event.equals(ProfileInfo.LOCK);
+        if (options.total() && counted && weighed) {
+            p = p.weightsAsSamples();
+        }
+        ProfileFiles.write(p, path, options.reportOptions());
     }
 
-    private Path target() {
-        return OutputPath.expand(options.file(), ProcessHandle.current().pid(), LocalDateTime.now(),
+    private Path target(String template, String event) {
+        return OutputPath.expand(template, event, ProcessHandle.current().pid(), LocalDateTime.now(),
                 options.loopNanos() > 0);
     }
 

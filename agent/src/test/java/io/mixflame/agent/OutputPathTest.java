@@ -23,6 +23,14 @@ class OutputPathTest {
     }
 
     @Test
+    void eventNamesTheFileOfEachEvent() {
+        assertThat(OutputPath.expand("out-%e.html", "alloc", 1, TIME, false)).isEqualTo(Path.of("out-alloc.html"));
+        assertThat(OutputPath.expand(OutputPath.perEvent("out.pb.gz"), "lock", 1, TIME, false))
+                .isEqualTo(Path.of("out-lock.pb.gz"));
+        assertThat(OutputPath.perEvent("p-%e-%p.collapsed")).isEqualTo("p-%e-%p.collapsed");
+    }
+
+    @Test
     void singleProfileKeepsItsName() {
         assertThat(OutputPath.expand("out.html", 1, TIME, false)).isEqualTo(Path.of("out.html"));
     }

@@ -20,6 +20,17 @@ import java.util.Objects;
 public record ProfileInfo(String engine, String event, long intervalNanos, long startMillis, long durationNanos,
                           List<String> notes, List<NativeModule> modules) {
 
+    /**
+     * The event of allocation profiles: each stack's weight is bytes allocated (an estimate: JFR samples allocations),
+     * the interval the sampling interval in bytes (0: JFR's own rate).
+     */
+    public static final String ALLOC = "alloc";
+    /**
+     * The event of lock profiles: each stack's weight is the time threads waited to enter a monitor or parked, the
+     * interval the threshold below which waits are not recorded.
+     */
+    public static final String LOCK = "lock";
+
     public ProfileInfo {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(event, "event");
