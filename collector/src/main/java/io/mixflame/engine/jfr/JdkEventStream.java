@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,8 @@ public final class JdkEventStream {
     private static final int MAX_CLASS_FRAMES = 10_000;
     /** Where a park names no object to park on ({@code LockSupport.park()} without a blocker). */
     static final Frame NO_BLOCKER = new Frame("[no blocker]", FrameType.MARKER);
+    /** How every thread of the profiler's is named. */
+    private static final String PROFILER_THREADS = "mixflame-";
 
     private final JfrStackConverter converter = new JfrStackConverter();
     private final Map<String, Frame> classFrames = new HashMap<>();
@@ -46,6 +49,7 @@ public final class JdkEventStream {
     private final AtomicLong eventErrors = new AtomicLong();
     private final AtomicLong allocSamples = new AtomicLong();
     private final AtomicLong allocKept = new AtomicLong();
+    private final AtomicLong ownEvents = new AtomicLong();
     private RecordingStream stream;
     private JdkEventSettings settings;
     private SampleSink allocTarget;
@@ -122,7 +126,14 @@ public final class JdkEventStream {
     }
 
     private void add(SampleSink target, RecordedEvent event, RecordedClass type, long weight) {
-        converter.convert(event.getStackTrace(), event.getThread(), settings.threadRoots(), settings.lines());
+        RecordedThread thread = event.getThread();
+        String name = thread == null ? null : thread.getJavaName();
+        if (name != null && name.startsWith(PROFILER_THREADS)) {
+            // The profiler's own threads wait between ticks and allocate as they sample: its cost, not the service's.
+            ownEvents.incrementAndGet();
+            return;
+        }
+        converter.convert(event.getStackTrace(), thread, settings.threadRoots(), settings.lines());
         converter.appendLeaf(type == null ? NO_BLOCKER : classFrame(type.getName()));
         Instant at = event.getStartTime();
         target.add(converter.frames(), converter.depth(), 1, Math.max(0, weight),
@@ -157,6 +168,10 @@ public final class JdkEventStream {
         long errors = eventErrors.get();
         if (errors > 0) {
             notes.add(errors + " JFR events could not be read and were skipped");
+        }
+        long own = ownEvents.get();
+        if (own > 0) {
+            notes.add(own + " allocation and lock events of the profiler's own threads left out");
         }
         if (settings != null && settings.allocBytes() > 0) {
             notes.add("alloc=" + settings.allocBytes() + ": " + allocKept.get() + " of " + allocSamples.get()

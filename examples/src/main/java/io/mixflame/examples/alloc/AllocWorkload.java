@@ -1,10 +1,11 @@
 package io.mixflame.examples.alloc;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@code alloc}: two threads, {@code alloc-first} in {@link #allocateFirst} and {@code alloc-second} in
- * {@link #allocateSecond}, each allocating {@code int[1024]} and {@code Integer[1024]} in turn: the same number of
+ * {@link #allocateSecond}, each allocating {@code int[1024]} and {@code Integer[1024]} at random, as many of each: the same number of
  * bytes of each (4 KB of elements each, with compressed references, the default below 32 GB of heap). So a
  * profile of allocations should give each thread half of the bytes, and each array type half of each thread's.
  * After {@code seconds} the threads stop and it prints {@code alloc: done N arrays}, then idles for two seconds so
@@ -52,20 +53,24 @@ public final class AllocWorkload {
         }
     }
 
-    /** Allocates 1000 arrays, half of each type. */
+    /**
+     * Allocates 1000 arrays, each of either type by a coin's toss: in a fixed order, the same type would always be
+     * the one that starts a new TLAB (where the JVM takes its allocation samples) whenever a TLAB holds an even
+     * number of arrays.
+     */
     static int allocateFirst(Object[] kept) {
-        for (int i = 0; i < 1000; i += 2) {
-            kept[i % KEPT] = new int[LENGTH];
-            kept[(i + 1) % KEPT] = new Integer[LENGTH];
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < 1000; i++) {
+            kept[i % KEPT] = random.nextBoolean() ? new int[LENGTH] : new Integer[LENGTH];
         }
         return 1000;
     }
 
     /** The same as {@link #allocateFirst}, under another name. */
     static int allocateSecond(Object[] kept) {
-        for (int i = 0; i < 1000; i += 2) {
-            kept[i % KEPT] = new int[LENGTH];
-            kept[(i + 1) % KEPT] = new Integer[LENGTH];
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < 1000; i++) {
+            kept[i % KEPT] = random.nextBoolean() ? new int[LENGTH] : new Integer[LENGTH];
         }
         return 1000;
     }

@@ -9,7 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * {@code lock}: four threads {@code lock-monitor-N} contend for one monitor in {@link #enterMonitor}, four threads
  * {@code lock-reentrant-N} for one {@link ReentrantLock} in {@link #takeReentrantLock}; each holds it for 5 ms at a
- * time (sleeping). Each thread measures how long it waited to get in; after {@code seconds} the threads stop and it
+ * time (allocating 64 KB of {@code long[]} in {@code hold}, then sleeping). Each thread measures how long it
+ * waited to get in; after {@code seconds} the threads stop and it
  * prints {@code lock: monitor waited N ns} and {@code lock: reentrant waited N ns}, the sums over the threads, then
  * idles for two seconds so that JFR's last flush carries the last events before the JVM exits.
  */
@@ -20,6 +21,8 @@ public final class LockWorkload {
     private static final ReentrantLock LOCK = new ReentrantLock();
     private static final AtomicLong MONITOR_WAITED = new AtomicLong();
     private static final AtomicLong REENTRANT_WAITED = new AtomicLong();
+    /** Where the holders of both locks keep what they allocate; which array a slot holds does not matter. */
+    private static final Object[] KEPT = new Object[8];
 
     private LockWorkload() {
     }
@@ -84,7 +87,11 @@ public final class LockWorkload {
         }
     }
 
+    /** Allocates a little (for profiles of allocations and locks at once), then sleeps while the lock is held. */
     private static void hold() {
+        for (int i = 0; i < KEPT.length; i++) {
+            KEPT[i] = new long[1024];
+        }
         try {
             Thread.sleep(HOLD_MILLIS);
         } catch (InterruptedException e) {
