@@ -164,6 +164,30 @@ class AllocLockIT {
                 .contains("LockWorkload.enterMonitor").contains(REENTRANT_CLASS);
     }
 
+    @Test
+    void withoutJfrAllocIsRefusedInOneLineAndCpuGoesOn() throws Exception {
+        Path jdk = TestJdks.all().get(0);
+        Path runtime = dir.resolve("no-jfr");
+        Process jlink = new ProcessBuilder(jdk.resolve("bin/jlink").toString(), "--add-modules",
+                "java.base,java.instrument,java.management,java.logging,jdk.unsupported", "--output",
+                runtime.toString()).redirectErrorStream(true).start();
+        String jlinked = new String(jlink.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(jlink.waitFor()).as(jlinked).isZero();
+
+        Path out = dir.resolve("p-%e.collapsed");
+        try (ChildJvm app = ChildJvm.start(runtime, dir, List.of("-javaagent:" + BuiltJars.agent()
+                + "=start,event=cpu,alloc,file=" + out, "-jar", BuiltJars.examples().toString(), "cpu", "--seconds",
+                "2"))) {
+            assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
+            assertThat(app.stderr().lines().filter(l -> l.contains("alloc refused")))
+                    .as(app.stderr()).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .contains("no jdk.jfr module").contains("cpu profiling goes on");
+        }
+        assertThat(stacks(List.of(dir.resolve("p-cpu.collapsed"))).keySet()).as("the cpu profile")
+                .anyMatch(s -> s.contains(WORKLOADS + "CpuWorkload."));
+        assertThat(dir.resolve("p-alloc.collapsed")).doesNotExist();
+    }
+
     /** Runs the workload for {@code length} with the agent started with {@code options}; returns its output. */
     private String run(Path jdk, String options, String workload, Duration length) throws Exception {
         try (ChildJvm app = ChildJvm.start(jdk, dir, List.of("-javaagent:" + BuiltJars.agent() + "=start," + options,
