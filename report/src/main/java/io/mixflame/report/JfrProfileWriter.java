@@ -229,6 +229,9 @@ public final class JfrProfileWriter implements ProfileWriter {
             if (end > 0 && rootFirst[end - 1].type() == FrameType.CLASS) {
                 end--;
                 classKey = pools.classKey(ClassNames.internal(cleaned(rootFirst[end].name())));
+            } else if (end > 0 && rootFirst[end - 1].type() == FrameType.MARKER) {
+                // A leaf that names no class ([no blocker]: a park without one) is the event's class left empty.
+                end--;
             }
             long thread = threaded ? thread(rootFirst[0]) : 0;
             long trace = stackTrace(rootFirst, threaded ? 1 : 0, end);
