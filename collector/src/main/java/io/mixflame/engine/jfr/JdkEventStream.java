@@ -52,6 +52,7 @@ public final class JdkEventStream {
     private final AtomicLong ownEvents = new AtomicLong();
     private RecordingStream stream;
     private JdkEventSettings settings;
+    private AllocationInterval allocInterval;
     private SampleSink allocTarget;
     private SampleSink lockTarget;
 
@@ -68,6 +69,7 @@ public final class JdkEventStream {
             throw new IllegalStateException("already started");
         }
         this.settings = settings;
+        this.allocInterval = new AllocationInterval(Math.max(0, settings.allocBytes()));
         this.allocTarget = alloc;
         this.lockTarget = lock;
         if (settings.alloc() && Runtime.version().feature() < 16) {
@@ -93,14 +95,11 @@ public final class JdkEventStream {
         // An exception escaping into the stream would end it; a bad event costs one sample, not the profile.
         try {
             allocSamples.incrementAndGet();
-            long bytes = event.getLong("weight");
-            long interval = settings.allocBytes();
-            if (interval > 0 && bytes < interval) {
-                // Kept with probability bytes/interval, then standing for interval bytes: the sum stays unbiased.
-                if (ThreadLocalRandom.current().nextLong(interval) >= bytes) {
-                    return;
-                }
-                bytes = interval;
+            long interval = allocInterval.interval();
+            long bytes = allocInterval.weigh(event.getLong("weight"),
+                    interval > 0 ? ThreadLocalRandom.current().nextLong(interval) : 0);
+            if (bytes == AllocationInterval.LEFT_OUT) {
+                return;
             }
             allocKept.incrementAndGet();
             add(allocTarget, event, event.getClass("objectClass"), bytes);
