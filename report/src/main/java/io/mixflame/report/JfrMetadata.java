@@ -41,6 +41,7 @@ final class JfrMetadata {
     static final long JAVA_MONITOR_ENTER = 22;
     static final long THREAD_PARK = 23;
     static final long TIMESPAN = 24;
+    static final long DATA_AMOUNT = 25;
 
     private static final String EVENT = "jdk.jfr.Event";
     private static final String ANNOTATION = "java.lang.annotation.Annotation";
@@ -71,6 +72,7 @@ final class JfrMetadata {
                 .add(type("jdk.jfr.Label", LABEL).attr("superType", ANNOTATION).add(field("value", STRING)))
                 .add(type("jdk.jfr.Timestamp", TIMESTAMP).attr("superType", ANNOTATION).add(field("value", STRING)))
                 .add(type("jdk.jfr.Timespan", TIMESPAN).attr("superType", ANNOTATION).add(field("value", STRING)))
+                .add(type("jdk.jfr.DataAmount", DATA_AMOUNT).attr("superType", ANNOTATION).add(field("value", STRING)))
                 .add(type("java.lang.Thread", THREAD)
                         .add(field("osName", STRING)).add(field("osThreadId", LONG))
                         .add(field("javaName", STRING)).add(field("javaThreadId", LONG)))
@@ -96,7 +98,8 @@ final class JfrMetadata {
                         .add(pooled("state", THREAD_STATE)))
                 .add(event(JfrProfileWriter.OBJECT_ALLOCATION_SAMPLE, OBJECT_ALLOCATION_SAMPLE, "Object Allocation Sample")
                         .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
-                        .add(pooled("objectClass", CLASS)).add(field("weight", LONG)))
+                        .add(pooled("objectClass", CLASS)).add(field("weight", LONG).add(new Element("annotation")
+                                .attr("class", Long.toString(DATA_AMOUNT)).attr("value", "BYTES"))))
                 .add(durationEvent(JfrProfileWriter.JAVA_MONITOR_ENTER, JAVA_MONITOR_ENTER, "Java Monitor Blocked")
                         .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
                         .add(pooled("monitorClass", CLASS)).add(pooled("previousOwner", THREAD))

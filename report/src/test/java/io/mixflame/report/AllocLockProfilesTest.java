@@ -18,6 +18,18 @@ import java.util.TreeMap;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmc.common.IMCType;
+import org.openjdk.jmc.common.item.Aggregators;
+import org.openjdk.jmc.common.item.IAttribute;
+import org.openjdk.jmc.common.item.IItem;
+import org.openjdk.jmc.common.item.IItemCollection;
+import org.openjdk.jmc.common.item.IItemIterable;
+import org.openjdk.jmc.common.item.IMemberAccessor;
+import org.openjdk.jmc.common.item.ItemFilters;
+import org.openjdk.jmc.common.unit.UnitLookup;
+import org.openjdk.jmc.flightrecorder.JfrAttributes;
+import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
+import org.openjdk.jmc.flightrecorder.jdk.JdkAttributes;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Allocation and lock profiles in the formats that know them: JFR's own event types, Go's pprof sample types. */
@@ -86,6 +98,39 @@ class AllocLockProfilesTest {
         }
         assertThat(counts).containsEntry("jdk.ExecutionSample", 3L).containsEntry("jdk.ObjectAllocationSample", 4L)
                 .containsEntry("jdk.JavaMonitorEnter", 2L).containsEntry("jdk.ThreadPark", 6L);
+    }
+
+    @Test
+    void jmcReadsTheWeightsClassesAndDurations() throws Exception {
+        Profile alloc = profile(new ProfileInfo("jfr", ProfileInfo.ALLOC, 0, 1_700_000_000_000L, 0, List.of()),
+                2, 4096, THREAD, RUN, new Frame("java.lang.Integer[]", FrameType.CLASS));
+        Profile lock = profile(new ProfileInfo("jfr", ProfileInfo.LOCK, 0, 1_700_000_000_000L, 0, List.of()),
+                2, 6_000_000L, THREAD, RUN, new Frame("java.lang.Object", FrameType.CLASS));
+        Path file = dir.resolve("jmc.jfr");
+        ProfileFiles.writeJfr(List.of(alloc, lock), file, ReportOptions.DEFAULT);
+        IItemCollection events = JfrLoaderToolkit.loadEvents(file.toFile());
+
+        IItemCollection allocations = events.apply(ItemFilters.type("jdk.ObjectAllocationSample"));
+        assertThat(allocations.getAggregate(Aggregators.sum(JdkAttributes.SAMPLE_WEIGHT)).longValueIn(UnitLookup.BYTE))
+                .isEqualTo(4096);
+        assertThat(classNames(allocations, JdkAttributes.OBJECT_CLASS)).containsOnly("java.lang.Integer[]");
+
+        IItemCollection monitors = events.apply(ItemFilters.type("jdk.JavaMonitorEnter"));
+        assertThat(monitors.getAggregate(Aggregators.sum(JfrAttributes.DURATION)).longValueIn(UnitLookup.NANOSECOND))
+                .isEqualTo(6_000_000L);
+        assertThat(classNames(monitors, JdkAttributes.MONITOR_CLASS)).containsOnly("java.lang.Object");
+    }
+
+    private static List<String> classNames(IItemCollection events, IAttribute<IMCType> attribute) {
+        List<String> names = new java.util.ArrayList<>();
+        for (IItemIterable items : events) {
+            IMemberAccessor<IMCType, IItem> accessor = attribute.getAccessor(items.getType());
+            assertThat(accessor).as("%s of %s", attribute.getIdentifier(), items.getType().getIdentifier()).isNotNull();
+            for (IItem item : items) {
+                names.add(accessor.getMember(item).getFullName());
+            }
+        }
+        return names;
     }
 
     @Test
