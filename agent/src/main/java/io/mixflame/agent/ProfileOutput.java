@@ -32,6 +32,7 @@ final class ProfileOutput {
     private final AgentOptions options;
     private final Path fallbackDir;
     private final Deque<Path> written = new ArrayDeque<>();
+    private int filesPerPeriod = 1;
 
     /**
      * @param options     the session's options
@@ -71,7 +72,10 @@ final class ProfileOutput {
     /** As {@link #write(List)}, to the files {@code template} names (a {@code dump}'s {@code file=}). */
     List<Written> write(List<Profile> profiles, String template) throws IOException {
         List<Written> result = new ArrayList<>(profiles.size());
-        if (profiles.size() > 1 && OutputFormat.fromPath(template) == OutputFormat.JFR) {
+        boolean oneFile = profiles.size() > 1 && OutputFormat.fromPath(template) == OutputFormat.JFR;
+        // keep= counts periods: a period of several events writes a file per event (one .jfr holds them all).
+        filesPerPeriod = oneFile ? 1 : profiles.size();
+        if (oneFile) {
             result.add(write(profiles, target(template, ProfileFiles.eventsName(profiles))));
             return result;
         }
@@ -150,7 +154,7 @@ final class ProfileOutput {
     private synchronized void retain(Path path) {
         written.remove(path);
         written.addLast(path);
-        while (written.size() > options.keep()) {
+        while (written.size() > (long) options.keep() * filesPerPeriod) {
             Path old = written.removeFirst();
             try {
                 Files.deleteIfExists(old);
