@@ -45,7 +45,7 @@ final class ProfileOutput {
 
     /** Where the session's file would go now, if that is not a directory that exists: else null. */
     String problemWithTarget() {
-        Path path = target(options.file(), options.events().get(0)).toAbsolutePath();
+        Path path = target(options.file(), options.events().get(0), options.loopNanos() > 0).toAbsolutePath();
         Path dir = path.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             return "directory " + dir + " does not exist";
@@ -66,29 +66,40 @@ final class ProfileOutput {
      * where, in the same order (one entry for a JFR file holding them all).
      */
     List<Written> write(List<Profile> profiles) throws IOException {
-        return write(profiles, options.file());
+        return write(profiles, options.file(), true);
     }
 
-    /** As {@link #write(List)}, to the files {@code template} names (a {@code dump}'s {@code file=}). */
-    List<Written> write(List<Profile> profiles, String template) throws IOException {
+    /**
+     * As {@link #write(List)}, to the files {@code template} names (a {@code dump}'s {@code file=}): outside any
+     * loop (the file is never deleted to keep a loop's last few), and with no fallback (the caller named the file).
+     */
+    List<Written> dump(List<Profile> profiles, String template) throws IOException {
+        return write(profiles, template, false);
+    }
+
+    /** {@code session}: the session's own files, which loop and fall back; else a dump's. */
+    private List<Written> write(List<Profile> profiles, String template, boolean session) throws IOException {
+        boolean looping = session && options.loopNanos() > 0;
         List<Written> result = new ArrayList<>(profiles.size());
         boolean oneFile = profiles.size() > 1 && OutputFormat.fromPath(template) == OutputFormat.JFR;
-        // keep= counts periods: a period of several events writes a file per event (one .jfr holds them all).
-        filesPerPeriod = oneFile ? 1 : profiles.size();
+        if (looping) {
+            // keep= counts periods: a period of several events writes a file per event (one .jfr holds them all).
+            filesPerPeriod = oneFile ? 1 : profiles.size();
+        }
         if (oneFile) {
-            result.add(write(profiles, target(template, ProfileFiles.eventsName(profiles))));
+            result.add(write(profiles, target(template, ProfileFiles.eventsName(profiles), looping), looping, session));
             return result;
         }
         String perEvent = profiles.size() > 1 ? OutputPath.perEvent(template) : template;
         for (Profile p : profiles) {
-            result.add(write(List.of(p), target(perEvent, p.info().event())));
+            result.add(write(List.of(p), target(perEvent, p.info().event(), looping), looping, session));
         }
         return result;
     }
 
-    private Written write(List<Profile> profiles, Path target) throws IOException {
+    private Written write(List<Profile> profiles, Path target, boolean looping, boolean fallBack)
+            throws IOException {
         Path path = target;
-        boolean looping = options.loopNanos() > 0;
         if (looping) {
             path = OutputPath.unused(path);
         }
@@ -97,6 +108,9 @@ final class ProfileOutput {
             writeTo(profiles, path);
             result = new Written(path, null, profiles);
         } catch (IOException | RuntimeException e) {
+            if (!fallBack) {
+                throw e;
+            }
             Path fallback = fallbackFor(path);
             try {
                 writeTo(profiles, fallback);
@@ -146,9 +160,8 @@ final class ProfileOutput {
         ProfileFiles.write(p, path, options.reportOptions());
     }
 
-    private Path target(String template, String event) {
-        return OutputPath.expand(template, event, ProcessHandle.current().pid(), LocalDateTime.now(),
-                options.loopNanos() > 0);
+    private Path target(String template, String event, boolean looping) {
+        return OutputPath.expand(template, event, ProcessHandle.current().pid(), LocalDateTime.now(), looping);
     }
 
     private synchronized void retain(Path path) {

@@ -123,7 +123,7 @@ public final class ProfilerController {
     private CommandResult write(List<Profile> profiles, String template, String verb) {
         try {
             List<ProfileOutput.Written> written = template == null ? output.write(profiles)
-                    : output.write(profiles, template);
+                    : output.dump(profiles, template);
             StringBuilder message = new StringBuilder(verb).append(": ");
             boolean problems = false;
             for (int i = 0; i < written.size(); i++) {
