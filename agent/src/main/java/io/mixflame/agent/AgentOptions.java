@@ -2,6 +2,7 @@ package io.mixflame.agent;
 
 import io.mixflame.agent.log.LogLevel;
 import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.jfr.JdkEventSettings;
 import io.mixflame.profile.Durations;
 import io.mixflame.report.FrameFilter;
 import io.mixflame.report.FrameStyle;
@@ -20,7 +21,7 @@ import java.util.Set;
  * {@code exclude=} may be repeated.
  *
  * @param action        what to do; {@link AgentAction#START} when none is named
- * @param event         what to sample
+ * @param event         what to sample: cpu or wall, or null when only allocations or locks are profiled
  * @param intervalNanos sampling period
  * @param durationNanos stop after this long; 0 to run until stopped
  * @param file          where to write, before {@code %p} and {@code %t} are expanded
@@ -37,13 +38,19 @@ import java.util.Set;
  * @param style         how frames are spelled in text outputs ({@code ann}, {@code sig}, {@code lib}, {@code lines})
  * @param cacheDir      where module indexes are shared between JVMs ({@code cachedir=}), {@link #CACHE_OFF} for
  *                      none, or null for the default
+ * @param allocBytes    allocation profiling ({@code event=alloc}, {@code alloc=SIZE}): the sampling interval in bytes,
+ *                      0 for JFR's own rate, {@link JdkEventSettings#OFF} when off
+ * @param lockNanos     lock profiling ({@code event=lock}, {@code lock=DURATION}): the shortest wait recorded,
+ *                      {@link JdkEventSettings#OFF} when off
+ * @param total         {@code total}: collapsed and HTML allocation and lock profiles count bytes and nanoseconds
+ *                      rather than samples
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
                            EngineChoice engine, String logLevel, String title, String reply,
                            io.mixflame.agent.http.HttpAddress http,
                            java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style,
-                           String cacheDir) {
+                           String cacheDir, long allocBytes, long lockNanos, boolean total) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -53,6 +60,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     public static final String CACHE_OFF = "off";
     static final long DEFAULT_CPU_INTERVAL = 10_000_000L;
     static final long DEFAULT_WALL_INTERVAL = 20_000_000L;
+    /** async-profiler's default lock threshold. */
+    static final long DEFAULT_LOCK_NANOS = 10_000L;
+    /** A sampling interval in bytes above this is a typo (a terabyte would never sample). */
+    private static final long MAX_ALLOC_BYTES = 1L << 40;
     private static final long MIN_INTERVAL = 100_000L;
     /** Sparser than this says next to nothing in a run of minutes; a bound also keeps a typo from meaning "never". */
     private static final long MAX_INTERVAL = 10_000_000_000L;
@@ -72,7 +83,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
             throw new IllegalArgumentException("options longer than " + MAX_TEXT + " characters");
         }
         AgentAction action = null;
-        ProfilingEvent event = ProfilingEvent.CPU;
+        ProfilingEvent event = null;
+        long allocBytes = JdkEventSettings.OFF;
+        long lockNanos = JdkEventSettings.OFF;
+        boolean total = false;
         Long interval = null;
         long duration = 0;
         String file = DEFAULT_FILE;
@@ -115,7 +129,25 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                     }
                     action = AgentAction.valueOf(key.toUpperCase(java.util.Locale.ROOT));
                 }
-                case "event" -> event = ProfilingEvent.parse(required(key, value));
+                case "event" -> {
+                    // async-profiler's events of the JDK's own: event=alloc and event=lock are alloc and lock.
+                    switch (required(key, value)) {
+                        case "alloc" -> allocBytes = Math.max(allocBytes, 0);
+                        case "lock" -> lockNanos = lockNanos == JdkEventSettings.OFF ? DEFAULT_LOCK_NANOS : lockNanos;
+                        case "cpu", "wall" -> event = ProfilingEvent.parse(value);
+                        default -> throw new IllegalArgumentException("unknown event '" + value
+                                + "' (expected cpu, wall, alloc or lock)");
+                    }
+                }
+                case "alloc" -> allocBytes = value == null ? Math.max(allocBytes, 0)
+                        : bytes(key, value);
+                case "lock" -> lockNanos = value == null
+                        ? (lockNanos == JdkEventSettings.OFF ? DEFAULT_LOCK_NANOS : lockNanos)
+                        : duration(key, value, 0, MAX_INTERVAL, 1L);
+                case "total" -> {
+                    flag(key, value);
+                    total = true;
+                }
                 case "interval" -> interval = duration(key, value, MIN_INTERVAL, MAX_INTERVAL, 1L);
                 case "duration", "timeout" -> duration = duration(key, value, 1, Long.MAX_VALUE, SECOND);
                 case "file" -> file = required(key, value);
@@ -161,11 +193,59 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("file=" + file + ": " + e.getMessage());
         }
+        if (event == null && allocBytes == JdkEventSettings.OFF && lockNanos == JdkEventSettings.OFF) {
+            event = ProfilingEvent.CPU;
+        }
         long intervalNanos = interval != null ? interval
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
-                new FrameStyle(annotate, signatures, libraries, lines), cacheDir);
+                new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total);
+    }
+
+    /**
+     * The events these options profile, in the order their profiles are written: {@code cpu} or {@code wall} when
+     * sampled, then {@code alloc}, then {@code lock}.
+     */
+    public List<String> events() {
+        List<String> events = new ArrayList<>(3);
+        if (event != null) {
+            events.add(event.optionName());
+        }
+        if (allocBytes != JdkEventSettings.OFF) {
+            events.add(io.mixflame.profile.ProfileInfo.ALLOC);
+        }
+        if (lockNanos != JdkEventSettings.OFF) {
+            events.add(io.mixflame.profile.ProfileInfo.LOCK);
+        }
+        return events;
+    }
+
+    /** What the stream of the JDK's allocation and lock events is asked to record with these options. */
+    public JdkEventSettings jdkEventSettings() {
+        return new JdkEventSettings(allocBytes, lockNanos, threads, recordsLines());
+    }
+
+    /** A size in bytes, with async-profiler's suffixes {@code k}, {@code m}, {@code g} (powers of 1024). */
+    private static long bytes(String key, String value) {
+        String v = required(key, value).toLowerCase(java.util.Locale.ROOT);
+        long unit = 1;
+        char last = v.charAt(v.length() - 1);
+        int shift = last == 'k' ? 10 : last == 'm' ? 20 : last == 'g' ? 30 : 0;
+        if (shift > 0) {
+            unit = 1L << shift;
+            v = v.substring(0, v.length() - 1);
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 0 && n <= MAX_ALLOC_BYTES / unit) {
+                return n * unit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(key + "=" + value + " is not a size in bytes (such as 512k) up to "
+                + (MAX_ALLOC_BYTES >> 30) + "g");
     }
 
     /** {@code off}, or an absolute path: a relative one would depend on where each JVM happens to start. */

@@ -6,9 +6,10 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
 /**
- * Expands the {@code file=} template: {@code %p} becomes the process id and {@code %t} a timestamp, as in
- * async-profiler. A looping profile without {@code %t} gets one before the extension, so that periods do not
- * overwrite each other.
+ * Expands the {@code file=} template: {@code %p} becomes the process id, {@code %t} a timestamp and {@code %e} the
+ * event ({@code cpu}, {@code alloc}, {@code lock}), as in async-profiler. A looping profile without {@code %t} gets
+ * one before the extension, so that periods do not overwrite each other; so does a profile of one of several events
+ * without {@code %e} get its event ({@link #perEvent}).
  */
 final class OutputPath {
     private static final int MAX_SUFFIX = 999;
@@ -19,7 +20,12 @@ final class OutputPath {
 
     /** The path a profile finished at {@code time} is written to. */
     static Path expand(String template, long pid, LocalDateTime time, boolean looping) {
-        String t = template;
+        return expand(template, "", pid, time, looping);
+    }
+
+    /** The path a profile of {@code event} finished at {@code time} is written to. */
+    static Path expand(String template, String event, long pid, LocalDateTime time, boolean looping) {
+        String t = template.replace("%e", event);
         if (looping && !t.contains("%t")) {
             t = insertBeforeExtension(t, "-%t");
         }
@@ -30,16 +36,21 @@ final class OutputPath {
      * The path a profile finished now is written to. The clock and its time zone are read only when the name has
      * a time in it: they load some seventy classes of java.time into the service's start-up (issue 24).
      */
-    static Path expandNow(String template, long pid, boolean looping) {
+    static Path expandNow(String template, String event, long pid, boolean looping) {
         if (looping || template.contains("%t")) {
-            return expand(template, pid, LocalDateTime.now(), looping);
+            return expand(template, event, pid, LocalDateTime.now(), looping);
         }
-        return Path.of(template.replace("%p", Long.toString(pid)));
+        return Path.of(template.replace("%e", event).replace("%p", Long.toString(pid)));
     }
 
     /** The time stamp's format, made at its first use. */
     private static final class Stamp {
         static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+    }
+
+    /** The template for one of several events' files: as it is when it has {@code %e}, else with {@code -%e}. */
+    static String perEvent(String template) {
+        return template.contains("%e") ? template : insertBeforeExtension(template, "-%e");
     }
 
     /**

@@ -1,12 +1,16 @@
 package io.mixflame.agent;
 
 import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
+import io.mixflame.report.OutputFormat;
 import io.mixflame.report.ProfileFiles;
 import io.mixflame.report.ReportOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Deque;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * files a loop writes (only files it wrote itself are ever deleted). A profile whose file cannot be written goes
  * to the temporary directory instead, so that a typo in {@code file=} does not cost the whole run; a loop never
  * replaces a file, not even one it wrote a second earlier.
+ *
+ * <p>A session of several events ({@code event=cpu,alloc,lock}) writes one JFR file holding every event's events, or
+ * else one file per event, named by {@code %e} in {@code file=} ({@code -%e} is added before the extension where it
+ * is missing). With {@code total}, collapsed and HTML allocation and lock profiles count bytes and nanoseconds.
  */
 final class ProfileOutput {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileOutput.class);
@@ -23,6 +31,7 @@ final class ProfileOutput {
     private final AgentOptions options;
     private final Path fallbackDir;
     private final Deque<Path> written = new ArrayDeque<>();
+    private int filesPerPeriod = 1;
 
     /**
      * @param options     the session's options
@@ -35,7 +44,7 @@ final class ProfileOutput {
 
     /** Where the session's file would go now, if that is not a directory that exists: else null. */
     String problemWithTarget() {
-        Path path = target().toAbsolutePath();
+        Path path = target(options.file(), options.events().get(0), options.loopNanos() > 0).toAbsolutePath();
         Path dir = path.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             return "directory " + dir + " does not exist";
@@ -51,26 +60,64 @@ final class ProfileOutput {
         return OutputPath.unused(fallbackDir.resolve(target.getFileName()));
     }
 
-    /** Writes to the session's file, or else to the fallback; returns what was written where. */
-    Written write(Profile profile) throws IOException {
-        Path path = target();
-        boolean looping = options.loopNanos() > 0;
+    /**
+     * Writes each profile (one per event, at least one) to its file, or else to the fallback; returns what was written
+     * where, in the same order (one entry for a JFR file holding them all).
+     */
+    List<Written> write(List<Profile> profiles) throws IOException {
+        return write(profiles, options.file(), true);
+    }
+
+    /**
+     * As {@link #write(List)}, to the files {@code template} names (a {@code dump}'s {@code file=}): outside any
+     * loop (the file is never deleted to keep a loop's last few), and with no fallback (the caller named the file).
+     */
+    List<Written> dump(List<Profile> profiles, String template) throws IOException {
+        return write(profiles, template, false);
+    }
+
+    /** {@code session}: the session's own files, which loop and fall back; else a dump's. */
+    private List<Written> write(List<Profile> profiles, String template, boolean session) throws IOException {
+        boolean looping = session && options.loopNanos() > 0;
+        List<Written> result = new ArrayList<>(profiles.size());
+        boolean oneFile = profiles.size() > 1 && OutputFormat.fromPath(template) == OutputFormat.JFR;
+        if (looping) {
+            // keep= counts periods: a period of several events writes a file per event (one .jfr holds them all).
+            filesPerPeriod = oneFile ? 1 : profiles.size();
+        }
+        if (oneFile) {
+            result.add(write(profiles, target(template, ProfileFiles.eventsName(profiles), looping), looping, session));
+            return result;
+        }
+        String perEvent = profiles.size() > 1 ? OutputPath.perEvent(template) : template;
+        for (Profile p : profiles) {
+            result.add(write(List.of(p), target(perEvent, p.info().event(), looping), looping, session));
+        }
+        return result;
+    }
+
+    private Written write(List<Profile> profiles, Path target, boolean looping, boolean fallBack)
+            throws IOException {
+        Path path = target;
         if (looping) {
             path = OutputPath.unused(path);
         }
         Written result;
         try {
-            writeTo(profile, path);
-            result = new Written(path, null);
+            writeTo(profiles, path);
+            result = new Written(path, null, profiles);
         } catch (IOException | RuntimeException e) {
+            if (!fallBack) {
+                throw e;
+            }
             Path fallback = fallbackFor(path);
             try {
-                writeTo(profile, fallback);
+                writeTo(profiles, fallback);
             } catch (IOException | RuntimeException again) {
                 e.addSuppressed(again);
                 throw e;
             }
-            result = new Written(fallback, path + " could not be written: " + e.getMessage());
+            result = new Written(fallback, path + " could not be written: " + e.getMessage(), profiles);
         }
         if (looping) {
             retain(result.path());
@@ -83,23 +130,43 @@ final class ProfileOutput {
      *
      * @param path    where it is
      * @param problem why it is not where {@code file=} said, or null
+     * @param profiles what it holds
      */
-    record Written(Path path, String problem) {
+    record Written(Path path, String problem, List<Profile> profiles) {
+        /** Samples in the file, all events together. */
+        long samples() {
+            long n = 0;
+            for (Profile p : profiles) {
+                n = io.mixflame.profile.Counts.add(n, p.totalSamples());
+            }
+            return n;
+        }
     }
 
-    /** Writes to a file named by a {@code dump} command. */
-    void writeTo(Profile profile, Path path) throws IOException {
-        ProfileFiles.write(profile, path, options.reportOptions());
+    private void writeTo(List<Profile> profiles, Path path) throws IOException {
+        if (profiles.size() > 1) {
+            ProfileFiles.writeJfr(profiles, path, options.reportOptions());
+            return;
+        }
+        Profile p = profiles.get(0);
+        OutputFormat format = OutputFormat.fromPath(path.toString());
+        boolean counted = format == OutputFormat.COLLAPSED || format == OutputFormat.HTML;
+        String event = p.info().event();
+        boolean weighed = event.equals(ProfileInfo.ALLOC) || event.equals(ProfileInfo.LOCK);
+        if (options.total() && counted && weighed) {
+            p = p.weightsAsSamples();
+        }
+        ProfileFiles.write(p, path, options.reportOptions());
     }
 
-    private Path target() {
-        return OutputPath.expandNow(options.file(), ProcessHandle.current().pid(), options.loopNanos() > 0);
+    private Path target(String template, String event, boolean looping) {
+        return OutputPath.expandNow(template, event, ProcessHandle.current().pid(), looping);
     }
 
     private synchronized void retain(Path path) {
         written.remove(path);
         written.addLast(path);
-        while (written.size() > options.keep()) {
+        while (written.size() > (long) options.keep() * filesPerPeriod) {
             Path old = written.removeFirst();
             try {
                 Files.deleteIfExists(old);

@@ -4,7 +4,9 @@ import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Profile;
 import java.io.IOException;
+import io.mixflame.report.ProfileFiles;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -76,8 +78,7 @@ public final class ProfilerController {
         } else if (options.durationNanos() > 0) {
             timer = scheduler().schedule(() -> stopIfCurrent(started), options.durationNanos(), TimeUnit.NANOSECONDS);
         }
-        String message = "profiling " + options.event().optionName() + " every "
-                + Durations.format(options.intervalNanos()) + " with the " + session.engineName() + " engine";
+        String message = "profiling " + session.eventsDescription() + " with the " + session.engineName() + " engine";
         LOG.info(message);
         String problem = output.problemWithTarget();
         if (problem != null) {
@@ -105,8 +106,8 @@ public final class ProfilerController {
             timer = null;
         }
         ending.stop();
-        Profile profile = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
-        return write(profile, null, "stopped");
+        List<Profile> profiles = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
+        return write(profiles, null, "stopped");
     }
 
     private CommandResult dump(AgentOptions options) {
@@ -114,34 +115,34 @@ public final class ProfilerController {
             return CommandResult.error("not profiling");
         }
         // A dump without file= goes where the session writes; with one, where it says.
-        Path target = AgentOptions.DEFAULT_FILE.equals(options.file()) ? null
-                : OutputPath.expandNow(options.file(), ProcessHandle.current().pid(), false);
-        return write(session.snapshot(), target, "dumped");
+        String template = AgentOptions.DEFAULT_FILE.equals(options.file()) ? null : options.file();
+        return write(session.snapshot(), template, "dumped");
     }
 
-    private CommandResult write(Profile profile, Path explicitTarget, String verb) {
+    /** Writes the profiles, one per event, to the session's files or to those {@code template} names. */
+    private CommandResult write(List<Profile> profiles, String template, String verb) {
         try {
-            Path path;
-            String problem = null;
-            if (explicitTarget != null) {
-                output.writeTo(profile, explicitTarget);
-                path = explicitTarget;
-            } else {
-                ProfileOutput.Written written = output.write(profile);
-                path = written.path();
-                problem = written.problem();
+            List<ProfileOutput.Written> written = template == null ? output.write(profiles)
+                    : output.dump(profiles, template);
+            StringBuilder message = new StringBuilder(verb).append(": ");
+            boolean problems = false;
+            for (int i = 0; i < written.size(); i++) {
+                ProfileOutput.Written w = written.get(i);
+                message.append(i == 0 ? "" : "; ").append(w.samples())
+                        .append(profiles.size() > 1 ? " " + ProfileFiles.eventsName(w.profiles()) : "")
+                        .append(" samples written to ").append(w.path().toAbsolutePath())
+                        .append(w.problem() == null ? "" : " (" + w.problem() + ")");
+                problems |= w.problem() != null;
             }
-            String message = verb + ": " + profile.totalSamples() + " samples written to " + path.toAbsolutePath()
-                    + (problem == null ? "" : " (" + problem + ")");
-            if (problem == null) {
-                LOG.info(message);
+            if (problems) {
+                LOG.warn(message.toString());
             } else {
-                LOG.warn(message);
+                LOG.info(message.toString());
             }
-            for (String note : profile.info().notes()) {
+            for (String note : profiles.get(0).info().notes()) {
                 LOG.info("profiler cost: {}", note);
             }
-            return CommandResult.ok(message);
+            return CommandResult.ok(message.toString());
         } catch (IOException | RuntimeException e) {
             String message = verb + ", but the profile could not be written: " + e.getMessage();
             LOG.error(message);
@@ -155,7 +156,7 @@ public final class ProfilerController {
         }
         long seconds = (System.currentTimeMillis() - session.startedMillis()) / 1000;
         String cost = String.join("; ", session.costNotes());
-        return CommandResult.ok("profiling " + session.options().event().optionName() + " with the "
+        return CommandResult.ok("profiling " + String.join(",", session.options().events()) + " with the "
                 + session.engineName() + " engine for " + seconds + " s, " + session.samples() + " samples, file="
                 + session.options().file() + (cost.isEmpty() ? "" : " (" + cost + ")"));
     }
@@ -214,8 +215,8 @@ public final class ProfilerController {
         synchronized (this) {
             if (session == ending) {
                 session = null;
-                Profile profile = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
-                write(profile, null, "written at exit");
+                List<Profile> profiles = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
+                write(profiles, null, "written at exit");
             }
         }
     }

@@ -2,136 +2,229 @@ package io.mixflame.agent;
 
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
-import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.jfr.JdkEventSettings;
+import io.mixflame.engine.jfr.JdkEventStream;
+import io.mixflame.engine.jfr.JdkEvents;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.Profile;
-import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One run of profiling: the engine that samples and the bounded profile it fills. */
+/**
+ * One run of profiling: the engine that samples cpu or wall-clock time, the stream of the JDK's allocation and lock
+ * events, each where asked, and one bounded profile per event.
+ */
 final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ProfilingSession.class);
+    /** The engine name of allocation and lock profiles: JFR's events, streamed in-process. */
+    static final String JDK_EVENTS_ENGINE = "jfr";
 
     private final AgentOptions options;
     private final SamplingEngine engine;
-    private final ProfileAccumulator profile;
-    private final SampleFanOut fanOut;
+    private final JdkEventStream jdkEvents;
+    private final List<EventProfile> profiles;
     private final long startedMillis;
     private long periodStartMillis;
     private long periodStartNanos;
 
-    private ProfilingSession(AgentOptions options, SamplingEngine engine, ProfileAccumulator profile,
-                             SampleFanOut fanOut) {
+    private ProfilingSession(AgentOptions options, SamplingEngine engine, JdkEventStream jdkEvents,
+                             List<EventProfile> profiles) {
         this.options = options;
         this.engine = engine;
-        this.profile = profile;
-        this.fanOut = fanOut;
+        this.jdkEvents = jdkEvents;
+        this.profiles = List.copyOf(profiles);
         this.startedMillis = System.currentTimeMillis();
         this.periodStartMillis = startedMillis;
         this.periodStartNanos = System.nanoTime();
     }
 
-    /** Starts sampling as the options say. */
+    /**
+     * Starts sampling as the options say. Where allocation or lock profiling cannot run (no {@code jdk.jfr}), it is
+     * refused with one line and the cpu or wall profile goes on; when that was all that was asked, nothing starts.
+     */
     static ProfilingSession start(AgentOptions options) throws EngineUnavailableException {
-        ProfileAccumulator profile = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
-                ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
-        SamplingSettings settings = options.samplingSettings();
-        if (settings.times()) {
-            profile.recordTimes();
+        boolean times = options.recordsTimes();
+        List<EventProfile> profiles = new ArrayList<>(3);
+        SamplingEngine engine = null;
+        if (options.event() != null) {
+            EventProfile sampled = new EventProfile(options.event().optionName(), options.intervalNanos(), times,
+                    LOG::warn);
+            InlinedFrameDetail.turnOn();
+            engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
+                    .start(options.samplingSettings(), sampled.sink());
+            profiles.add(sampled);
         }
-        SampleFanOut fanOut = new SampleFanOut(profile);
-        InlinedFrameDetail.turnOn();
-        SamplingEngine engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
-                .start(settings, fanOut);
-        return new ProfilingSession(options, engine, profile, fanOut);
+        JdkEventStream jdkEvents = null;
+        JdkEventSettings wanted = options.jdkEventSettings();
+        if (wanted.alloc() || wanted.lock()) {
+            try {
+                jdkEvents = startJdkEvents(wanted, times, profiles);
+            } catch (EngineUnavailableException e) {
+                if (engine == null) {
+                    throw e;
+                }
+                LOG.error("{} refused: {}; {} profiling goes on", wanted.alloc() && wanted.lock() ? "alloc and lock"
+                        : wanted.alloc() ? "alloc" : "lock", e.getMessage(), options.event().optionName());
+            }
+        }
+        return new ProfilingSession(options, engine, jdkEvents, profiles);
+    }
+
+    /** Starts the JDK's event stream; on success the profiles of its events are added to {@code profiles}. */
+    private static JdkEventStream startJdkEvents(JdkEventSettings wanted, boolean times, List<EventProfile> profiles)
+            throws EngineUnavailableException {
+        String missing = JdkEvents.unavailableReason();
+        if (missing != null) {
+            throw new EngineUnavailableException(missing);
+        }
+        EventProfile alloc = new EventProfile(ProfileInfo.ALLOC, Math.max(0, wanted.allocBytes()), times, LOG::warn);
+        EventProfile lock = new EventProfile(ProfileInfo.LOCK, Math.max(0, wanted.lockNanos()), times, LOG::warn);
+        JdkEventStream stream = new JdkEventStream();
+        stream.start(wanted, alloc.sink(), lock.sink());
+        if (wanted.alloc()) {
+            profiles.add(alloc);
+        }
+        if (wanted.lock()) {
+            profiles.add(lock);
+        }
+        return stream;
     }
 
     AgentOptions options() {
         return options;
     }
 
+    /** The engines that record, such as {@code perf}, {@code jfr} or {@code perf+jfr}. */
     String engineName() {
-        return engine.name();
+        if (engine == null) {
+            return JDK_EVENTS_ENGINE;
+        }
+        return jdkEvents == null || engine.name().equals(JDK_EVENTS_ENGINE) ? engine.name()
+                : engine.name() + "+" + JDK_EVENTS_ENGINE;
+    }
+
+    /** The events profiled, each with its interval, such as {@code cpu every 10ms, alloc, lock over 10us}. */
+    String eventsDescription() {
+        StringBuilder sb = new StringBuilder();
+        for (EventProfile p : profiles) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(p.event());
+            switch (p.event()) {
+                case ProfileInfo.ALLOC -> sb.append(p.interval() > 0 ? " every " + p.interval() + " bytes" : "");
+                case ProfileInfo.LOCK -> sb.append(" over ").append(io.mixflame.profile.Durations.format(
+                        Math.max(1, p.interval())));
+                default -> sb.append(" every ").append(io.mixflame.profile.Durations.format(p.interval()));
+            }
+        }
+        return sb.toString();
     }
 
     long startedMillis() {
         return startedMillis;
     }
 
-    /** The profile so far. */
-    synchronized Profile snapshot() {
-        return profile.snapshot(info());
+    /** The profiles so far, one per event, in the order of {@link AgentOptions#events()}. */
+    synchronized List<Profile> snapshot() {
+        List<Profile> result = new ArrayList<>(profiles.size());
+        for (EventProfile p : profiles) {
+            result.add(p.snapshot(info(p)));
+        }
+        return result;
     }
 
-    /** The profile of the period that ends now; the next period starts empty. */
-    synchronized Profile endPeriod() {
-        Profile p = profile.snapshotAndReset(info());
+    /** The profiles of the period that ends now; the next period starts empty. */
+    synchronized List<Profile> endPeriod() {
+        List<Profile> result = new ArrayList<>(profiles.size());
+        for (EventProfile p : profiles) {
+            result.add(p.snapshotAndReset(info(p)));
+        }
         periodStartMillis = System.currentTimeMillis();
         periodStartNanos = System.nanoTime();
-        return p;
+        return result;
     }
 
     /**
-     * The samples of the next {@code nanos} only, in a profile of their own (the session's profile goes on):
-     * blocks the calling thread for that long.
+     * The samples of the next {@code seconds} only, of the first event, in a profile of their own (the session's
+     * profile goes on): blocks the calling thread for that long.
      */
     @Override
     public Profile window(long seconds) throws InterruptedException {
         return windowNanos(seconds * 1_000_000_000L);
     }
 
+    @Override
+    public Profile window(long seconds, String event) throws InterruptedException {
+        EventProfile p = profileOf(event);
+        return p == null ? null : p.window(seconds * 1_000_000_000L, engineOf(p), costNotes());
+    }
+
     Profile windowNanos(long nanos) throws InterruptedException {
-        ProfileAccumulator window = new ProfileAccumulator(ProfileAccumulator.DEFAULT_MAX_STACKS,
-                ProfileAccumulator.DEFAULT_MAX_FRAMES, LOG::warn);
-        long start = System.currentTimeMillis();
-        fanOut.open(window);
-        try {
-            Thread.sleep(nanos / 1_000_000L);
-        } finally {
-            fanOut.close(window);
+        EventProfile first = profiles.get(0);
+        return first.window(nanos, engineOf(first), costNotes());
+    }
+
+    private EventProfile profileOf(String event) {
+        for (EventProfile p : profiles) {
+            if (p.event().equals(event)) {
+                return p;
+            }
         }
-        List<String> notes = new ArrayList<>(engine.costNotes());
-        return window.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
-                start, nanos, notes, engine.modules()));
+        return null;
     }
 
     @Override
     public String engine() {
-        return engine.name();
+        return engineName();
     }
 
     @Override
     public String event() {
-        return options.event().optionName();
+        return profiles.get(0).event();
     }
 
     @Override
     public long intervalNanos() {
-        return options.intervalNanos();
+        return profiles.get(0).interval();
     }
 
     @Override
     public long samples() {
-        return profile.totalSamples();
+        return profiles.get(0).samples();
     }
 
-    /** The engine's account of its own cost and losses, one line each. */
+    /** The engines' account of their own cost and losses, one line each. */
     @Override
     public List<String> costNotes() {
-        return engine.costNotes();
+        List<String> notes = new ArrayList<>();
+        if (engine != null) {
+            notes.addAll(engine.costNotes());
+        }
+        if (jdkEvents != null) {
+            notes.addAll(jdkEvents.costNotes());
+        }
+        return notes;
     }
 
-    /** Stops the engine; samples in flight are delivered first. */
+    /** Stops the engines; samples in flight are delivered first. */
     void stop() {
-        engine.stop();
+        if (engine != null) {
+            engine.stop();
+        }
+        if (jdkEvents != null) {
+            jdkEvents.stop();
+        }
     }
 
-    private ProfileInfo info() {
-        List<String> notes = new ArrayList<>(engine.costNotes());
-        return new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
-                periodStartMillis, System.nanoTime() - periodStartNanos, notes, engine.modules());
+    private String engineOf(EventProfile p) {
+        return engine != null && p == profiles.get(0) ? engine.name() : JDK_EVENTS_ENGINE;
+    }
+
+    private ProfileInfo info(EventProfile p) {
+        boolean sampled = engine != null && p == profiles.get(0);
+        List<NativeModule> modules = sampled ? engine.modules() : List.of();
+        return new ProfileInfo(engineOf(p), p.event(), p.interval(), periodStartMillis,
+                System.nanoTime() - periodStartNanos, costNotes(), modules);
     }
 }

@@ -44,6 +44,9 @@ final class HelperCommand {
         try {
             pid = Long.parseLong(args.get(1));
             options = AgentOptions.parse(args.get(args.size() - 1));
+            if (options.event() == null) {
+                throw new IllegalArgumentException("the helper samples cpu or wall only");
+            }
         } catch (IllegalArgumentException e) {
             err.println("mixflame helper: " + e.getMessage());
             return 2;

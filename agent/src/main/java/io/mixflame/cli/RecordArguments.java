@@ -63,6 +63,11 @@ record RecordArguments(long pid, AgentOptions options) {
         }
         String text = "start," + String.join(",", options);
         AgentOptions parsed = AgentOptions.parse(text);
+        if (parsed.event() == null || parsed.events().size() > 1) {
+            // Allocation and lock profiles are streamed from JFR inside the JVM; there is no way in from outside.
+            throw new IllegalArgumentException("record --pid samples cpu or wall from outside the JVM and cannot "
+                    + "profile alloc or lock; for those, load the agent (-javaagent, attach or launch)");
+        }
         // A duration from the flags or OPTIONS (duration= or timeout=) wins over the default.
         return new RecordArguments(pid, parsed.durationNanos() > 0 ? parsed
                 : AgentOptions.parse(text + "," + DEFAULT_DURATION));

@@ -132,7 +132,12 @@ class AgentOptionsTest {
         "interval=banana|interval: not a duration: 'banana'",
         "interval=10parsecs|unknown unit in '10parsecs'",
         "interval=1us|interval=1us is below the minimum of 100us",
-        "event=alloc|unknown event 'alloc' (expected cpu or wall)",
+        "event=itimer|unknown event 'itimer' (expected cpu, wall, alloc or lock)",
+        "alloc=lots|alloc=lots is not a size in bytes (such as 512k)",
+        "alloc=2048g|alloc=2048g is not a size in bytes",
+        "lock=soon|lock: not a duration: 'soon'",
+        "total=yes|option 'total' takes no value",
+        "event=cpu,event=alloc|option 'event' given twice",
         "include=(unclosed|include: '(unclosed' is not a valid regular expression",
         "exclude=|option 'exclude' needs a value",
         "loglevel=loud|unknown log level 'loud'",
@@ -154,6 +159,31 @@ class AgentOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(message)
                 .hasNoCause();
+    }
+
+    @Test
+    void allocAndLockAreEventsOfTheirOwnBesideCpu() {
+        AgentOptions combined = AgentOptions.parse("event=cpu,alloc=512k,lock=10ms");
+        assertThat(combined.events()).containsExactly("cpu", "alloc", "lock");
+        assertThat(combined.allocBytes()).isEqualTo(512 * 1024);
+        assertThat(combined.lockNanos()).isEqualTo(10_000_000L);
+        assertThat(combined.total()).isFalse();
+
+        AgentOptions alloc = AgentOptions.parse("event=alloc");
+        assertThat(alloc.event()).isNull();
+        assertThat(alloc.events()).containsExactly("alloc");
+        assertThat(alloc.allocBytes()).isZero();
+        assertThat(alloc.lockNanos()).isEqualTo(io.mixflame.engine.jfr.JdkEventSettings.OFF);
+
+        AgentOptions lock = AgentOptions.parse("event=lock,total");
+        assertThat(lock.events()).containsExactly("lock");
+        assertThat(lock.lockNanos()).isEqualTo(AgentOptions.DEFAULT_LOCK_NANOS);
+        assertThat(lock.total()).isTrue();
+        // A bare number is nanoseconds, as async-profiler reads lock=N.
+        assertThat(AgentOptions.parse("lock=5000").lockNanos()).isEqualTo(5_000L);
+        assertThat(AgentOptions.parse("event=alloc,alloc=1m").allocBytes()).isEqualTo(1 << 20);
+        assertThat(AgentOptions.parse("alloc,event=wall").events()).containsExactly("wall", "alloc");
+        assertThat(AgentOptions.parse("").events()).containsExactly("cpu");
     }
 
     @Test

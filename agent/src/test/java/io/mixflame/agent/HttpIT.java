@@ -76,6 +76,35 @@ class HttpIT {
         }
     }
 
+    @Test
+    void servesAllocationAndLockProfilesAsGoNamesThem() throws Exception {
+        try (ChildJvm app = ChildJvm.start(TestJdks.all().get(0), dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,event=alloc,lock=100us,http=127.0.0.1:0,file="
+                        + dir.resolve("x-%e.collapsed"),
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.ContendedApp", "60"))) {
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            int port = port(app);
+
+            Decoded allocs = decode(get(port, "/debug/pprof/allocs?seconds=3").body());
+            assertThat(allocs.strings).contains("alloc_space", "bytes", "long[]");
+            assertThat(allocs.functionNames).contains("io/mixflame/testapp/ContendedApp.contend");
+            assertThat(allocs.samples).isPositive();
+
+            Decoded mutex = decode(get(port, "/debug/pprof/mutex?seconds=3").body());
+            assertThat(mutex.strings).contains("contentions", "delay", "java.lang.Object");
+            assertThat(mutex.functionNames).contains("io/mixflame/testapp/ContendedApp.contend");
+            assertThat(mutex.samples).isPositive();
+        }
+        try (ChildJvm app = ChildJvm.start(TestJdks.all().get(0), dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,http=127.0.0.1:0,file=" + dir.resolve("y.collapsed"),
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "60"))) {
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            HttpResponse<byte[]> none = get(port(app), "/debug/pprof/mutex?seconds=1");
+            assertThat(none.statusCode()).isEqualTo(404);
+            assertThat(new String(none.body())).contains("not profiling lock");
+        }
+    }
+
     static int port(ChildJvm app) throws Exception {
         Pattern p = Pattern.compile("serving profiles on http://127\\.0\\.0\\.1:(\\d+)/");
         for (int i = 0; i < 100; i++) {

@@ -37,6 +37,25 @@ class LoopIT {
         }
     }
 
+    /** keep= counts periods: with two events, the last two periods keep a file of each. */
+    @Test
+    void keepCountsPeriodsOfSeveralEvents() throws Exception {
+        try (ChildJvm app = ChildJvm.start(TestJdks.all().get(0), dir, List.of(
+                "-javaagent:" + BuiltJars.agent() + "=start,event=cpu,lock,loop=1s,keep=2,file="
+                        + dir.resolve("period-%e-%t.collapsed"),
+                "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.ContendedApp", "5"))) {
+            assertThat(app.awaitExit(Duration.ofSeconds(60))).as(app.stderr()).isZero();
+            assertThat(app.stderr().lines().filter(l -> l.contains("period ended"))).hasSizeGreaterThanOrEqualTo(3);
+        }
+        List<String> kept;
+        try (Stream<Path> files = Files.list(dir)) {
+            kept = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("period-")).toList();
+        }
+        assertThat(kept).as("files kept").hasSize(4);
+        assertThat(kept.stream().filter(n -> n.startsWith("period-cpu-"))).hasSize(2);
+        assertThat(kept.stream().filter(n -> n.startsWith("period-lock-"))).hasSize(2);
+    }
+
     /** Periods end on the second: the last period and the one written at exit can fall in the same one. */
     @Test
     void noPeriodIsLostWhenTwoEndInTheSameSecond() throws Exception {

@@ -23,6 +23,14 @@ class OutputPathTest {
     }
 
     @Test
+    void eventNamesTheFileOfEachEvent() {
+        assertThat(OutputPath.expand("out-%e.html", "alloc", 1, TIME, false)).isEqualTo(Path.of("out-alloc.html"));
+        assertThat(OutputPath.expand(OutputPath.perEvent("out.pb.gz"), "lock", 1, TIME, false))
+                .isEqualTo(Path.of("out-lock.pb.gz"));
+        assertThat(OutputPath.perEvent("p-%e-%p.collapsed")).isEqualTo("p-%e-%p.collapsed");
+    }
+
+    @Test
     void singleProfileKeepsItsName() {
         assertThat(OutputPath.expand("out.html", 1, TIME, false)).isEqualTo(Path.of("out.html"));
     }
@@ -40,8 +48,8 @@ class OutputPathTest {
 
     @Test
     void nowIsReadOnlyForANameWithATime() {
-        assertThat(OutputPath.expandNow("/tmp/p-%p.html", 42, false)).isEqualTo(Path.of("/tmp/p-42.html"));
-        assertThat(OutputPath.expandNow("/tmp/p-%t.html", 42, false).toString()).matches("/tmp/p-\\d{8}-\\d{6}\\.html");
-        assertThat(OutputPath.expandNow("out.jfr", 1, true).toString()).as("looping").matches("out-\\d{8}-\\d{6}\\.jfr");
+        assertThat(OutputPath.expandNow("/tmp/p-%p-%e.html", "alloc", 42, false)).isEqualTo(Path.of("/tmp/p-42-alloc.html"));
+        assertThat(OutputPath.expandNow("/tmp/p-%t.html", "cpu", 42, false).toString()).matches("/tmp/p-\\d{8}-\\d{6}\\.html");
+        assertThat(OutputPath.expandNow("out.jfr", "cpu", 1, true).toString()).as("looping").matches("out-\\d{8}-\\d{6}\\.jfr");
     }
 }

@@ -39,6 +39,10 @@ public final class Examples {
             "                     threads; needs RocksDB's jar in workloads/ beside this jar (the build puts it there)",
             "  parked             threads parked in known Java call chains (lock, sleep, monitor wait); prints",
             "                     the pid and each thread's own view of its stack, for thread-dump tests",
+            "  alloc              two threads (alloc-first, alloc-second) each allocating int[] and Integer[] of",
+            "                     the same size in turn: half of the bytes each, half of each thread's per type",
+            "  lock               four threads contending for one monitor, four for one ReentrantLock, 5 ms held;",
+            "                     prints the time each group waited, as the threads measured it",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
             "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms, live heap … kB'.");
 
@@ -121,6 +125,14 @@ public final class Examples {
             case "parked" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
                 return () -> ParkedWorkload.run(a.seconds());
+            }
+            case "alloc" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest);
+                return () -> io.mixflame.examples.alloc.AllocWorkload.run(a.seconds());
+            }
+            case "lock" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest);
+                return () -> io.mixflame.examples.lock.LockWorkload.run(a.seconds());
             }
             default -> throw new IllegalArgumentException("unknown workload");
         }

@@ -22,7 +22,13 @@ public enum FrameType {
     /** The root frame naming a thread, added when profiles are split per thread. */
     THREAD,
     /** Not code but a note about the stack: {@code [unknown]}, {@code [truncated]}, {@code [overflow]}. */
-    MARKER;
+    MARKER,
+    /**
+     * Not code but the class an event names, as the leaf of its stack: the allocated object's class in allocation
+     * profiles, the lock's class in lock profiles, spelled as async-profiler spells them ({@code java.lang.Integer[]},
+     * {@code int[]}, {@code java.util.concurrent.locks.ReentrantLock$NonfairSync}).
+     */
+    CLASS;
 
     /** True for the kinds that name a Java method. */
     public boolean isJava() {

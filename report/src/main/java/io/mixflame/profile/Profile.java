@@ -156,6 +156,19 @@ public final class Profile {
         return new Profile(frames, weighed, info, times);
     }
 
+    /**
+     * The same stacks, each counting its weight as its samples (async-profiler's {@code total}): for outputs that
+     * count samples only (collapsed, HTML), so that an allocation profile counts bytes and a lock profile nanoseconds.
+     * Times are dropped, as they count samples.
+     */
+    public Profile weightsAsSamples() {
+        List<Stack> counted = new ArrayList<>(stacks.size());
+        for (Stack s : stacks) {
+            counted.add(new Stack(s.frameIds(), s.weightNanos(), s.weightNanos()));
+        }
+        return new Profile(frames, counted, info);
+    }
+
     /** The same stacks described by other info. */
     public Profile withInfo(ProfileInfo newInfo) {
         return new Profile(frames, stacks, newInfo, times);

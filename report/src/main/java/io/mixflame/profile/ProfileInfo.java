@@ -20,6 +20,17 @@ import java.util.Objects;
 public record ProfileInfo(String engine, String event, long intervalNanos, long startMillis, long durationNanos,
                           List<String> notes, List<NativeModule> modules) {
 
+    /**
+     * The event of allocation profiles: each stack's weight is bytes allocated (an estimate: JFR samples allocations),
+     * the interval the sampling interval in bytes (0: JFR's own rate).
+     */
+    public static final String ALLOC = "alloc";
+    /**
+     * The event of lock profiles: each stack's weight is the time threads waited to enter a monitor or parked, the
+     * interval the threshold below which waits are not recorded.
+     */
+    public static final String LOCK = "lock";
+
     public ProfileInfo {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(event, "event");
@@ -50,10 +61,18 @@ public record ProfileInfo(String engine, String event, long intervalNanos, long 
         return new ProfileInfo(engine, event, intervalNanos, startMillis, durationNanos, notes, newModules);
     }
 
-    /** One line describing the producer, such as {@code engine=jfr event=cpu interval=10ms}. */
+    /**
+     * One line describing the producer, such as {@code engine=jfr event=cpu interval=10ms}; allocation and lock
+     * profiles name their interval as their options do ({@code alloc=524288}, {@code lock=10us}), since it is no
+     * sampling period (readers weigh samples by {@code interval=}).
+     */
     public String describe() {
         StringBuilder sb = new StringBuilder("engine=").append(engine).append(" event=").append(event);
-        if (intervalNanos > 0) {
+        if (event.equals(ALLOC)) {
+            sb.append(intervalNanos > 0 ? " alloc=" + intervalNanos : "");
+        } else if (event.equals(LOCK)) {
+            sb.append(" lock=").append(Durations.format(intervalNanos));
+        } else if (intervalNanos > 0) {
             sb.append(" interval=").append(Durations.format(intervalNanos));
         }
         return sb.toString();

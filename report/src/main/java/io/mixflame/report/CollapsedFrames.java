@@ -24,7 +24,8 @@ public final class CollapsedFrames {
     public static String suffix(FrameType type) {
         return switch (type) {
             case JIT_COMPILED -> "_[j]";
-            case INLINED -> "_[i]";
+            // async-profiler marks the class of an allocation or a lock as it marks inlined frames.
+            case INLINED, CLASS -> "_[i]";
             case INTERPRETED -> "_[0]";
             case C1_COMPILED -> "_[1]";
             case KERNEL -> "_[k]";

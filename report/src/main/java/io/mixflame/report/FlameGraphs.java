@@ -77,7 +77,8 @@ final class FlameGraphs {
         return switch (frame.type()) {
             case INTERPRETED -> 0;
             case JIT_COMPILED -> 1;
-            case INLINED -> 2;
+            // async-profiler colours the class of an allocation or a lock as it colours inlined frames.
+            case INLINED, CLASS -> 2;
             // C++ gets its own colour in FlameGraph; "::" is how its names show it.
             case NATIVE -> frame.name().contains("::") ? (byte) 4 : (byte) 3;
             case KERNEL -> 5;

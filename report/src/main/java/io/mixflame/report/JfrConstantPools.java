@@ -123,7 +123,8 @@ final class JfrConstantPools {
         }
     }
 
-    private long classKey(String name) throws IOException {
+    /** The key of the class of this internal name ({@code java/lang/String}, {@code [I}). */
+    long classKey(String name) throws IOException {
         long nameKey = symbol(name);
         Long key = classes.get(nameKey);
         if (key == null) {

@@ -36,7 +36,7 @@ final class JfrFrameKinds {
             case C1_COMPILED -> C1_COMPILED;
             case INLINED -> INLINED;
             case KERNEL -> KERNEL;
-            case NATIVE, STUB, THREAD, MARKER -> NATIVE;
+            case NATIVE, STUB, THREAD, MARKER, CLASS -> NATIVE;
         };
     }
 

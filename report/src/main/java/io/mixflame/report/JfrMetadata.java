@@ -37,6 +37,11 @@ final class JfrMetadata {
     static final long EXECUTION_SAMPLE = 18;
     static final long ACTIVE_SETTING = 19;
     static final long NOTE = 20;
+    static final long OBJECT_ALLOCATION_SAMPLE = 21;
+    static final long JAVA_MONITOR_ENTER = 22;
+    static final long THREAD_PARK = 23;
+    static final long TIMESPAN = 24;
+    static final long DATA_AMOUNT = 25;
 
     private static final String EVENT = "jdk.jfr.Event";
     private static final String ANNOTATION = "java.lang.annotation.Annotation";
@@ -66,6 +71,8 @@ final class JfrMetadata {
                 .add(type("java.lang.String", STRING))
                 .add(type("jdk.jfr.Label", LABEL).attr("superType", ANNOTATION).add(field("value", STRING)))
                 .add(type("jdk.jfr.Timestamp", TIMESTAMP).attr("superType", ANNOTATION).add(field("value", STRING)))
+                .add(type("jdk.jfr.Timespan", TIMESPAN).attr("superType", ANNOTATION).add(field("value", STRING)))
+                .add(type("jdk.jfr.DataAmount", DATA_AMOUNT).attr("superType", ANNOTATION).add(field("value", STRING)))
                 .add(type("java.lang.Thread", THREAD)
                         .add(field("osName", STRING)).add(field("osThreadId", LONG))
                         .add(field("javaName", STRING)).add(field("javaThreadId", LONG)))
@@ -89,6 +96,18 @@ final class JfrMetadata {
                 .add(event(JfrProfileWriter.EXECUTION_SAMPLE, EXECUTION_SAMPLE, "Method Profiling Sample")
                         .add(pooled("sampledThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
                         .add(pooled("state", THREAD_STATE)))
+                .add(event(JfrProfileWriter.OBJECT_ALLOCATION_SAMPLE, OBJECT_ALLOCATION_SAMPLE, "Object Allocation Sample")
+                        .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
+                        .add(pooled("objectClass", CLASS)).add(field("weight", LONG).add(new Element("annotation")
+                                .attr("class", Long.toString(DATA_AMOUNT)).attr("value", "BYTES"))))
+                .add(durationEvent(JfrProfileWriter.JAVA_MONITOR_ENTER, JAVA_MONITOR_ENTER, "Java Monitor Blocked")
+                        .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
+                        .add(pooled("monitorClass", CLASS)).add(pooled("previousOwner", THREAD))
+                        .add(field("address", LONG)))
+                .add(durationEvent(JfrProfileWriter.THREAD_PARK, THREAD_PARK, "Java Thread Park")
+                        .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
+                        .add(pooled("parkedClass", CLASS)).add(field("timeout", LONG)).add(field("until", LONG))
+                        .add(field("address", LONG)))
                 // async-profiler's layout of a setting (the converter reads the longs up to "id", then two strings).
                 .add(event(JfrProfileWriter.ACTIVE_SETTING, ACTIVE_SETTING, "Recording Setting")
                         .add(field("id", LONG)).add(field("name", STRING)).add(field("value", STRING)))
@@ -112,6 +131,12 @@ final class JfrMetadata {
                 .add(new Element("annotation").attr("class", Long.toString(LABEL)).attr("value", label))
                 .add(field("startTime", LONG)
                         .add(new Element("annotation").attr("class", Long.toString(TIMESTAMP)).attr("value", "TICKS")));
+    }
+
+    /** An event type that lasts: its second field is its duration in ticks, as the JDK lays out such events. */
+    private static Element durationEvent(String name, long id, String label) {
+        return event(name, id, label).add(field("duration", LONG)
+                .add(new Element("annotation").attr("class", Long.toString(TIMESPAN)).attr("value", "TICKS")));
     }
 
     private static Element field(String name, long type) {

@@ -1,5 +1,6 @@
 package io.mixflame.report;
 
+import io.mixflame.profile.ClassNames;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
@@ -31,6 +32,14 @@ import java.util.regex.Matcher;
  * known). At most {@code maxEvents} events are written: past that, events are scaled down in proportion, evenly
  * over the recording (shares are kept, counts are not, and a {@code mixflame.Note} event says so). The engine, event and interval are {@code jdk.ActiveSetting} events; every note of the profile
  * (the sampler's cost) is a {@code mixflame.Note} event.
+ *
+ * <p>Allocation and lock profiles ({@link ProfileInfo#ALLOC}, {@link ProfileInfo#LOCK}) are written as the JDK's
+ * own events, as async-profiler's converter ({@code --alloc}, {@code --lock}) and JMC read them: a stack's samples
+ * as {@code jdk.ObjectAllocationSample} events whose class is the stack's {@link FrameType#CLASS} leaf and whose
+ * weight is the stack's bytes per sample; lock stacks as {@code jdk.ThreadPark} events when the frame under the
+ * class is {@code Unsafe.park} (the JDK's park events start there), else as {@code jdk.JavaMonitorEnter}, each
+ * lasting the stack's wait per sample. Several profiles of one run go into one recording
+ * ({@link #write(List, OutputStream)}).
  */
 public final class JfrProfileWriter implements ProfileWriter {
 
@@ -38,6 +47,9 @@ public final class JfrProfileWriter implements ProfileWriter {
     public static final long MAX_EVENTS = 2_000_000;
 
     static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    static final String OBJECT_ALLOCATION_SAMPLE = "jdk.ObjectAllocationSample";
+    static final String JAVA_MONITOR_ENTER = "jdk.JavaMonitorEnter";
+    static final String THREAD_PARK = "jdk.ThreadPark";
     static final String ACTIVE_SETTING = "jdk.ActiveSetting";
     static final String NOTE = "mixflame.Note";
     static final String SETTING_ENGINE = "engine";
@@ -56,6 +68,8 @@ public final class JfrProfileWriter implements ProfileWriter {
     private static final List<String> STATES = List.of(STATE_DEFAULT, STATE_RUNNABLE, STATE_SLEEPING);
     private static final int ACC_NATIVE = 0x100;
     private static final String RUNNING_STATE_FRAME = "[running]";
+    /** The Java frame a JDK park event's stack starts at ({@code jdk/internal/misc/Unsafe}, {@code sun/misc/Unsafe}). */
+    private static final String PARK_METHOD = "/Unsafe.park";
 
     private final long maxEvents;
 
@@ -70,14 +84,31 @@ public final class JfrProfileWriter implements ProfileWriter {
 
     @Override
     public void write(Profile profile, OutputStream out) throws IOException {
-        ProfileInfo info = profile.info();
-        long startNanos = (info.startMillis() > 0 ? info.startMillis() : System.currentTimeMillis()) * 1_000_000L;
-        SampleTimes runs = profile.sampleRuns();
-        // Settings, notes and the bound's note besides the samples' runs.
-        int others = 4 + info.notes().size();
-        JfrChunkWriter chunk = new JfrChunkWriter(startNanos, info.durationNanos(), runs.size() + others);
+        write(List.of(profile), out);
+    }
+
+    /** Writes the profiles of one run (cpu, alloc, lock: at least one) as one recording, each as its own events. */
+    public void write(List<Profile> profiles, OutputStream out) throws IOException {
+        long startMillis = Long.MAX_VALUE;
+        long durationNanos = 0;
+        int events = 0;
+        SampleTimes[] runs = new SampleTimes[profiles.size()];
+        for (int i = 0; i < runs.length; i++) {
+            ProfileInfo info = profiles.get(i).info();
+            if (info.startMillis() > 0) {
+                startMillis = Math.min(startMillis, info.startMillis());
+            }
+            durationNanos = Math.max(durationNanos, info.durationNanos());
+            runs[i] = profiles.get(i).sampleRuns();
+            // Settings, notes and the bound's note besides the samples' runs.
+            events += runs[i].size() + 4 + info.notes().size();
+        }
+        long startNanos = (startMillis != Long.MAX_VALUE ? startMillis : System.currentTimeMillis()) * 1_000_000L;
+        JfrChunkWriter chunk = new JfrChunkWriter(startNanos, durationNanos, events);
         JfrConstantPools pools = new JfrConstantPools(JfrFrameKinds.ALL, STATES);
-        new Events(chunk, pools, profile).addAll(runs);
+        for (int i = 0; i < runs.length; i++) {
+            new Events(chunk, pools, profiles.get(i)).addAll(runs[i]);
+        }
         chunk.write(pools, out);
         out.flush();
     }
@@ -126,11 +157,18 @@ public final class JfrProfileWriter implements ProfileWriter {
         private final JfrConstantPools pools;
         private final Profile profile;
         private final Map<Frame, Long> methods = new HashMap<>();
+        private final long eventType;
+        private long[] typeOfStack;
 
         Events(JfrChunkWriter chunk, JfrConstantPools pools, Profile profile) {
             this.chunk = chunk;
             this.pools = pools;
             this.profile = profile;
+            this.eventType = switch (profile.info().event()) {
+                case ProfileInfo.ALLOC -> JfrMetadata.OBJECT_ALLOCATION_SAMPLE;
+                case ProfileInfo.LOCK -> JfrMetadata.JAVA_MONITOR_ENTER;
+                default -> JfrMetadata.EXECUTION_SAMPLE;
+            };
         }
 
         void addAll(SampleTimes runs) throws IOException {
@@ -146,6 +184,7 @@ public final class JfrProfileWriter implements ProfileWriter {
             List<Profile.Stack> stacks = profile.stacks();
             // Each stack's event fields after the time, built once; samples without a time go at the start.
             byte[][] fields = new byte[stacks.size()][];
+            typeOfStack = new long[stacks.size()];
             Scaled scaled = new Scaled(stacks, total);
             for (int i = 0; i < runs.size(); i++) {
                 int s = runs.stack(i);
@@ -165,29 +204,53 @@ public final class JfrProfileWriter implements ProfileWriter {
                 return;
             }
             if (fields[stack] == null) {
-                fields[stack] = sample(profile.framesOf(profile.stacks().get(stack)), wall);
+                Profile.Stack s = profile.stacks().get(stack);
+                Frame[] rootFirst = profile.framesOf(s);
+                typeOfStack[stack] = eventType;
+                if (eventType == JfrMetadata.EXECUTION_SAMPLE) {
+                    fields[stack] = sample(rootFirst, wall);
+                } else {
+                    long perSample = s.samples() == 0 ? s.weightNanos() : s.weightNanos() / s.samples();
+                    fields[stack] = classEvent(rootFirst, perSample, stack);
+                }
             }
-            chunk.add(JfrMetadata.EXECUTION_SAMPLE, ticks, fields[stack], events);
+            chunk.add(typeOfStack[stack], ticks, fields[stack], events);
+        }
+
+        /**
+         * An allocation or lock event's fields after its time, the class being the stack's leaf: for an allocation
+         * thread, stack trace, class, weight; for a monitor duration, thread, stack trace, class, previous owner,
+         * address; for a park duration, thread, stack trace, class, timeout, until, address (the JDK's layouts).
+         */
+        private byte[] classEvent(Frame[] rootFirst, long perSample, int stack) throws IOException {
+            boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
+            int end = rootFirst.length;
+            long classKey = 0;
+            if (end > 0 && rootFirst[end - 1].type() == FrameType.CLASS) {
+                end--;
+                classKey = pools.classKey(ClassNames.internal(cleaned(rootFirst[end].name())));
+            } else if (end > 0 && rootFirst[end - 1].type() == FrameType.MARKER) {
+                // A leaf that names no class ([no blocker]: a park without one) is the event's class left empty.
+                end--;
+            }
+            long thread = threaded ? thread(rootFirst[0]) : 0;
+            long trace = stackTrace(rootFirst, threaded ? 1 : 0, end);
+            JfrBuffer b = JfrChunkWriter.fields();
+            if (eventType == JfrMetadata.OBJECT_ALLOCATION_SAMPLE) {
+                return b.putVarLong(thread).putVarLong(trace).putVarLong(classKey).putVarLong(perSample).toByteArray();
+            }
+            // Ticks are nanoseconds (JfrChunkWriter.TICKS_PER_SECOND).
+            b.putVarLong(perSample).putVarLong(thread).putVarLong(trace).putVarLong(classKey);
+            if (end > 0 && rootFirst[end - 1].name().endsWith(PARK_METHOD)) {
+                typeOfStack[stack] = JfrMetadata.THREAD_PARK;
+                return b.putVarLong(0).putVarLong(0).putVarLong(0).toByteArray();
+            }
+            return b.putVarLong(0).putVarLong(0).toByteArray();
         }
 
         /** An execution sample's fields after its time: sampled thread, stack trace, thread state. */
         private byte[] sample(Frame[] rootFirst, boolean wall) throws IOException {
             boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
-            int first = threaded ? 1 : 0;
-            long[] leafFirst = new long[rootFirst.length - first];
-            int[] kinds = new int[leafFirst.length];
-            int[] lines = new int[leafFirst.length];
-            for (int i = rootFirst.length - 1, j = 0; i >= first; i--, j++) {
-                Frame method = rootFirst[i].atLine(0);
-                Long key = methods.get(method);
-                if (key == null) {
-                    key = method(method);
-                    methods.put(method, key);
-                }
-                leafFirst[j] = key;
-                lines[j] = rootFirst[i].line();
-                kinds[j] = JfrFrameKinds.key(rootFirst[i].type());
-            }
             String state;
             if (!wall) {
                 state = STATE_DEFAULT;
@@ -199,9 +262,28 @@ public final class JfrProfileWriter implements ProfileWriter {
             long thread = threaded ? thread(rootFirst[0]) : 0;
             return JfrChunkWriter.fields()
                     .putVarLong(thread)
-                    .putVarLong(pools.stackTrace(leafFirst, lines, kinds))
+                    .putVarLong(stackTrace(rootFirst, threaded ? 1 : 0, rootFirst.length))
                     .putVarLong(STATES.indexOf(state))
                     .toByteArray();
+        }
+
+        /** The key of the stack trace of the frames from {@code first} to before {@code end}, root first. */
+        private long stackTrace(Frame[] rootFirst, int first, int end) throws IOException {
+            long[] leafFirst = new long[end - first];
+            int[] kinds = new int[leafFirst.length];
+            int[] lines = new int[leafFirst.length];
+            for (int i = end - 1, j = 0; i >= first; i--, j++) {
+                Frame method = rootFirst[i].atLine(0);
+                Long key = methods.get(method);
+                if (key == null) {
+                    key = method(method);
+                    methods.put(method, key);
+                }
+                leafFirst[j] = key;
+                lines[j] = rootFirst[i].line();
+                kinds[j] = JfrFrameKinds.key(rootFirst[i].type());
+            }
+            return pools.stackTrace(leafFirst, lines, kinds);
         }
 
         private long method(Frame frame) throws IOException {
@@ -231,7 +313,7 @@ public final class JfrProfileWriter implements ProfileWriter {
 
         private void setting(String name, String value) throws IOException {
             chunk.add(JfrMetadata.ACTIVE_SETTING, JfrChunkWriter.START_TICKS, JfrChunkWriter.fields()
-                    .putVarLong(JfrMetadata.EXECUTION_SAMPLE).putString(name).putString(cleaned(value)).toByteArray(), 1);
+                    .putVarLong(eventType).putString(name).putString(cleaned(value)).toByteArray(), 1);
         }
 
         private void note(String text) throws IOException {

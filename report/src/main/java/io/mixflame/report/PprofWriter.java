@@ -22,6 +22,9 @@ import static io.mixflame.report.PprofFieldNumbers.*;
  * <p>Sample types: {@code samples/count} and, when stacks have weights, {@code <event>/nanoseconds} (then the
  * default, and the period type with the sampling interval as period); a profile read from counts only (collapsed
  * without mixflame's header, an HTML page, a JFR file without an interval) has the first alone, with period 1.
+ * Allocation and lock profiles have the types Go's tools give them ({@link PprofSampleTypes}):
+ * {@code alloc_objects/count} and {@code alloc_space/bytes}, {@code contentions/count} and
+ * {@code delay/nanoseconds}.
  * Every distinct frame becomes one Location and every method or native function one Function; a Function's
  * {@code name} is the frame's name and its {@code system_name} carries the collapsed type suffix, so the kind of each
  * Java frame survives. A Java Function has its source file and first line when the profile knows them, and a
@@ -53,9 +56,10 @@ public final class PprofWriter implements ProfileWriter {
         // A profile read from a file that has counts only has no weights: a nanoseconds type would be all zeros
         // (and as the default, viewers such as speedscope would show nothing).
         boolean weighed = profile.totalWeightNanos() > 0 || profile.totalSamples() == 0;
-        message.field(PROFILE_SAMPLE_TYPE, valueType(strings, "samples", "count"));
+        PprofSampleTypes types = PprofSampleTypes.of(info.event());
+        message.field(PROFILE_SAMPLE_TYPE, valueType(strings, types.countType(), "count"));
         if (weighed) {
-            message.field(PROFILE_SAMPLE_TYPE, valueType(strings, info.event(), "nanoseconds"));
+            message.field(PROFILE_SAMPLE_TYPE, valueType(strings, types.weightType(), types.weightUnit()));
         }
 
         // Location ids are handed out as stacks first use a frame; 0 means "none yet" (pprof ids start at 1).
@@ -154,7 +158,7 @@ public final class PprofWriter implements ProfileWriter {
             message.field(PROFILE_DURATION_NANOS, info.durationNanos());
         }
         if (weighed) {
-            message.field(PROFILE_PERIOD_TYPE, valueType(strings, info.event(), "nanoseconds"));
+            message.field(PROFILE_PERIOD_TYPE, valueType(strings, types.weightType(), types.weightUnit()));
             message.field(PROFILE_PERIOD, info.intervalNanos());
         } else {
             message.field(PROFILE_PERIOD_TYPE, valueType(strings, "samples", "count"));
@@ -167,7 +171,7 @@ public final class PprofWriter implements ProfileWriter {
         for (String comment : moduleComments) {
             message.field(PROFILE_COMMENT, (long) strings.index(comment));
         }
-        message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(weighed ? info.event() : "samples"));
+        message.field(PROFILE_DEFAULT_SAMPLE_TYPE, (long) strings.index(weighed ? types.weightType() : types.countType()));
 
         // Last, once every string above has its index.
         for (String s : strings.all()) {

@@ -57,6 +57,27 @@ public final class ProfileFiles {
     }
 
     /**
+     * Writes the profiles of one run's events (cpu, alloc, lock) as one JFR recording ({@link JfrProfileWriter}),
+     * each shaped by {@code options}, atomically.
+     */
+    public static void writeJfr(List<Profile> profiles, Path path, ReportOptions options) throws IOException {
+        java.util.List<Profile> shaped = new java.util.ArrayList<>(profiles.size());
+        for (Profile p : profiles) {
+            shaped.add(reversedIfAsked(ProfileTransforms.filter(p, options.filter(), options.style()), options));
+        }
+        AtomicFileWriter.write(path, out -> new JfrProfileWriter().write(shaped, out));
+    }
+
+    /** The events of several profiles as one name for {@code %e}: {@code cpu+alloc+lock}. */
+    public static String eventsName(List<Profile> profiles) {
+        StringBuilder sb = new StringBuilder();
+        for (Profile p : profiles) {
+            sb.append(sb.length() == 0 ? "" : "+").append(p.info().event());
+        }
+        return sb.toString();
+    }
+
+    /**
      * Reads a profile from collapsed stacks, from an HTML flame graph (one written by mixflame or by
      * async-profiler's converter; named {@code .html} or starting like HTML), from a JFR recording (starting
      * with JFR's magic bytes; {@link JfrProfileReader}) or from a gzip'd pprof profile ({@link PprofReader}), within

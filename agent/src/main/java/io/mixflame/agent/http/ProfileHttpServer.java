@@ -1,6 +1,7 @@
 package io.mixflame.agent.http;
 
 import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.OutputFormat;
 import io.mixflame.report.ProfileFiles;
 import io.mixflame.report.ReportOptions;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves profiles over HTTP for continuous profiling: {@code GET /debug/pprof/profile?seconds=N} (pprof, the
- * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls), {@code GET /flame?seconds=N}
+ * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls; of the session's first event),
+ * {@code GET /debug/pprof/allocs?seconds=N} and {@code GET /debug/pprof/mutex?seconds=N} (the allocation and lock
+ * profiles, where the session records them, else 404), {@code GET /flame?seconds=N}
  * (an HTML flame graph) and {@code GET /status} (JSON). At most {@value #CONCURRENT} profile requests at a time
  * (more get 429), {@code seconds} between 1 and {@value #MAX_SECONDS} (else 400), other methods 405, other paths
  * 404. The connections are handled by an {@link HttpConnectionLoop} with the bounds of {@link #LIMITS}: all of its
@@ -51,7 +54,7 @@ public final class ProfileHttpServer implements AutoCloseable {
         ProfileHttpServer s = new ProfileHttpServer(source);
         s.loop = HttpConnectionLoop.start(address.socketAddress(), LIMITS, s::handle);
         InetSocketAddress bound = s.loop.localAddress();
-        LOG.info("serving profiles on {} (/debug/pprof/profile, /flame, /status){}", address.url(bound),
+        LOG.info("serving profiles on {} (/debug/pprof/profile, /debug/pprof/allocs, /debug/pprof/mutex, /flame, /status){}", address.url(bound),
                 address.isWildcard() ? ", listening on every address of this host (" + address.host() + ")" : "");
         return s;
     }
@@ -71,13 +74,19 @@ public final class ProfileHttpServer implements AutoCloseable {
         String path = request.uri().getPath();
         return switch (path) {
             case "/status" -> HttpResponse.of(200, "application/json", status().getBytes(StandardCharsets.UTF_8));
-            case "/debug/pprof/profile" -> profile(request.uri(), OutputFormat.PPROF, "application/octet-stream");
-            case "/flame" -> profile(request.uri(), OutputFormat.HTML, "text/html; charset=utf-8");
+            case "/debug/pprof/profile" -> profile(request.uri(), null, OutputFormat.PPROF, "application/octet-stream");
+            // Go's names for its allocation and contention profiles.
+            case "/debug/pprof/allocs" -> profile(request.uri(), ProfileInfo.ALLOC, OutputFormat.PPROF,
+                    "application/octet-stream");
+            case "/debug/pprof/mutex" -> profile(request.uri(), ProfileInfo.LOCK, OutputFormat.PPROF,
+                    "application/octet-stream");
+            case "/flame" -> profile(request.uri(), null, OutputFormat.HTML, "text/html; charset=utf-8");
             default -> HttpResponse.text(404, "no such endpoint: " + path + "\n");
         };
     }
 
-    private HttpResponse profile(URI uri, OutputFormat format, String type) throws InterruptedException {
+    /** A window of {@code event}'s samples, or of the session's first event when null. */
+    private HttpResponse profile(URI uri, String event, OutputFormat format, String type) throws InterruptedException {
         long seconds;
         try {
             seconds = seconds(uri);
@@ -88,7 +97,10 @@ public final class ProfileHttpServer implements AutoCloseable {
             return HttpResponse.text(429, "already serving " + CONCURRENT + " profiles; try again later\n");
         }
         try {
-            Profile profile = source.window(seconds);
+            Profile profile = event == null ? source.window(seconds) : source.window(seconds, event);
+            if (profile == null) {
+                return HttpResponse.text(404, "not profiling " + event + " (start with event=" + event + ")\n");
+            }
             ByteArrayOutputStream body = new ByteArrayOutputStream();
             ProfileFiles.write(profile, body, format, ReportOptions.DEFAULT);
             return HttpResponse.of(200, type, body.toByteArray());

@@ -40,6 +40,14 @@ final class JfrStackConverter {
         depth = i;
     }
 
+    /** Adds a frame below the leaf of the stack converted last (the class an allocation or a lock event names). */
+    void appendLeaf(Frame leaf) {
+        if (scratch.length == depth) {
+            scratch = java.util.Arrays.copyOf(scratch, depth * 2);
+        }
+        scratch[depth++] = leaf;
+    }
+
     Frame[] frames() {
         return scratch;
     }

@@ -122,11 +122,24 @@ final class BenchmarkReport {
     /** The report of {@code --only cost}: the cost study alone (issue 24). */
     static String costMarkdown(String command, String machine, String profilerArgs, CostSection cost, int repetitions,
                                List<String> failures) {
+        return studyMarkdown("What the service pays for its profiler (issue 24)", command, machine, profilerArgs,
+                cost.markdown(repetitions), failures);
+    }
+
+    static String allocLockMarkdown(String command, String machine, String profilerArgs, AllocLockSection section,
+                                    int repetitions, List<String> failures) {
+        return studyMarkdown("What allocation and lock profiling cost (issue 25)", command, machine, profilerArgs,
+                section.markdown(repetitions), failures);
+    }
+
+    /** The report of one study run alone: its heading, the command, the machine, the profilers, the study. */
+    private static String studyMarkdown(String heading, String command, String machine, String profilerArgs,
+                                        String study, List<String> failures) {
         StringBuilder b = new StringBuilder();
-        b.append("## What the service pays for its profiler (issue 24)\n\n");
+        b.append("## ").append(heading).append("\n\n");
         b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
         b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
-        b.append(cost.markdown(repetitions));
+        b.append(study);
         failedRuns(b, failures);
         return b.toString();
     }

@@ -53,6 +53,15 @@ public final class Harness {
                     labels, profilerArgs(files, options), new JniLibrarySection(runner, jni), runner.failures()), runner);
             return;
         }
+        if (options.allocLockOnly()) {
+            AllocLockStudy study = AllocLockStudy.run(runner, options.repetitions(), options.allocLockSeconds());
+            Map<Profiler, String> labels = labels(runner, files, study.alloc().getOrDefault(Profiler.MIXFLAME,
+                    List.of()));
+            finish(options, BenchmarkReport.allocLockMarkdown(command(args),
+                    MachineDescription.describe(options.javaHome()), profilerArgs(files, options),
+                    new AllocLockSection(study, labels), options.repetitions(), runner.failures()), runner);
+            return;
+        }
         if (options.costOnly()) {
             FixedWork shortJob = calibrateByWindows(runner, List.of("--threads", "1"), options.shortJobMillis());
             FixedWork saturated = calibrateByWindows(runner, List.of(), options.cpuSeconds() * 1000);

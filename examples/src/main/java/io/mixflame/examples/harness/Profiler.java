@@ -36,10 +36,11 @@ enum Profiler {
 
     /**
      * Whether it can sample that way: JFR samples no idle thread, so it has no wall-clock mode, and its
-     * {@code profile} settings fix its period at 10 ms.
+     * {@code profile} settings fix its period at 10 ms (and record allocations and locks besides, always).
      */
     boolean supports(Sampling sampling) {
-        return this != JFR || sampling == Sampling.CPU || sampling == Sampling.CPU_THREADS;
+        return this != JFR || sampling == Sampling.CPU || sampling == Sampling.CPU_THREADS
+                || sampling == Sampling.ALLOC || sampling == Sampling.LOCK;
     }
 
     /** The JVM options that start the profiler and make it write {@link #outputIn} at exit. */

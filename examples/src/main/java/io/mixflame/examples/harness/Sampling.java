@@ -9,7 +9,11 @@ enum Sampling {
     /** CPU time every 10 ms, each stack under a root frame naming its thread. */
     CPU_THREADS("event=cpu,interval=10ms,threads"),
     /** Wall-clock time, every thread every 20 ms (mixflame's default wall interval); JFR has no such mode. */
-    WALL("event=wall,interval=20ms");
+    WALL("event=wall,interval=20ms"),
+    /** Allocations, each profiler's own way (JFR: its {@code profile} settings, 300 samples a second at most). */
+    ALLOC("event=alloc"),
+    /** Contended monitor enters and parks of 10 ms or more, JFR's {@code profile} threshold. */
+    LOCK("event=lock,lock=10ms");
 
     private final String agentOptions;
 

@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 /** The figures a workload prints, read back from its standard output. */
 final class WorkloadOutput {
     private static final Pattern PEAK_RSS = Pattern.compile("footprint: VmHWM (-?\\d+) kB");
+    private static final Pattern PROCESS_CPU = Pattern.compile("footprint: .*, process CPU (\\d+) ms");
+    private static final Pattern ARRAYS = Pattern.compile("alloc: done (\\d+) arrays");
     private static final Pattern LIVE_HEAP = Pattern.compile("footprint: .*, live heap (\\d+) kB");
     private static final Pattern THREAD_CPU = Pattern.compile("(\\d+) ms of CPU time");
     private static final Pattern REQUESTS_PER_SECOND = Pattern.compile("load: .* ([\\d.]+) requests/s, (\\d+) errors");
@@ -17,6 +19,16 @@ final class WorkloadOutput {
     private static final Pattern BUSY_THREADS = Pattern.compile("saturate: \\d+ rounds in \\d+ m?s on (\\d+) threads");
 
     private WorkloadOutput() {
+    }
+
+    /** The process's CPU time (every thread's, the profiler's included), in ms. */
+    static OptionalDouble processCpuMillis(String stdout) {
+        return number(PROCESS_CPU, stdout, 1);
+    }
+
+    /** {@code alloc}: the arrays both threads allocated. */
+    static OptionalDouble arrays(String stdout) {
+        return number(ARRAYS, stdout, 1);
     }
 
     /** The process's peak resident set ({@code VmHWM}), in kB. */

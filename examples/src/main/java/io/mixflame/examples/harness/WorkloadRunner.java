@@ -72,6 +72,11 @@ final class WorkloadRunner {
         options.addAll(profiler.jvmOptions(files, dir, mixflameOptions, sampling));
         // The JIT's compilations and compile time at exit, on standard output: what each profiler made it compile.
         options.add("-XX:+CITime");
+        if (workload.get(0).equals("alloc")) {
+            // A fixed heap: otherwise the GC's sizing of a growing heap, not the profiler, sets how fast it allocates.
+            options.add("-Xms256m");
+            options.add("-Xmx256m");
+        }
         ChildRun run = ChildRun.run(java, examplesJar, profiler, options, workload, dir,
                 Duration.ofSeconds(expectedSeconds * 3L + 120));
         if (run.succeeded() && profiler == Profiler.JFR) {

@@ -99,4 +99,28 @@ class HarnessSmokeIT {
         assertThat(targets).hasSize(7);
         assertThat(rows).anyMatch(l -> l.matches("\\| saturated: at most 150 compilations beyond none's \\| [+-]\\d+ .*"));
     }
+
+    @Test
+    void quickAllocLockStudyReportsEveryProfiler() throws Exception {
+        Path out = dir.resolve("alloclock.md");
+        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
+                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--only", "alloclock", "--quick",
+                "--work", dir.resolve("alloclock-work").toString(), "--out", out.toString()))) {
+            assertThat(harness.awaitExit(Duration.ofMinutes(10))).as("exit status; stderr:\n%s", harness.stderr())
+                    .isZero();
+        }
+        String report = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(report).contains("## What allocation and lock profiling cost (issue 25)",
+                "### Allocation and lock profiling: `alloc` and `lock --seconds 2`");
+        List<String> rows = report.lines().filter(l -> l.startsWith("| `")).toList();
+        for (String profiler : List.of("| none |", "| async-profiler ", "| JFR |", "| mixflame (engine=jfr)")) {
+            // alloc: arrays per CPU second (a ratio beside none's), process CPU, peak RSS; lock: process CPU, RSS.
+            assertThat(rows.stream().filter(l -> l.contains("allocation profiling " + profiler)))
+                    .as("alloc " + profiler).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .matches(".* \\| \\d+( \\(\\d\\.\\d{3}\\))? \\| \\d+\\.\\d s \\| \\d+ MB \\|$");
+            assertThat(rows.stream().filter(l -> l.contains("lock profiling " + profiler)))
+                    .as("lock " + profiler).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                    .matches(".* \\|  \\| \\d+\\.\\d s( \\(\\d\\.\\d{3}\\))? \\| \\d+ MB \\|$");
+        }
+    }
 }

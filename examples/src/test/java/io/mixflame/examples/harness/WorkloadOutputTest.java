@@ -28,6 +28,15 @@ class WorkloadOutputTest {
     }
 
     @Test
+    void arraysAndProcessCpuOfTheAllocWorkload() {
+        String alloc = "alloc: done 1148000 arrays\nfootprint: VmHWM 1008536 kB, process CPU 5290 ms, live heap 9064 kB\n";
+        assertThat(WorkloadOutput.arrays(alloc)).hasValue(1148000);
+        assertThat(WorkloadOutput.processCpuMillis(alloc)).hasValue(5290);
+        assertThat(WorkloadOutput.processCpuMillis(CPU_ROUNDS)).hasValue(6400);
+        assertThat(WorkloadOutput.arrays(CPU_ROUNDS)).isEmpty();
+    }
+
+    @Test
     void busyThreadsAndPeakRss() {
         assertThat(WorkloadOutput.busyThreads(SATURATE_ROUNDS)).hasValue(2);
         assertThat(WorkloadOutput.peakRssKb(SATURATE_ROUNDS)).hasValue(480928);
