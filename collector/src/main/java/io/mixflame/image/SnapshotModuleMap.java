@@ -16,7 +16,7 @@ import java.util.List;
  */
 public abstract class SnapshotModuleMap implements ModuleMap {
     private static final long REFRESH_NANOS = 50_000_000L;
-    private static final long MAX_REFRESH_NANOS = 1_600_000_000L;
+    private static final long MAX_REFRESH_NANOS = 400_000_000L;
 
     private final String jvmLibraryName;
     private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
@@ -73,9 +73,26 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     protected void modulesChanged() {
     }
 
-    /** Reads the process again unless it was read within the refresh interval; a failed read is not retried sooner. */
-    protected final synchronized void refreshIfStale() {
-        if (System.nanoTime() - lastRefresh < refreshNanos) {
+    /**
+     * Reads the process again unless it was read within the refresh interval, which grows while the mappings stay
+     * as they were; a failed read is not retried sooner. For an address in no mapping at all: walks through garbage
+     * land there at every step.
+     */
+    protected final void refreshIfStale() {
+        refreshAfter(refreshNanos());
+    }
+
+    /**
+     * Reads the process again unless it was read within the shortest interval: for an address inside memory that is
+     * reserved but not yet usable, which a JIT commits as its code cache grows — code to be walked through now, not
+     * after the interval has grown.
+     */
+    protected final void refreshSoon() {
+        refreshAfter(REFRESH_NANOS);
+    }
+
+    private synchronized void refreshAfter(long interval) {
+        if (System.nanoTime() - lastRefresh < interval) {
             return;
         }
         try {

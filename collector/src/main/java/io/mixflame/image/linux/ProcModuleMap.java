@@ -148,8 +148,13 @@ public final class ProcModuleMap extends SnapshotModuleMap {
             }
         }
         // A library loaded later, or memory made executable after the maps were read (a JIT commits more of its
-        // code cache, reserved without access until then): read again, at most at the refresh rate.
-        refreshIfStale();
+        // code cache, reserved without access until then): read again, at most at the refresh rate — the shortest
+        // for memory reserved without access, where a JIT's new code appears.
+        if (mapping != null) {
+            refreshSoon();
+        } else {
+            refreshIfStale();
+        }
         return snapshot().executable(address);
     }
 }
