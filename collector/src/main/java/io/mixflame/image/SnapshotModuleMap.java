@@ -79,7 +79,7 @@ public abstract class SnapshotModuleMap implements ModuleMap {
      * land there at every step.
      */
     protected final void refreshIfStale() {
-        refreshAfter(refreshNanos());
+        refreshAfter(false);
     }
 
     /**
@@ -88,11 +88,11 @@ public abstract class SnapshotModuleMap implements ModuleMap {
      * after the interval has grown.
      */
     protected final void refreshSoon() {
-        refreshAfter(REFRESH_NANOS);
+        refreshAfter(true);
     }
 
-    private synchronized void refreshAfter(long interval) {
-        if (System.nanoTime() - lastRefresh < interval) {
+    private synchronized void refreshAfter(boolean soon) {
+        if (System.nanoTime() - lastRefresh < (soon ? REFRESH_NANOS : refreshNanos)) {
             return;
         }
         try {

@@ -126,23 +126,11 @@ public final class Harness {
     /** Rounds of a workload that take about {@code seconds} here, from a short run without a profiler. */
     private static FixedWork calibrate(WorkloadRunner runner, String workload, int seconds)
             throws IOException, InterruptedException {
-        return calibrate(runner, workload, List.of(), seconds * 1000);
-    }
-
-    /**
-     * Rounds of a workload run with {@code options} that take about {@code millis} here, from a run of
-     * {@link #CALIBRATION_SECONDS} without a profiler: a fresh JVM's rate, warm-up included, as the work's runs have.
-     */
-    private static FixedWork calibrate(WorkloadRunner runner, String workload, List<String> options, int millis)
-            throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of(workload));
-        command.addAll(options);
-        command.addAll(List.of("--seconds", Integer.toString(CALIBRATION_SECONDS)));
-        ChildRun run = runner.run(Profiler.NONE, command, CALIBRATION_SECONDS);
+        ChildRun run = runner.run(Profiler.NONE, List.of(workload, "--seconds", Integer.toString(CALIBRATION_SECONDS)),
+                CALIBRATION_SECONDS);
         double perSecond = WorkloadOutput.roundsPerSecond(workload, run.stdout()).orElseThrow(() ->
                 new IllegalStateException("the calibration run printed no rounds: " + run.failure()));
-        return new FixedWork(workload, options, Math.max(1, Math.round(perSecond * millis / 1000.0)),
-                (millis + 999) / 1000);
+        return new FixedWork(workload, Math.max(1, Math.round(perSecond * seconds)), seconds);
     }
 
     /**
@@ -156,12 +144,12 @@ public final class Harness {
         command.addAll(options);
         command.addAll(List.of("--seconds", "2", "--window", "1"));
         ChildRun run = runner.run(Profiler.NONE, command, 2);
-        double warmingUp = WorkloadOutput.steadyRoundsPerSecond(run.stdout(), 0).orElse(Double.NaN) * 2
-                - WorkloadOutput.steadyRoundsPerSecond(run.stdout(), 1).orElse(Double.NaN);
-        double warm = WorkloadOutput.steadyRoundsPerSecond(run.stdout(), 1).orElse(Double.NaN);
-        if (!(warmingUp > 0 && warm > 0)) {
+        long[] windows = WorkloadOutput.windowRounds(run.stdout());
+        if (windows.length < 2 || windows[0] <= 0 || windows[1] <= 0) {
             throw new IllegalStateException("the calibration run printed no windows: " + run.failure());
         }
+        double warmingUp = windows[0];
+        double warm = windows[1];
         double rounds = millis <= 1000 ? warmingUp * millis / 1000.0 : warmingUp + warm * (millis - 1000) / 1000.0;
         return new FixedWork("saturate", options, Math.max(1, Math.round(rounds)), (millis + 999) / 1000);
     }

@@ -86,6 +86,16 @@ final class WorkloadOutput {
         return seconds == 0 ? OptionalDouble.empty() : OptionalDouble.of((double) rounds / seconds);
     }
 
+    /** {@code saturate --window W}: the rounds of each window, in order. */
+    static long[] windowRounds(String stdout) {
+        Matcher m = WINDOW.matcher(stdout);
+        java.util.List<Long> rounds = new java.util.ArrayList<>();
+        while (m.find()) {
+            rounds.add(Long.parseLong(m.group(2)));
+        }
+        return rounds.stream().mapToLong(Long::longValue).toArray();
+    }
+
     /** The methods C1 and C2 compiled, OSR compilations included, from {@code -XX:+CITime}'s lines at exit. */
     static OptionalDouble jitCompilations(String stdout) {
         return ciTime(stdout, 2, 4);

@@ -57,6 +57,7 @@ class WorkloadOutputTest {
         assertThat(WorkloadOutput.steadyRoundsPerSecond(run, 20)).hasValue(2300);
         assertThat(WorkloadOutput.steadyRoundsPerSecond(run, 0)).hasValue(75000 / 40.0);
         assertThat(WorkloadOutput.steadyRoundsPerSecond(run, 40)).as("no window after 40 s").isEmpty();
+        assertThat(WorkloadOutput.windowRounds(run)).containsExactly(9000, 20000, 22000, 24000);
     }
 
     @Test
