@@ -74,6 +74,15 @@ public final class StackMemory {
         return copyStart + copyLength;
     }
 
+    /**
+     * Whether the copy taken with the sample holds all {@code length} bytes at {@code address}: only then does a read
+     * there say what the stack was at the sample rather than what it is now.
+     */
+    public boolean copyHolds(long address, int length) {
+        long off = address - copyStart;
+        return off >= 0 && off <= copyLength - (long) length;
+    }
+
     /** Reads a 64-bit word. */
     public long readLong(long address) throws MemoryReadException {
         long off = address - copyStart;

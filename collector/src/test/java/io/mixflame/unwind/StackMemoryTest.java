@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mixflame.testsupport.FakeProcessMemory;
 import org.junit.jupiter.api.Test;
 
-/** StackMemory's record of reads of the live stack above the sample's copy. */
+/** StackMemory's record of reads of the live stack above the sample's copy, and what the copy holds. */
 class StackMemoryTest {
     private static final long SP = 0x7f00_0000_1000L;
     private static final long HIGH = 0x7f00_0001_0000L;
@@ -45,6 +45,18 @@ class StackMemoryTest {
         assertThat(memory.readAboveCopy()).isTrue();
         copyOf(256);
         assertThat(memory.readAboveCopy()).as("cleared per sample").isFalse();
+    }
+
+    @Test
+    void theCopyHoldsOnlyWhatLiesWhollyInsideIt() {
+        copyOf(256);
+        assertThat(memory.copyHolds(SP, 8)).isTrue();
+        assertThat(memory.copyHolds(SP + 248, 8)).isTrue();
+        assertThat(memory.copyHolds(SP + 252, 8)).as("straddling its end").isFalse();
+        assertThat(memory.copyHolds(SP + 256, 8)).as("above it").isFalse();
+        assertThat(memory.copyHolds(SP - 8, 8)).as("below sp").isFalse();
+        memory.clearCopy();
+        assertThat(memory.copyHolds(SP, 8)).as("no copy").isFalse();
     }
 
     @Test
