@@ -6,7 +6,7 @@ import java.util.Objects;
  * One frame of a stack: a name, the kind of code it ran and, for native code, where it lies.
  *
  * <p>Java methods are named {@code pkg/Class.method} (the form async-profiler and flamegraph tools use);
- * native code by its symbol; markers and threads in square brackets.
+ * native code by its symbol; markers, threads and labels in square brackets.
  *
  * <p>A frame also says where its code comes from, so that outputs need not parse names: a native frame its module's
  * file name and the function's offset in that module (the symbol's address as the module's image states it: ELF
@@ -45,6 +45,15 @@ public record Frame(String name, FrameType type, String module, long offset, int
     /** The profile reached its bound on distinct stacks or frames; samples counted here have no stack. */
     public static final Frame OVERFLOW = new Frame("[overflow]", FrameType.MARKER);
 
+    /** The most characters of a label's key. */
+    public static final int MAX_LABEL_KEY = 64;
+    /**
+     * The most characters of a label's value in its frame: a longer value keeps its first 127 characters (126 where
+     * the 127th would split a surrogate pair) followed by {@code …}.
+     */
+    public static final int MAX_LABEL_VALUE = 128;
+    private static final char CUT = '\u2026';
+
     /** A frame whose place in memory is unknown or irrelevant (Java, markers, threads, frames read from text). */
     public Frame(String name, FrameType type) {
         this(name, type, null, 0, 0);
@@ -63,6 +72,10 @@ public record Frame(String name, FrameType type, String module, long offset, int
         }
         if (line < 0) {
             throw new IllegalArgumentException("negative line " + line);
+        }
+        // Checked here, not only in label(), so that a frame read from a stream cannot be a label without a key.
+        if (type == FrameType.LABEL && labelSeparator(name) < 0) {
+            throw new IllegalArgumentException("a label frame's name is [key=value] with a valid key");
         }
     }
 
@@ -112,5 +125,101 @@ public record Frame(String name, FrameType type, String module, long offset, int
     /** The root frame of one thread, in the form async-profiler's tools recognise. */
     public static Frame thread(String threadName, long osThreadId) {
         return new Frame("[" + threadName + " tid=" + osThreadId + "]", FrameType.THREAD);
+    }
+
+    /**
+     * The frame of a label in force on the sampled thread, named {@code [key=value]}.
+     *
+     * <p>The value comes from the application and is made safe to show: cut to {@link #MAX_LABEL_VALUE} characters,
+     * and every control character (newline, carriage return and tab included) replaced by a space. Characters that
+     * mean something in one output only ({@code ;} in collapsed stacks, {@code <} in a page) are left to that
+     * output's own escaping, as in any other frame name.
+     *
+     * @param key   a label key ({@link #isLabelKey}); the caller checks keys it takes from users
+     * @param value the label's value, any text (may be empty)
+     * @throws IllegalArgumentException when the key is not a label key
+     */
+    public static Frame label(String key, String value) {
+        if (key == null || !isLabelKey(key)) {
+            throw new IllegalArgumentException("a label key is a letter or '_', then up to "
+                    + (MAX_LABEL_KEY - 1) + " letters, digits, '_', '.' or '-'");
+        }
+        return new Frame("[" + key + "=" + shownLabelValue(Objects.requireNonNull(value, "value")) + "]",
+                FrameType.LABEL);
+    }
+
+    /**
+     * Whether {@code key} may be a label's key: {@code [A-Za-z_][A-Za-z0-9_.-]{0,63}}, a name that a filter, a pprof
+     * tag query and a frame name all take as it is, and that never holds the {@code =} ending it in a frame's name.
+     */
+    public static boolean isLabelKey(String key) {
+        return key != null && isLabelKey(key, 0, key.length());
+    }
+
+    /** For a {@link FrameType#LABEL} frame, its key: the name's part before the first {@code =}, without the {@code [}. */
+    public String labelKey() {
+        return name.substring(1, labelSeparatorOfThis());
+    }
+
+    /** For a {@link FrameType#LABEL} frame, its value: the name's part after the first {@code =}, without the {@code ]}. */
+    public String labelValue() {
+        return name.substring(labelSeparatorOfThis() + 1, name.length() - 1);
+    }
+
+    private int labelSeparatorOfThis() {
+        if (type != FrameType.LABEL) {
+            throw new IllegalStateException("a " + type + " frame has no label key or value");
+        }
+        return name.indexOf('=');
+    }
+
+    /** The index of the {@code =} of a name {@code [key=value]} with a valid key, else -1. */
+    private static int labelSeparator(String name) {
+        int eq = name.indexOf('=');
+        return name.length() >= 4 && name.charAt(0) == '[' && name.charAt(name.length() - 1) == ']' && eq > 0
+                && eq < name.length() - 1 && isLabelKey(name, 1, eq) ? eq : -1;
+    }
+
+    private static boolean isLabelKey(String s, int from, int to) {
+        if (to <= from || to - from > MAX_LABEL_KEY || !keyStart(s.charAt(from))) {
+            return false;
+        }
+        for (int i = from + 1; i < to; i++) {
+            char c = s.charAt(i);
+            if (!keyStart(c) && !(c >= '0' && c <= '9') && c != '.' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean keyStart(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
+    }
+
+    private static String shownLabelValue(String value) {
+        char[] chars;
+        if (value.length() > MAX_LABEL_VALUE) {
+            int keep = MAX_LABEL_VALUE - 1;
+            // Half a surrogate pair is no character: every output would show it as a replacement character.
+            if (Character.isHighSurrogate(value.charAt(keep - 1))) {
+                keep--;
+            }
+            chars = new char[keep + 1];
+            value.getChars(0, keep, chars, 0);
+            chars[keep] = CUT;
+        } else {
+            chars = null;
+        }
+        for (int i = 0, n = chars == null ? value.length() : chars.length; i < n; i++) {
+            char c = chars == null ? value.charAt(i) : chars[i];
+            if (Character.isISOControl(c)) {
+                if (chars == null) {
+                    chars = value.toCharArray();
+                }
+                chars[i] = ' ';
+            }
+        }
+        return chars == null ? value : new String(chars);
     }
 }

@@ -1,8 +1,9 @@
 package io.mixflame.profile;
 
 /**
- * What kind of code a frame ran. Engines set it from what they know; readers of the collapsed format
- * recover it from the suffix async-profiler defined for each Java kind.
+ * What kind of code a frame ran, or what else a frame stands for (a thread, a marker, a class, a label). Engines set
+ * it from what they know; readers of the collapsed format recover it from the suffix async-profiler defined for each
+ * Java kind, and from a frame's name and place for threads and labels.
  */
 public enum FrameType {
     /** A Java method run by the bytecode interpreter. */
@@ -28,7 +29,13 @@ public enum FrameType {
      * profiles, the lock's class in lock profiles, spelled as async-profiler spells them ({@code java.lang.Integer[]},
      * {@code int[]}, {@code java.util.concurrent.locks.ReentrantLock$NonfairSync}).
      */
-    CLASS;
+    CLASS,
+    /**
+     * Not code but a label in force on the thread when the sample was taken, {@code [key=value]}
+     * ({@link Frame#label}). Label frames come right after the thread's root frame {@code [name tid=N]} when there is
+     * one, else first: one per label, in the order of their keys.
+     */
+    LABEL;
 
     /** True for the kinds that name a Java method. */
     public boolean isJava() {

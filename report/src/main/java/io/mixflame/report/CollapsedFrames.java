@@ -10,7 +10,10 @@ import java.util.regex.Pattern;
  * The text form of one frame in collapsed stacks, both ways. Written in a {@link FrameStyle}: by default plain
  * names as async-profiler writes them, with {@code ann} Java kinds carry async-profiler's suffixes ({@code _[j]}
  * JIT compiled, {@code _[i]} inlined, {@code _[0]} interpreted, {@code _[1]} C1 compiled); kernel frames always
- * end in {@code _[k]}; native code, stubs, threads and markers carry none. Read with or without suffixes.
+ * end in {@code _[k]}; native code, stubs, threads, markers and labels carry none. Read with or without suffixes.
+ *
+ * <p>A label is written as its frame's name, {@code [key=value]}, sanitized like any name. It is read back as a label
+ * only at a stack's root end ({@link #parseAtRoot}): first, or right after the thread frame, or after another label.
  */
 public final class CollapsedFrames {
 
@@ -29,7 +32,7 @@ public final class CollapsedFrames {
             case INTERPRETED -> "_[0]";
             case C1_COMPILED -> "_[1]";
             case KERNEL -> "_[k]";
-            case NATIVE, STUB, THREAD, MARKER -> "";
+            case NATIVE, STUB, THREAD, MARKER, LABEL -> "";
         };
     }
 
@@ -129,6 +132,21 @@ public final class CollapsedFrames {
         }
         int line = Integer.parseInt(name, colon + 1, name.length(), 10);
         return new Frame(name.substring(0, colon), type, null, 0, line);
+    }
+
+    /**
+     * The frame a collapsed token at a stack's root end stands for: a label {@code [key=value]} with a valid key (the
+     * writer gives labels no suffix, so a value ending like one stays the label's), else what {@link #parse} finds.
+     *
+     * @param first whether the token is the stack's first, where a thread frame {@code [name tid=N]} is taken for a
+     *              thread even when its name holds a {@code =} ({@code [a=b tid=1]})
+     */
+    static Frame parseAtRoot(String token, boolean first) {
+        if (first && THREAD_FRAME.matcher(token).matches()) {
+            return new Frame(token, FrameType.THREAD);
+        }
+        Frame label = LabelFrames.fromName(token);
+        return label != null ? label : parse(token);
     }
 
     private static FrameType typeOfSuffix(String token) {

@@ -2,6 +2,7 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
@@ -19,7 +20,8 @@ import java.util.function.Consumer;
  * <p>Lines starting with {@code #} are comments, except that {@link CollapsedWriter}'s header and notes are
  * read back into the profile's info. Blank lines are skipped. A malformed line (not UTF-8, no count, a count
  * that is not a whole number of samples, an empty frame) is reported to the warnings consumer as
- * {@code line N: why} and skipped, and reading goes on. Frame kinds come from {@link CollapsedFrames#parse}.
+ * {@code line N: why} and skipped, and reading goes on. Frame kinds come from {@link CollapsedFrames#parse}, and at a
+ * stack's root end from {@link CollapsedFrames#parseAtRoot}, which recovers thread and label frames.
  * Each stack's weight is its samples times the header's interval, or 0 when there is no header.
  *
  * <p>The input is read one line at a time, within {@link ReadBounds}; going past a bound, or counts that add up
@@ -136,6 +138,8 @@ public final class CollapsedReader {
             }
             depth = 0;
             String stack = line.substring(0, space);
+            // Labels are recognised at the root end only: deeper in, a bracketed name is a marker.
+            boolean rootEnd = true;
             for (int from = 0; from <= stack.length(); ) {
                 int to = stack.indexOf(';', from);
                 if (to < 0) {
@@ -150,7 +154,15 @@ public final class CollapsedReader {
                 if (depth == frames.length) {
                     frames = Arrays.copyOf(frames, Math.min(2 * depth, bounds.maxStackDepth()));
                 }
-                frames[depth++] = CollapsedFrames.parse(stack.substring(from, to));
+                String token = stack.substring(from, to);
+                Frame frame;
+                if (rootEnd) {
+                    frame = CollapsedFrames.parseAtRoot(token, depth == 0);
+                    rootEnd = frame.type() == FrameType.LABEL || depth == 0 && frame.type() == FrameType.THREAD;
+                } else {
+                    frame = CollapsedFrames.parse(token);
+                }
+                frames[depth++] = frame;
                 from = to + 1;
             }
             if (count > 0) {

@@ -84,7 +84,9 @@ final class FlameGraphs {
             case KERNEL -> 5;
             case C1_COMPILED -> 6;
             case STUB -> 4;
-            case THREAD, MARKER -> 3;
+            // The renderer's palette has a colour per kind of code and no more (a type past it breaks the page):
+            // threads, markers and labels share native code's, and their brackets tell them apart.
+            case THREAD, MARKER, LABEL -> 3;
         };
     }
 

@@ -13,6 +13,10 @@ import java.util.Map;
  * samples (the frame was anywhere on the stack, counted once per stack even when it recurses). Frames are named
  * in async-profiler's default style ({@link FrameStyle#DEFAULT}); frames of one such name but different kinds (a
  * method interpreted in some samples, compiled in others) count as one.
+ *
+ * <p>Threads and labels ({@code [endpoint=/checkout]}) are counted as frames too, at the root end of their stacks:
+ * their total is the share of samples taken on that thread or under that label, and they have self samples only
+ * where a stack ends in them (a sample of nothing but its thread and labels).
  */
 public final class HotFrames {
 

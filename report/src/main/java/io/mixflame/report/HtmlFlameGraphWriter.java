@@ -24,8 +24,8 @@ public final class HtmlFlameGraphWriter implements ProfileWriter {
     /**
      * @param title   the caller's title, or null for one describing the profile; either way the engine and
      *                the profile's notes are added
-     * @param reverse draw stacks leaf first, as an icicle (FlameGraph's own reverse mode, which keeps threads'
-     *                root frames first)
+     * @param reverse draw stacks leaf first, as an icicle, the thread's root frame and the labels after it kept
+     *                first ({@link ProfileTransforms#reverse})
      * @param style   how frame names are spelled; the page shows a frame's kind by its colour, not a suffix
      */
     public HtmlFlameGraphWriter(String title, boolean reverse, FrameStyle style) {
@@ -38,9 +38,12 @@ public final class HtmlFlameGraphWriter implements ProfileWriter {
     public void write(Profile profile, OutputStream out) throws IOException {
         Arguments args = new Arguments();
         args.title = FlameGraphs.htmlTitle(title(profile, title));
-        args.reverse = reverse;
+        // FlameGraph's own reverse mode keeps a thread frame first but would put the labels after it at the leaf end;
+        // the stacks are reversed here instead, and "inverted" draws them as reverse would, as an icicle.
+        args.inverted = reverse;
+        Profile drawn = reverse ? ProfileTransforms.reverse(profile) : profile;
         FlameGraphs.onDeepStack(() -> {
-            FlameGraphs.dumpHtml(FlameGraphs.build(profile, args, style), out);
+            FlameGraphs.dumpHtml(FlameGraphs.build(drawn, args, style), out);
             return null;
         });
     }

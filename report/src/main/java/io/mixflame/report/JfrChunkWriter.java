@@ -17,7 +17,8 @@ import java.util.Arrays;
  * <p>The metadata and constant pools come before the events (as in async-profiler's files, the header points to
  * both), so the events are streamed: each is held as its type, its time, its fields after the time (shared by the
  * events of one stack) and how many times it repeats — some 24 bytes an event in primitive arrays, since a profile
- * with times has up to a quarter of a million and this runs inside the profiled service when it dumps.
+ * with times has up to a quarter of a million and this runs inside the profiled service when it dumps. An event may
+ * have a companion written right after each of its repeats (a sample's labels).
  */
 final class JfrChunkWriter {
 
@@ -41,6 +42,9 @@ final class JfrChunkWriter {
     private long[] ticks;
     private byte[][] fields;
     private long[] repeats;
+    // Allocated at the first event that has a companion: most profiles have no labels.
+    private long[] companionTypes;
+    private byte[][] companionFields;
 
     /**
      * A chunk that starts at {@code startNanos} since the epoch and lasts {@code durationNanos}, with room for
@@ -71,6 +75,15 @@ final class JfrChunkWriter {
      * written {@code times} times; {@code eventFields} (its fields after the time) is kept, not copied.
      */
     void add(long typeId, long at, byte[] eventFields, long times) {
+        add(typeId, at, eventFields, 0, null, times);
+    }
+
+    /**
+     * As {@link #add(long, long, byte[], long)}, each of the {@code times} events followed right away by a companion
+     * event of type {@code companionType} at the same time with {@code companionEventFields} (none when that is null),
+     * so that a reader going through the file in order finds each event's companion after it.
+     */
+    void add(long typeId, long at, byte[] eventFields, long companionType, byte[] companionEventFields, long times) {
         if (times <= 0) {
             return;
         }
@@ -80,12 +93,28 @@ final class JfrChunkWriter {
             ticks = Arrays.copyOf(ticks, grown);
             fields = Arrays.copyOf(fields, grown);
             repeats = Arrays.copyOf(repeats, grown);
+            if (companionTypes != null) {
+                companionTypes = Arrays.copyOf(companionTypes, grown);
+                companionFields = Arrays.copyOf(companionFields, grown);
+            }
+        }
+        if (companionEventFields != null && companionTypes == null) {
+            companionTypes = new long[typeIds.length];
+            companionFields = new byte[typeIds.length][];
         }
         typeIds[count] = typeId;
         ticks[count] = at;
         fields[count] = eventFields;
         repeats[count] = times;
+        if (companionTypes != null) {
+            companionTypes[count] = companionEventFields == null ? 0 : companionType;
+            companionFields[count] = companionEventFields;
+        }
         count++;
+    }
+
+    private boolean hasCompanion(int i) {
+        return companionFields != null && companionFields[i] != null;
     }
 
     /** Writes the chunk with this writer's events and the given constant pools; leaves {@code out} open. */
@@ -101,7 +130,8 @@ final class JfrChunkWriter {
         long checkpointOffset = metadataOffset + framedMetadata.length;
         long size = checkpointOffset + framedCheckpoint.length;
         for (int i = 0; i < count; i++) {
-            size = Math.addExact(size, Math.multiplyExact(framedSize(bodySize(i)), repeats[i]));
+            long each = framedSize(bodySize(i)) + (hasCompanion(i) ? framedSize(companionBodySize(i)) : 0);
+            size = Math.addExact(size, Math.multiplyExact(each, repeats[i]));
         }
 
         JfrBuffer header = new JfrBuffer(HEADER_SIZE);
@@ -121,12 +151,22 @@ final class JfrChunkWriter {
         buffered.write(framedCheckpoint);
         // The size, type and time of an event: three varints.
         JfrBuffer head = new JfrBuffer(27);
+        JfrBuffer companionHead = new JfrBuffer(27);
         for (int i = 0; i < count; i++) {
             long body = bodySize(i);
             head.clear().putVarLong(framedSize(body)).putVarLong(typeIds[i]).putVarLong(ticks[i]);
+            boolean companion = hasCompanion(i);
+            if (companion) {
+                companionHead.clear().putVarLong(framedSize(companionBodySize(i))).putVarLong(companionTypes[i])
+                        .putVarLong(ticks[i]);
+            }
             for (long n = repeats[i]; n > 0; n--) {
                 head.writeTo(buffered);
                 buffered.write(fields[i]);
+                if (companion) {
+                    companionHead.writeTo(buffered);
+                    buffered.write(companionFields[i]);
+                }
             }
         }
         buffered.flush();
@@ -135,6 +175,12 @@ final class JfrChunkWriter {
     /** Bytes of event {@code i} after its size: type, time and fields. */
     private long bodySize(int i) {
         return JfrBuffer.varLongSize(typeIds[i]) + JfrBuffer.varLongSize(ticks[i]) + (long) fields[i].length;
+    }
+
+    /** Bytes of the companion of event {@code i} after its size: type, time and fields. */
+    private long companionBodySize(int i) {
+        return JfrBuffer.varLongSize(companionTypes[i]) + JfrBuffer.varLongSize(ticks[i])
+                + (long) companionFields[i].length;
     }
 
     /** Bytes of an event of {@code body} bytes with its size in front; the size counts the varint that holds it. */

@@ -27,7 +27,8 @@ final class JfrFrameKinds {
 
     /**
      * The JFR frame type a frame of this kind is written with. Stubs, markers and threads below the root are code or notes without a method: written as native, as
-     * async-profiler writes its own.
+     * async-profiler writes its own. So is a label out of its place (labels at the root end are written as the
+     * event's labels, not as frames).
      */
     static String toJfr(FrameType type) {
         return switch (type) {
@@ -36,7 +37,7 @@ final class JfrFrameKinds {
             case C1_COMPILED -> C1_COMPILED;
             case INLINED -> INLINED;
             case KERNEL -> KERNEL;
-            case NATIVE, STUB, THREAD, MARKER, CLASS -> NATIVE;
+            case NATIVE, STUB, THREAD, MARKER, CLASS, LABEL -> NATIVE;
         };
     }
 

@@ -42,6 +42,7 @@ final class JfrMetadata {
     static final long THREAD_PARK = 23;
     static final long TIMESPAN = 24;
     static final long DATA_AMOUNT = 25;
+    static final long SAMPLE_LABELS = 26;
 
     private static final String EVENT = "jdk.jfr.Event";
     private static final String ANNOTATION = "java.lang.annotation.Annotation";
@@ -111,7 +112,12 @@ final class JfrMetadata {
                 // async-profiler's layout of a setting (the converter reads the longs up to "id", then two strings).
                 .add(event(JfrProfileWriter.ACTIVE_SETTING, ACTIVE_SETTING, "Recording Setting")
                         .add(field("id", LONG)).add(field("name", STRING)).add(field("value", STRING)))
-                .add(event(JfrProfileWriter.NOTE, NOTE, "mixflame Note").add(field("text", STRING)));
+                .add(event(JfrProfileWriter.NOTE, NOTE, "mixflame Note").add(field("text", STRING)))
+                // Not a field of the sample events: async-profiler's converter reads those by position and goes on
+                // to the next event from where its fields end, so one more field would break every file it reads.
+                .add(event(JfrProfileWriter.SAMPLE_LABELS, SAMPLE_LABELS, "mixflame Sample Labels")
+                        .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
+                        .add(field("labels", STRING)));
         Element region = new Element("region").attr("locale", "en_US").attr("gmtOffset", "0");
         return new Element("root").add(metadata).add(region);
     }

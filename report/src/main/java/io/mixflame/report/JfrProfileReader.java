@@ -26,7 +26,8 @@ import jdk.jfr.consumer.RecordingFile;
  * kinds come back from the frame types ({@link JfrFrameKinds}); a method of a native kind with one of async-profiler's pseudo-signatures, or of a class
  * without a name, is native code named by the method alone, its pseudo-class being its module. The engine, event
  * and interval come back from {@link JfrProfileWriter}'s settings, the notes from its {@code mixflame.Note} events;
- * each stack weighs its samples times the interval.
+ * each stack weighs its samples times the interval. A {@code mixflame.SampleLabels} event right after a sample, of its
+ * time and thread, gives the sample its labels ({@link JfrLabels}): label frames after its thread's, sorted by key.
  */
 final class JfrProfileReader {
 
@@ -52,20 +53,27 @@ final class JfrProfileReader {
         long noteChars = 0;
         long events = 0;
         List<Frame> stack = new ArrayList<>();
+        // A sample is added once the next event shows whether it is the sample's labels.
+        RecordedEvent pending = null;
+        Frame[] pendingFrames = null;
         try (RecordingFile file = new RecordingFile(path)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 events++;
-                switch (e.getEventType().getName()) {
+                String type = e.getEventType().getName();
+                if (pending != null) {
+                    Frame[] frames = type.equals(JfrProfileWriter.SAMPLE_LABELS) && sameSample(pending, e)
+                            ? withLabels(pendingFrames, e, events) : pendingFrames;
+                    startNanos = Math.min(startNanos, addSample(acc, frames, pending));
+                    checkHeld(acc, noteChars, events);
+                    pending = null;
+                }
+                switch (type) {
                     case JfrProfileWriter.EXECUTION_SAMPLE, "jdk.NativeMethodSample" -> {
-                        if (!stackOf(e, stack, events)) {
-                            continue;
+                        if (stackOf(e, stack, events)) {
+                            pending = e;
+                            pendingFrames = stack.toArray(Frame[]::new);
                         }
-                        long at = e.getStartTime().getEpochSecond() * 1_000_000_000L + e.getStartTime().getNano();
-                        Frame[] frames = stack.toArray(Frame[]::new);
-                        acc.add(frames, frames.length, 1, 0, at);
-                        startNanos = Math.min(startNanos, at);
-                        checkHeld(acc, noteChars, events);
                     }
                     case JfrProfileWriter.ACTIVE_SETTING -> {
                         String value = e.hasField("value") ? e.getString("value") : null;
@@ -91,9 +99,13 @@ final class JfrProfileReader {
                         }
                     }
                     default -> {
-                        // other events: not samples
+                        // other events (and labels, taken above): not samples
                     }
                 }
+            }
+            if (pending != null) {
+                startNanos = Math.min(startNanos, addSample(acc, pendingFrames, pending));
+                checkHeld(acc, noteChars, events);
             }
         } catch (OverBound e) {
             throw new IOException(e.getMessage(), e);
@@ -127,6 +139,45 @@ final class JfrProfileReader {
             stack.add(frame(leafFirst.get(i)));
         }
         return !stack.isEmpty();
+    }
+
+    /** Adds one sample of these frames at the event's time; returns that time, in nanoseconds since the epoch. */
+    private static long addSample(ProfileAccumulator acc, Frame[] frames, RecordedEvent sample) {
+        long at = sample.getStartTime().getEpochSecond() * 1_000_000_000L + sample.getStartTime().getNano();
+        acc.add(frames, frames.length, 1, 0, at);
+        return at;
+    }
+
+    /** Whether a labels event is of the sample before it: same time, same thread (or neither names one). */
+    private static boolean sameSample(RecordedEvent sample, RecordedEvent labels) {
+        if (!sample.getStartTime().equals(labels.getStartTime())) {
+            return false;
+        }
+        RecordedThread sampled = sample.hasField("sampledThread") ? sample.getThread("sampledThread") : null;
+        RecordedThread labelled = labels.hasField("eventThread") ? labels.getThread("eventThread") : null;
+        return sampled == null ? labelled == null
+                : labelled != null && sampled.getOSThreadId() == labelled.getOSThreadId();
+    }
+
+    /** The sample's frames with the labels of {@code labels} after its thread frame, sorted by key. */
+    private Frame[] withLabels(Frame[] rootFirst, RecordedEvent labels, long events) throws IOException {
+        String text = labels.hasField("labels") ? labels.getString("labels") : null;
+        List<Frame> parsed;
+        try {
+            parsed = JfrLabels.parse(text, Math.max(0, bounds.maxStackDepth() - rootFirst.length));
+        } catch (IllegalArgumentException e) {
+            throw new OverBound(ReadBounds.exceeded("event " + events, bounds.maxStackDepth(), "frames in one stack"));
+        }
+        if (parsed.isEmpty()) {
+            return rootFirst;
+        }
+        Frame[] sorted = LabelFrames.sorted(parsed.toArray(Frame[]::new));
+        int at = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD ? 1 : 0;
+        Frame[] frames = new Frame[rootFirst.length + sorted.length];
+        System.arraycopy(rootFirst, 0, frames, 0, at);
+        System.arraycopy(sorted, 0, frames, at, sorted.length);
+        System.arraycopy(rootFirst, at, frames, at + sorted.length, rootFirst.length - at);
+        return frames;
     }
 
     private static Frame frame(RecordedFrame frame) {

@@ -29,7 +29,7 @@ import java.util.regex.Matcher;
  *
  * <p>An event carries the time its sample was taken when the profile recorded it ({@link Profile#times()}: to the
  * start of a bucket of a millisecond or more), else the profile's start (the time of writing when that is not
- * known). At most {@code maxEvents} events are written: past that, events are scaled down in proportion, evenly
+ * known). At most {@code maxEvents} sample events are written: past that, events are scaled down in proportion, evenly
  * over the recording (shares are kept, counts are not, and a {@code mixflame.Note} event says so). The engine, event and interval are {@code jdk.ActiveSetting} events; every note of the profile
  * (the sampler's cost) is a {@code mixflame.Note} event.
  *
@@ -40,10 +40,21 @@ import java.util.regex.Matcher;
  * class is {@code Unsafe.park} (the JDK's park events start there), else as {@code jdk.JavaMonitorEnter}, each
  * lasting the stack's wait per sample. Several profiles of one run go into one recording
  * ({@link #write(List, OutputStream)}).
+ *
+ * <p>A stack's labels (its {@link FrameType#LABEL} frames, after the thread's root frame) are not frames: each event of
+ * a labelled stack is followed right away by a {@code mixflame.SampleLabels} event with the same time, thread
+ * ({@code eventThread}) and stack trace ({@code stackTrace}), whose String field {@code labels} holds them as
+ * {@link JfrLabels} spells them: {@code endpoint=/checkout, tenant=acme}. Events without labels have none. The labels
+ * are not a field of the sample events themselves because async-profiler's converter reads those by position and
+ * carries on reading the next event where their known fields end: one more field, even an empty one, would make it
+ * misread every file; it skips an event type it does not know by its size.
  */
 public final class JfrProfileWriter implements ProfileWriter {
 
-    /** The most events one file holds (about 8 bytes each in the file; only distinct events are held in memory). */
+    /**
+     * The most sample events one file holds (about 8 bytes each in the file; only distinct events are held in memory);
+     * the labels event that follows a labelled sample is not counted.
+     */
     public static final long MAX_EVENTS = 2_000_000;
 
     static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
@@ -52,6 +63,7 @@ public final class JfrProfileWriter implements ProfileWriter {
     static final String THREAD_PARK = "jdk.ThreadPark";
     static final String ACTIVE_SETTING = "jdk.ActiveSetting";
     static final String NOTE = "mixflame.Note";
+    static final String SAMPLE_LABELS = "mixflame.SampleLabels";
     static final String SETTING_ENGINE = "engine";
     static final String SETTING_EVENT = "event";
     static final String SETTING_INTERVAL = "interval";
@@ -159,6 +171,8 @@ public final class JfrProfileWriter implements ProfileWriter {
         private final Map<Frame, Long> methods = new HashMap<>();
         private final long eventType;
         private long[] typeOfStack;
+        /** Each stack's {@code mixflame.SampleLabels} fields after the time; null for a stack without labels. */
+        private byte[][] labelsOfStack;
 
         Events(JfrChunkWriter chunk, JfrConstantPools pools, Profile profile) {
             this.chunk = chunk;
@@ -185,6 +199,7 @@ public final class JfrProfileWriter implements ProfileWriter {
             // Each stack's event fields after the time, built once; samples without a time go at the start.
             byte[][] fields = new byte[stacks.size()][];
             typeOfStack = new long[stacks.size()];
+            labelsOfStack = new byte[stacks.size()][];
             Scaled scaled = new Scaled(stacks, total);
             for (int i = 0; i < runs.size(); i++) {
                 int s = runs.stack(i);
@@ -208,13 +223,13 @@ public final class JfrProfileWriter implements ProfileWriter {
                 Frame[] rootFirst = profile.framesOf(s);
                 typeOfStack[stack] = eventType;
                 if (eventType == JfrMetadata.EXECUTION_SAMPLE) {
-                    fields[stack] = sample(rootFirst, wall);
+                    fields[stack] = sample(rootFirst, wall, stack);
                 } else {
                     long perSample = s.samples() == 0 ? s.weightNanos() : s.weightNanos() / s.samples();
                     fields[stack] = classEvent(rootFirst, perSample, stack);
                 }
             }
-            chunk.add(typeOfStack[stack], ticks, fields[stack], events);
+            chunk.add(typeOfStack[stack], ticks, fields[stack], JfrMetadata.SAMPLE_LABELS, labelsOfStack[stack], events);
         }
 
         /**
@@ -224,24 +239,26 @@ public final class JfrProfileWriter implements ProfileWriter {
          */
         private byte[] classEvent(Frame[] rootFirst, long perSample, int stack) throws IOException {
             boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
+            int labelsEnd = LabelFrames.rootEnd(rootFirst);
             int end = rootFirst.length;
             long classKey = 0;
-            if (end > 0 && rootFirst[end - 1].type() == FrameType.CLASS) {
+            if (end > labelsEnd && rootFirst[end - 1].type() == FrameType.CLASS) {
                 end--;
                 classKey = pools.classKey(ClassNames.internal(cleaned(rootFirst[end].name())));
-            } else if (end > 0 && rootFirst[end - 1].type() == FrameType.MARKER) {
+            } else if (end > labelsEnd && rootFirst[end - 1].type() == FrameType.MARKER) {
                 // A leaf that names no class ([no blocker]: a park without one) is the event's class left empty.
                 end--;
             }
             long thread = threaded ? thread(rootFirst[0]) : 0;
-            long trace = stackTrace(rootFirst, threaded ? 1 : 0, end);
+            long trace = stackTrace(rootFirst, labelsEnd, end);
+            labels(stack, thread, trace, rootFirst, threaded ? 1 : 0, labelsEnd);
             JfrBuffer b = JfrChunkWriter.fields();
             if (eventType == JfrMetadata.OBJECT_ALLOCATION_SAMPLE) {
                 return b.putVarLong(thread).putVarLong(trace).putVarLong(classKey).putVarLong(perSample).toByteArray();
             }
             // Ticks are nanoseconds (JfrChunkWriter.TICKS_PER_SECOND).
             b.putVarLong(perSample).putVarLong(thread).putVarLong(trace).putVarLong(classKey);
-            if (end > 0 && rootFirst[end - 1].name().endsWith(PARK_METHOD)) {
+            if (end > labelsEnd && rootFirst[end - 1].name().endsWith(PARK_METHOD)) {
                 typeOfStack[stack] = JfrMetadata.THREAD_PARK;
                 return b.putVarLong(0).putVarLong(0).putVarLong(0).toByteArray();
             }
@@ -249,8 +266,9 @@ public final class JfrProfileWriter implements ProfileWriter {
         }
 
         /** An execution sample's fields after its time: sampled thread, stack trace, thread state. */
-        private byte[] sample(Frame[] rootFirst, boolean wall) throws IOException {
+        private byte[] sample(Frame[] rootFirst, boolean wall, int stack) throws IOException {
             boolean threaded = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD;
+            int labelsEnd = LabelFrames.rootEnd(rootFirst);
             String state;
             if (!wall) {
                 state = STATE_DEFAULT;
@@ -260,11 +278,26 @@ public final class JfrProfileWriter implements ProfileWriter {
                 state = running ? STATE_RUNNABLE : STATE_SLEEPING;
             }
             long thread = threaded ? thread(rootFirst[0]) : 0;
+            long trace = stackTrace(rootFirst, labelsEnd, rootFirst.length);
+            labels(stack, thread, trace, rootFirst, threaded ? 1 : 0, labelsEnd);
             return JfrChunkWriter.fields()
                     .putVarLong(thread)
-                    .putVarLong(stackTrace(rootFirst, threaded ? 1 : 0, rootFirst.length))
+                    .putVarLong(trace)
                     .putVarLong(STATES.indexOf(state))
                     .toByteArray();
+        }
+
+        /**
+         * Keeps the {@code mixflame.SampleLabels} fields after the time for the stack's events, when its frames
+         * {@code [from, to)} (the labels after its thread) are any: thread, stack trace, labels.
+         */
+        private void labels(int stack, long thread, long trace, Frame[] rootFirst, int from, int to)
+                throws IOException {
+            String labels = JfrLabels.format(rootFirst, from, to);
+            if (labels != null) {
+                labelsOfStack[stack] = JfrChunkWriter.fields()
+                        .putVarLong(thread).putVarLong(trace).putString(cleaned(labels)).toByteArray();
+            }
         }
 
         /** The key of the stack trace of the frames from {@code first} to before {@code end}, root first. */

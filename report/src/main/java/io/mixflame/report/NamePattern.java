@@ -1,5 +1,6 @@
 package io.mixflame.report;
 
+import io.mixflame.profile.Frame;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -19,6 +20,11 @@ import java.util.regex.PatternSyntaxException;
  * {@code +} or another star makes the whole pattern a regular expression; so does a pattern without a star.
  * Thus {@code Primes.*} is the regular expression (names containing {@code Primes}), which keeps what
  * async-profiler's glob keeps (names starting with {@code Primes.}) and possibly more.
+ *
+ * <p>A pattern written as a label frame, {@code [key=value]} with a valid label key ({@link Frame#isLabelKey}), is
+ * always a glob: {@code [endpoint=/checkout]} matches that label's frame exactly and {@code [endpoint=/api/*]} every
+ * value under {@code /api/}, stars anywhere, even after a dot. As a regular expression it would be a character class
+ * matching nearly every name.
  */
 public final class NamePattern {
 
@@ -41,7 +47,7 @@ public final class NamePattern {
         if (text == null || text.isEmpty()) {
             throw new IllegalArgumentException("empty pattern");
         }
-        if (isGlob(text)) {
+        if (isGlob(text) || isLabelPattern(text)) {
             return new NamePattern(text, globRegex(text), true);
         }
         try {
@@ -68,6 +74,13 @@ public final class NamePattern {
         return star;
     }
 
+    /** Whether {@code text} is spelled as a label frame, {@code [key=...]} with a valid key. */
+    static boolean isLabelPattern(String text) {
+        int eq = text.indexOf('=');
+        return text.length() >= 4 && text.charAt(0) == '[' && text.charAt(text.length() - 1) == ']' && eq > 0
+                && Frame.isLabelKey(text.substring(1, eq));
+    }
+
     private static Pattern globRegex(String glob) {
         StringBuilder sb = new StringBuilder();
         int from = 0;
@@ -90,7 +103,7 @@ public final class NamePattern {
         return whole ? regex.matcher(name).matches() : regex.matcher(name).find();
     }
 
-    /** True for async-profiler's glob spelling. */
+    /** True for async-profiler's glob spelling, and for a label frame's. */
     public boolean isGlob() {
         return whole;
     }

@@ -21,6 +21,8 @@ final class PprofFieldNumbers {
     static final int SAMPLE_LABEL = 3;
     static final int LABEL_KEY = 1;
     static final int LABEL_STR = 2;
+    static final int LABEL_NUM = 3;
+    static final int LABEL_NUM_UNIT = 4;
     static final int MAPPING_ID = 1;
     static final int MAPPING_MEMORY_START = 2;
     static final int MAPPING_MEMORY_LIMIT = 3;

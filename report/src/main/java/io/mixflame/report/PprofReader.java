@@ -28,6 +28,10 @@ import static io.mixflame.report.PprofFieldNumbers.*;
  * first line. A mapping's file may be a full path: its frames' module is the file's name without directories, or the
  * name mixflame's {@code mixflame mapping N module NAME} comment gives it; the mappings, in order, become the profile's
  * {@linkplain ProfileInfo#modules modules}. A {@code thread} label becomes the root frame ({@code [name tid=N]} as written, else {@code [name]}).
+ * Every other string label becomes a label frame ({@link Frame#label}) after it, sorted by key, as the labels of
+ * {@link PprofWriter} were; a label whose key is no label key ({@link Frame#isLabelKey}) is left out and counted in a
+ * warning, and numeric labels ({@code num}) are left out (they are measures, not labels a sample was taken under).
+ * Of several {@code thread} labels the first is the thread, the others labels.
  * The counts are the {@code samples/count} values and the weights those of the first type in nanoseconds; without a
  * count type a sample counts once. mixflame's own comment gives back the engine, event and interval, the other
  * comments are notes; for another producer the event is the weight's type and the interval the period.
@@ -36,6 +40,8 @@ final class PprofReader {
     private static final String MIXFLAME_COMMENT = "mixflame ";
     /** A profile larger than this uncompressed is refused rather than read into memory. */
     private static final int MAX_BYTES = 512 << 20;
+    /** Keys named in the warning about labels left out, at most. */
+    private static final int MAX_BAD_KEYS_NAMED = 5;
 
     private final ReadBounds bounds;
     private final List<String> strings = new ArrayList<>();
@@ -50,6 +56,10 @@ final class PprofReader {
     private final Map<Long, long[]> functions = new HashMap<>();
     private final List<Long> comments = new ArrayList<>();
     private final long[] periodType = {-1, -1};
+    /** Label frames by key and value string indexes ({@link #labelFrame}); null for a key that is no label key. */
+    private final Map<Long, Frame> labelFrames = new HashMap<>();
+    private final List<String> badLabelKeys = new ArrayList<>();
+    private long badLabels;
     private long period;
     private long timeNanos;
     private long durationNanos;
@@ -163,10 +173,12 @@ final class PprofReader {
         Frame[] rootFirst = new Frame[64];
         List<Long> locationIds = new ArrayList<>();
         List<Long> values = new ArrayList<>();
+        List<Frame> labels = new ArrayList<>();
         long skipped = 0;
         for (ProtoFields sample : samples) {
             locationIds.clear();
             values.clear();
+            labels.clear();
             String thread = null;
             while (sample.next()) {
                 switch (sample.field()) {
@@ -174,8 +186,16 @@ final class PprofReader {
                     case SAMPLE_VALUE -> sample.numbers(values::add);
                     case SAMPLE_LABEL -> {
                         long[] label = label(sample.message());
-                        if (string(label[0]).equals(PprofWriter.THREAD_LABEL) && label[1] > 0) {
-                            thread = string(label[1]);
+                        if (label[2] != 0) {
+                            continue;
+                        }
+                        if (thread == null && string(label[0]).equals(PprofWriter.THREAD_LABEL)) {
+                            thread = label[1] > 0 ? string(label[1]) : null;
+                        } else {
+                            Frame frame = labelFrame(label[0], label[1]);
+                            if (frame != null) {
+                                labels.add(frame);
+                            }
                         }
                     }
                     default -> sample.skip();
@@ -185,6 +205,8 @@ final class PprofReader {
             if (thread != null) {
                 stack.add(threadFrame(thread));
             }
+            labels.sort(LabelFrames.BY_KEY);
+            stack.addAll(labels);
             boolean known = true;
             for (int i = locationIds.size() - 1; i >= 0 && known; i--) {
                 Frame[] frames = framesOfLocation.get(locationIds.get(i));
@@ -226,6 +248,10 @@ final class PprofReader {
         }
         if (skipped > 0) {
             warnings.accept(skipped + " samples skipped: they name locations or functions the profile does not have");
+        }
+        if (!badLabelKeys.isEmpty()) {
+            warnings.accept(badLabels + " sample labels left out: their keys are not label keys (a letter or '_', "
+                    + "then up to 63 letters, digits, '_', '.' or '-'): " + String.join(", ", badLabelKeys));
         }
         return acc.snapshot(info(weights));
     }
@@ -308,6 +334,36 @@ final class PprofReader {
             return module.isEmpty() ? new Frame(name, type) : Frame.nativeCode(name, module, offset);
         }
         return new Frame(name, type);
+    }
+
+    /**
+     * The frame of a string label, each distinct one made once (a profile repeats a few labels on every sample);
+     * null, and counted for the warning, when its key is no label key.
+     */
+    private Frame labelFrame(long keyIndex, long valueIndex) {
+        // An index outside the table reads as "" (string()), so it is folded to 0 and the cache key fits a long.
+        long k = keyIndex >= 0 && keyIndex < strings.size() ? keyIndex : 0;
+        long v = valueIndex >= 0 && valueIndex < strings.size() ? valueIndex : 0;
+        Long cacheKey = k << 32 | v;
+        if (labelFrames.containsKey(cacheKey)) {
+            Frame frame = labelFrames.get(cacheKey);
+            if (frame == null) {
+                badLabels++;
+            }
+            return frame;
+        }
+        String key = string(k);
+        Frame frame = null;
+        if (Frame.isLabelKey(key)) {
+            frame = Frame.label(key, string(v));
+        } else {
+            badLabels++;
+            if (badLabelKeys.size() < MAX_BAD_KEYS_NAMED) {
+                badLabelKeys.add("'" + CollapsedFrames.sanitize(key.length() > 80 ? key.substring(0, 80) + "…" : key) + "'");
+            }
+        }
+        labelFrames.put(cacheKey, frame);
+        return frame;
     }
 
     private static Frame threadFrame(String label) {
@@ -399,8 +455,23 @@ final class PprofReader {
         return twoNumbers(t, VALUE_TYPE_TYPE, VALUE_TYPE_UNIT);
     }
 
+    /**
+     * A label's key and string value (string indexes, 0 when absent), then 1 when it is numeric, else 0: numeric, as
+     * Go's reader takes it, when it has no string but a number or a unit.
+     */
     private static long[] label(ProtoFields l) throws IOException {
-        return twoNumbers(l, LABEL_KEY, LABEL_STR);
+        long key = 0;
+        long str = 0;
+        boolean number = false;
+        while (l.next()) {
+            switch (l.field()) {
+                case LABEL_KEY -> key = l.varint();
+                case LABEL_STR -> str = l.varint();
+                case LABEL_NUM, LABEL_NUM_UNIT -> number |= l.varint() != 0;
+                default -> l.skip();
+            }
+        }
+        return new long[] {key, str, str == 0 && number ? 1 : 0};
     }
 
     /** The varint fields {@code first} and {@code second} of a message (0 when absent); others are skipped. */

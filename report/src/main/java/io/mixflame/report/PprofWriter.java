@@ -32,8 +32,11 @@ import static io.mixflame.report.PprofFieldNumbers.*;
  * ({@link PprofMappings}): the mapping's file is the module's full path where the profile knows it, mapping 1 the
  * process's main executable; where a module's frames carry another name than its file's (a temporary copy of a
  * library), a comment {@code mixflame mapping N module NAME} says so, for {@link PprofReader}. A {@code [name tid=N]} root frame becomes the sample's {@code thread} label with that
- * value, as async-profiler's converter writes it, and is not a Location. The engine's description and the
- * profile's notes become comments.
+ * value, as async-profiler's converter writes it, and is not a Location. The label frames after it
+ * ({@link FrameType#LABEL}, {@code [endpoint=/checkout]}) are not Locations either: each becomes a string label of
+ * the sample, {@code endpoint} = {@code /checkout}, after the {@code thread} label, which is what
+ * {@code go tool pprof -tagfocus=endpoint=/checkout} and Pyroscope filter on. An empty value is written as the empty
+ * string, which Go's reader drops. The engine's description and the profile's notes become comments.
  */
 public final class PprofWriter implements ProfileWriter {
 
@@ -73,7 +76,11 @@ public final class PprofWriter implements ProfileWriter {
             int[] frameIds = stack.frameIds();
             Frame root = frameIds.length > 0 ? profile.frame(frameIds[0]) : null;
             boolean threaded = root != null && root.type() == FrameType.THREAD;
-            for (int i = frameIds.length - 1; i >= (threaded ? 1 : 0); i--) { // pprof wants the leaf first
+            int labelsEnd = threaded ? 1 : 0;
+            while (labelsEnd < frameIds.length && profile.frame(frameIds[labelsEnd]).type() == FrameType.LABEL) {
+                labelsEnd++;
+            }
+            for (int i = frameIds.length - 1; i >= labelsEnd; i--) { // pprof wants the leaf first
                 int frameId = frameIds[i];
                 if (locationOfFrame[frameId] == 0) {
                     locations.add(profile.frame(frameId));
@@ -90,9 +97,13 @@ public final class PprofWriter implements ProfileWriter {
             sample.field(SAMPLE_LOCATION_ID, ids);
             sample.field(SAMPLE_VALUE, values);
             if (threaded) {
-                sample.field(SAMPLE_LABEL, new Proto(8)
-                        .field(LABEL_KEY, (long) strings.index(THREAD_LABEL))
-                        .field(LABEL_STR, (long) strings.index(root.name())));
+                sample.field(SAMPLE_LABEL, stringLabel(strings, THREAD_LABEL, root.name()));
+            }
+            for (int i = threaded ? 1 : 0; i < labelsEnd; i++) {
+                Frame label = profile.frame(frameIds[i]);
+                // Label values are made printable when their frames are made; frames read from elsewhere may not be.
+                sample.field(SAMPLE_LABEL, stringLabel(strings, label.labelKey(),
+                        NameEscaping.printable(label.labelValue())));
             }
             message.field(PROFILE_SAMPLE, sample);
         }
@@ -181,6 +192,12 @@ public final class PprofWriter implements ProfileWriter {
         try (GZIPOutputStream gz = new GZIPOutputStream(new NonClosingOutputStream(out), 64 * 1024)) {
             gz.write(message.buffer(), 0, message.size());
         }
+    }
+
+    private static Proto stringLabel(StringTable strings, String key, String value) {
+        return new Proto(8)
+                .field(LABEL_KEY, (long) strings.index(key))
+                .field(LABEL_STR, (long) strings.index(value));
     }
 
     private static Proto valueType(StringTable strings, String type, String unit) {

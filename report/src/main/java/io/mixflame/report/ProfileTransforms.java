@@ -32,7 +32,8 @@ public final class ProfileTransforms {
 
     /**
      * The same stacks leaf first. A thread's root frame ({@link FrameType#THREAD}) stays first so stacks
-     * remain grouped by thread, as async-profiler's reversed output does.
+     * remain grouped by thread, as async-profiler's reversed output does, and the {@link FrameType#LABEL} frames after
+     * it stay there too, so that stacks are grouped by label as well and every output finds them where it looks.
      */
     public static Profile reverse(Profile profile) {
         ProfileAccumulator acc = unbounded();
@@ -40,7 +41,7 @@ public final class ProfileTransforms {
         for (int s = 0; s < newIndex.length; s++) {
             Profile.Stack stack = profile.stacks().get(s);
             Frame[] frames = profile.framesOf(stack);
-            int from = frames.length > 0 && frames[0].type() == FrameType.THREAD ? 1 : 0;
+            int from = LabelFrames.rootEnd(frames);
             for (int i = from, j = frames.length - 1; i < j; i++, j--) {
                 Frame t = frames[i];
                 frames[i] = frames[j];

@@ -248,4 +248,44 @@ class CollapsedReaderTest {
                 .isInstanceOf(IOException.class)
                 .hasMessage("line 4: over the bound of 4 frames in all distinct stacks of one read");
     }
+
+    @Test
+    void labelsComeBackAsLabelFramesAfterTheThreadOrFirst() throws IOException {
+        Profile written = TestProfiles.labelled();
+
+        Profile read = read(CollapsedWriterTest.write(written, TestProfiles.ANNOTATED));
+
+        assertThat(warnings).isEmpty();
+        assertThat(TestProfiles.frameStacks(read)).isEqualTo(TestProfiles.frameStacks(written));
+        assertThat(read.frames()).filteredOn(f -> f.type() == FrameType.LABEL).extracting(Frame::name)
+                .containsExactlyInAnyOrder("[endpoint=/checkout]", "[endpoint=/search]", "[tenant=acme]");
+    }
+
+    @Test
+    void aBracketedKeyAndValueDeeperInTheStackIsAMarker() throws IOException {
+        Profile read = read("[main tid=1];[k=v];a/B.c;[x=y];[z=w] 3\n");
+
+        assertThat(TestProfiles.typedStacks(read)).containsOnlyKeys(
+                "THREAD:[main tid=1];LABEL:[k=v];JIT_COMPILED:a/B.c;MARKER:[x=y];MARKER:[z=w]");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // A thread frame comes first; a thread whose name holds '=' is still the thread there.
+        "[a=b tid=3];[k=v];x 1        | THREAD:[a=b tid=3];LABEL:[k=v];NATIVE:x",
+        // After the first frame no thread can stand, so a label whose value ends like a thread's is a label.
+        "[k=v];[a=b tid=3];x 1        | LABEL:[k=v];LABEL:[a=b tid=3];NATIVE:x",
+        // The writer gives labels no suffix: a value ending like one is kept.
+        "[k=a_[j];x 1                 | LABEL:[k=a_[j];NATIVE:x",
+        // Keys must be label keys; anything else bracketed is the marker it always was.
+        "[1k=v];x 1                   | MARKER:[1k=v];NATIVE:x",
+        "[unknown];[k=v] 1            | MARKER:[unknown];MARKER:[k=v]",
+        "[main tid=1];[truncated];[k=v] 1 | THREAD:[main tid=1];MARKER:[truncated];MARKER:[k=v]",
+    })
+    void labelsAreRecognisedAtTheRootEndOnly(String line, String typed) throws IOException {
+        Profile read = read(line + "\n");
+
+        assertThat(TestProfiles.typedStacks(read)).containsOnlyKeys(typed);
+    }
 }
+

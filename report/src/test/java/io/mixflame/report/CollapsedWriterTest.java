@@ -133,4 +133,26 @@ class CollapsedWriterTest {
         assertThat(closed[0]).isFalse();
         assertThat(out.toString(StandardCharsets.UTF_8)).endsWith("\na 1\n");
     }
+
+    @Test
+    void labelsAreWrittenAsBracketedFramesAfterTheThreadWithoutSuffixes() throws IOException {
+        assertThat(write(TestProfiles.labelled(), TestProfiles.ANNOTATED)).isEqualTo("""
+                # mixflame engine=jfr event=cpu interval=10ms samples=15 0
+                [endpoint=/search];a/Shop.search_[j] 1
+                [main tid=1];[endpoint=/checkout];[tenant=acme];a/Shop.checkout_[j];a/Db.query_[j] 5
+                [main tid=1];[endpoint=/search];[tenant=acme];a/Shop.search_[j];a/Db.query_[j] 3
+                [main tid=1];a/Idle.run_[j] 4
+                [worker tid=2];[endpoint=/checkout];a/Shop.checkout_[j] 2
+                """);
+    }
+
+    @Test
+    void aLabelValueCannotBreakTheLineOrAddAFrame() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(2, Frame.thread("main", 1), Frame.label("q", "a;b\nfake;frames 99\n"), jit("a/B.c"))
+                .build();
+
+        assertThat(write(profile).lines().skip(1).toList())
+                .containsExactly("[main tid=1];[q=a:b fake:frames 99 ];a/B.c 2");
+    }
 }

@@ -67,4 +67,22 @@ class HotFramesTest {
 
         assertThat(TopTable.render(HotFrames.of(empty), 5)).isEqualTo("no samples\n");
     }
+
+    @Test
+    void labelsCountTheirSamplesInTotalAndSelfOnlyWhereTheStackEndsInThem() {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(6, io.mixflame.profile.Frame.thread("main", 1), io.mixflame.profile.Frame.label("endpoint", "/a"),
+                        TestProfiles.jit("a/B.work"))
+                .add(3, io.mixflame.profile.Frame.label("endpoint", "/a"), TestProfiles.jit("a/B.other"))
+                .add(1, io.mixflame.profile.Frame.thread("main", 1), io.mixflame.profile.Frame.label("endpoint", "/a"))
+                .build();
+
+        assertThat(HotFrames.of(profile).entries()).containsExactly(
+                new HotFrames.Entry("a/B.work", 6, 6),
+                new HotFrames.Entry("a/B.other", 3, 3),
+                new HotFrames.Entry("[endpoint=/a]", 1, 10),
+                new HotFrames.Entry("[main tid=1]", 0, 7));
+        assertThat(TopTable.render(HotFrames.of(profile), 3)).contains("  a/B.work\n").contains("  [endpoint=/a]\n");
+    }
 }
+

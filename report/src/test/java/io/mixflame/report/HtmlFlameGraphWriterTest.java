@@ -11,9 +11,22 @@ import io.mixflame.profile.Profile;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class HtmlFlameGraphWriterTest {
+
+    @TempDir
+    Path dir;
+
+    /** The page read back as a file, as {@code report} reads it. */
+    private Profile readBack(String html) throws IOException {
+        Path page = dir.resolve("page.html");
+        Files.writeString(page, html);
+        return ProfileFiles.read(page, w -> { throw new AssertionError(w); });
+    }
 
     private static String write(Profile profile, HtmlFlameGraphWriter writer) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -108,4 +121,50 @@ class HtmlFlameGraphWriterTest {
         // The page shows the true name: the JS escape stands for the character itself.
         assertThat(html).contains("\\u003c/script>\\u003cscript>alert(1)\\u003c/script>");
     }
+
+    @Test
+    void labelsAreFramesOfThePageAndReadBackAsLabels() throws IOException {
+        Profile profile = TestProfiles.labelled();
+        String html = write(profile, new HtmlFlameGraphWriter());
+
+        assertThat(TestProfiles.parseHtml(html)).containsEntry(
+                "[main tid=1];[endpoint=/checkout];[tenant=acme];a/Shop.checkout_[j];a/Db.query_[j]", 5L);
+        assertThat(TestProfiles.typedStacks(readBack(html)))
+                .isEqualTo(TestProfiles.typedStacks(profile));
+    }
+
+    @Test
+    void reverseKeepsTheLabelsWithTheThreadAtTheRoot() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(5, Frame.thread("main", 1), Frame.label("endpoint", "/a"), Frame.label("tenant", "t"),
+                        jit("a/A.root"), jit("a/A.leaf"))
+                .add(2, Frame.label("endpoint", "/b"), jit("a/A.root"), jit("a/A.leaf"))
+                .build();
+
+        String html = write(profile, new HtmlFlameGraphWriter(null, true, FrameStyle.DEFAULT));
+
+        assertThat(TestProfiles.parseHtml(html)).containsOnly(
+                entry("[main tid=1];[endpoint=/a];[tenant=t];a/A.leaf_[j];a/A.root_[j]", 5L),
+                entry("[endpoint=/b];a/A.leaf_[j];a/A.root_[j]", 2L));
+        assertThat(html).contains("let inverted = true;");
+    }
+
+    @Test
+    void labelsTakeTheColourOfThreadsAndMarkersTheRendererHasNoMoreColours() {
+        assertThat(FlameGraphs.typeOf(Frame.label("endpoint", "/a"))).isEqualTo(FlameGraphs.typeOf(Frame.thread("t", 1)))
+                .isLessThan((byte) 7);
+    }
+
+    @Test
+    void labelValuesFromTheApplicationCannotBreakOutOfTheScriptBlock() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(3, Frame.thread("main", 1), Frame.label("q", HostileNames.BREAKOUT + "<!--\u2028"), jit("a/B.c"))
+                .build();
+
+        String html = write(profile, new HtmlFlameGraphWriter());
+
+        HostileNames.assertScriptSafe(html);
+        assertThat(TestProfiles.typedStacks(readBack(html))).isEqualTo(TestProfiles.typedStacks(profile));
+    }
 }
+

@@ -35,11 +35,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmc.common.IMCFrame;
 import org.openjdk.jmc.common.IMCStackTrace;
 import org.openjdk.jmc.common.IMCThread;
+import org.openjdk.jmc.common.item.Aggregators;
+import org.openjdk.jmc.common.item.Attribute;
+import org.openjdk.jmc.common.item.IAttribute;
 import org.openjdk.jmc.common.item.IItem;
 import org.openjdk.jmc.common.item.IItemCollection;
 import org.openjdk.jmc.common.item.IItemIterable;
 import org.openjdk.jmc.common.item.IMemberAccessor;
 import org.openjdk.jmc.common.item.ItemFilters;
+import org.openjdk.jmc.common.unit.UnitLookup;
 import org.openjdk.jmc.flightrecorder.JfrAttributes;
 import org.openjdk.jmc.flightrecorder.JfrLoaderToolkit;
 
@@ -477,4 +481,169 @@ class JfrProfileWriterTest {
                     .hasMessageNotContaining("\n");
         }
     }
+
+    /** The labelled profile with its label frames taken out: what a recording without labels holds. */
+    private static Profile withoutLabels(Profile profile) {
+        TestProfiles unlabelled = TestProfiles.with(profile.info());
+        for (Profile.Stack s : profile.stacks()) {
+            unlabelled.add(s.samples(), java.util.Arrays.stream(profile.framesOf(s))
+                    .filter(f -> f.type() != FrameType.LABEL).toArray(Frame[]::new));
+        }
+        return unlabelled.build();
+    }
+
+    @Test
+    void eachLabelledSampleIsFollowedByItsLabelsEventWhichTheJdkReads() throws IOException {
+        Path file = write(TestProfiles.labelled());
+
+        List<RecordedEvent> all = RecordingFile.readAllEvents(file);
+        Map<String, Long> samples = new TreeMap<>();
+        long labelEvents = 0;
+        for (int i = 0; i < all.size(); i++) {
+            RecordedEvent e = all.get(i);
+            if (e.getEventType().getName().equals(JfrProfileWriter.SAMPLE_LABELS)) {
+                labelEvents++;
+            }
+            if (!e.getEventType().getName().equals("jdk.ExecutionSample")) {
+                continue;
+            }
+            // The sample event itself is the JDK's, field for field.
+            assertThat(e.hasField("labels")).isFalse();
+            RecordedEvent next = i + 1 < all.size() ? all.get(i + 1) : null;
+            String labels = "-";
+            if (next != null && next.getEventType().getName().equals(JfrProfileWriter.SAMPLE_LABELS)) {
+                labels = next.getString("labels");
+                assertThat(next.getStartTime()).isEqualTo(e.getStartTime());
+                assertThat(next.getThread() == null ? null : next.getThread().getOSThreadId())
+                        .isEqualTo(e.getThread("sampledThread") == null ? null
+                                : e.getThread("sampledThread").getOSThreadId());
+                assertThat(methods(next)).isEqualTo(methods(e));
+            }
+            samples.merge(labels + " " + methods(e), 1L, Long::sum);
+        }
+
+        assertThat(samples).containsOnly(
+                Map.entry("endpoint=/checkout, tenant=acme [query, checkout]", 5L),
+                Map.entry("endpoint=/search, tenant=acme [query, search]", 3L),
+                Map.entry("endpoint=/checkout [checkout]", 2L),
+                Map.entry("endpoint=/search [search]", 1L),
+                Map.entry("- [run]", 4L));
+        assertThat(labelEvents).isEqualTo(5 + 3 + 2 + 1);
+    }
+
+    private static List<String> methods(RecordedEvent e) {
+        return e.getStackTrace().getFrames().stream().map(f -> f.getMethod().getName()).toList();
+    }
+
+    @Test
+    void theProfileReaderGivesTheLabelsBackAsLabelFrames() throws IOException {
+        Profile profile = TestProfiles.labelled();
+
+        Profile read = ProfileFiles.read(write(profile), w -> { throw new AssertionError(w); });
+
+        assertThat(TestProfiles.typedStacks(read)).isEqualTo(TestProfiles.typedStacks(profile));
+    }
+
+    @Test
+    void asyncProfilersConvertersIgnoreTheLabelsAndFindTheSameStacksAsWithout() throws IOException {
+        Profile labelled = TestProfiles.labelled();
+        Path withLabels = write(labelled);
+        Map<String, Long> converted = convertToCollapsed(withLabels);
+        Path plain = dir.resolve("plain.jfr");
+        ProfileFiles.write(withoutLabels(labelled), plain, NO_OPTIONS);
+
+        assertThat(converted).isEqualTo(convertToCollapsed(plain))
+                .containsEntry("[main tid=1];a/Shop.checkout_[j];a/Db.query_[j]", 5L);
+        long samples = 0;
+        try (JfrReader reader = new JfrReader(withLabels.toString())) {
+            while (reader.readEvent(one.jfr.event.ExecutionSample.class) != null) {
+                samples++;
+            }
+        }
+        assertThat(samples).isEqualTo(labelled.totalSamples());
+        Arguments args = new Arguments();
+        args.threads = true;
+        PprofWriterTest.Decoded d = PprofWriterTest.decodeForeign(convert(withLabels, reader -> {
+            JfrToPprof converter = new JfrToPprof(reader, args);
+            converter.convert();
+            return converter::dump;
+        }));
+        assertThat(d.sampleValues.stream().mapToLong(v -> v[0]).sum()).isEqualTo(labelled.totalSamples());
+    }
+
+    @Test
+    void jmcReadsTheLabelsWithTheStackAndThreadOfEachLabelledSample() throws Exception {
+        Path file = write(TestProfiles.labelled());
+
+        IItemCollection events = JfrLoaderToolkit.loadEvents(file.toFile());
+        Map<String, Long> labelled = new TreeMap<>();
+        IAttribute<String> labelsAttribute = Attribute.attr("labels", "labels", UnitLookup.PLAIN_TEXT);
+        for (IItemIterable items : events.apply(ItemFilters.type(JfrProfileWriter.SAMPLE_LABELS))) {
+            IMemberAccessor<String, IItem> labels = labelsAttribute.getAccessor(items.getType());
+            IMemberAccessor<IMCStackTrace, IItem> traces = JfrAttributes.EVENT_STACKTRACE.getAccessor(items.getType());
+            IMemberAccessor<IMCThread, IItem> threads = JfrAttributes.EVENT_THREAD.getAccessor(items.getType());
+            assertThat(labels).isNotNull();
+            for (IItem item : items) {
+                IMCThread thread = threads.getMember(item);
+                labelled.merge((thread == null ? "-" : thread.getThreadName()) + " " + labels.getMember(item) + " "
+                        + traces.getMember(item).getFrames().get(0).getMethod().getMethodName(), 1L, Long::sum);
+            }
+        }
+
+        assertThat(labelled).containsOnly(
+                Map.entry("main endpoint=/checkout, tenant=acme query", 5L),
+                Map.entry("main endpoint=/search, tenant=acme query", 3L),
+                Map.entry("worker endpoint=/checkout checkout", 2L),
+                Map.entry("- endpoint=/search search", 1L));
+        assertThat(events.apply(ItemFilters.type("jdk.ExecutionSample")).getAggregate(Aggregators.count()).longValue())
+                .isEqualTo(15);
+    }
+
+    @Test
+    void theJdksJfrToolPrintsAndCountsTheLabels() throws Exception {
+        Path file = write(TestProfiles.labelled());
+
+        assertThat(runJfrTool("summary", file.toString()))
+                .containsPattern("(?m)^\\s*jdk\\.ExecutionSample\\s+15\\s")
+                .containsPattern("(?m)^\\s*mixflame\\.SampleLabels\\s+11\\s");
+        assertThat(runJfrTool("print", "--events", JfrProfileWriter.SAMPLE_LABELS, file.toString()))
+                .contains("labels = \"endpoint=/checkout, tenant=acme\"");
+    }
+
+    @Test
+    void allocationAndLockEventsAreFollowedByTheirLabelsToo() throws IOException {
+        Frame thread = Frame.thread("worker", 7);
+        Frame label = Frame.label("tenant", "acme");
+        Frame run = jit("a/B.run");
+        Frame park = jit("jdk/internal/misc/Unsafe.park");
+        Profile alloc = TestProfiles.with(new ProfileInfo("jfr", ProfileInfo.ALLOC, 0, CPU.startMillis(), 0, List.of()))
+                .add(2, thread, label, run, frame("int[]", FrameType.CLASS)).build();
+        Profile lock = TestProfiles.with(new ProfileInfo("jfr", ProfileInfo.LOCK, 0, CPU.startMillis(), 0, List.of()))
+                .add(3, thread, label, run, frame("java.lang.Object", FrameType.CLASS))
+                .add(4, thread, label, run, park, frame("java.util.concurrent.locks.ReentrantLock$NonfairSync",
+                        FrameType.CLASS))
+                .add(1, thread, run, frame("java.lang.Object", FrameType.CLASS))
+                .build();
+        Path file = dir.resolve("alloc-lock.jfr");
+        ProfileFiles.writeJfr(List.of(alloc, lock), file, NO_OPTIONS);
+
+        List<RecordedEvent> all = RecordingFile.readAllEvents(file);
+        Map<String, Long> followed = new TreeMap<>();
+        for (int i = 0; i < all.size(); i++) {
+            String type = all.get(i).getEventType().getName();
+            if (type.startsWith("jdk.") && !type.equals("jdk.ActiveSetting")) {
+                boolean labelled = i + 1 < all.size()
+                        && all.get(i + 1).getEventType().getName().equals(JfrProfileWriter.SAMPLE_LABELS);
+                followed.merge(type + " " + (labelled ? all.get(i + 1).getString("labels") : "-") + " "
+                        + methods(all.get(i)), 1L, Long::sum);
+            }
+        }
+
+        assertThat(followed).containsOnly(
+                Map.entry("jdk.ObjectAllocationSample tenant=acme [run]", 2L),
+                Map.entry("jdk.JavaMonitorEnter tenant=acme [run]", 3L),
+                Map.entry("jdk.ThreadPark tenant=acme [park, run]", 4L),
+                Map.entry("jdk.JavaMonitorEnter - [run]", 1L));
+    }
 }
+

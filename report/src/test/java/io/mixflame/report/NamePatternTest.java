@@ -52,4 +52,24 @@ class NamePatternTest {
                 .hasMessage("'[unclosed' is not a valid regular expression: Unclosed character class");
         assertThatThrownBy(() -> NamePattern.parse("")).hasMessage("empty pattern");
     }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        // A label frame's spelling is a glob, not a character class: the whole name, literally.
+        "[endpoint=/a]       | [endpoint=/a]        | true",
+        "[endpoint=/a]       | [endpoint=/ab]       | false",
+        "[endpoint=/a]       | endpoint             | false",
+        "[endpoint=/a]       | a/B.c                | false",
+        "[endpoint=/api/*]   | [endpoint=/api/cart] | true",
+        "[endpoint=/api/*]   | [endpoint=/web/cart] | false",
+        "[endpoint=a.*]      | [endpoint=a.b]       | true",
+        "[endpoint=a.*]      | [endpoint=ab]        | false",
+        "[endpoint=*]        | [endpoint=]          | true",
+        // Not a label key: the regular expression (here a character class) it always was.
+        "[a b=c]             | xa                   | true",
+    })
+    void aPatternSpelledAsALabelFrameMatchesThatFrame(String pattern, String name, boolean matches) {
+        assertThat(NamePattern.parse(pattern).matches(name)).isEqualTo(matches);
+    }
 }
+

@@ -155,4 +155,79 @@ class PprofReaderTest {
         assertThat(TestProfiles.collapsedStacks(back)).isEqualTo(TestProfiles.collapsedStacks(counts));
         assertThat(back.totalWeightNanos()).isZero();
     }
+
+    @Test
+    void labelsComeBackAsLabelFramesAfterTheThread() throws IOException {
+        Profile profile = TestProfiles.labelled();
+
+        Profile back = ProfileFiles.read(written(profile, "l.pb.gz"), w -> { throw new AssertionError(w); });
+
+        assertThat(TestProfiles.typedStacks(back)).isEqualTo(TestProfiles.typedStacks(profile));
+    }
+
+    /**
+     * Another producer's labels: in any order, a key that is no label key, a numeric label, a second thread label, a
+     * value with a line break and one longer than a label keeps.
+     */
+    @Test
+    void foreignStringLabelsBecomeLabelFramesSortedByKeyAndTheRestIsLeftOut() throws IOException {
+        List<String> strings = List.of("", "samples", "count", "a/B.c", "thread", "[t tid=1]", "tenant", "acme",
+                "endpoint", "/x\ny", "bad key", "v", "bytes", "x", "z", "w".repeat(300));
+        ByteArrayOutputStream raw = new ByteArrayOutputStream();
+        com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(raw);
+        out.writeByteArray(1, message(o -> {
+            o.writeInt64(1, 1);
+            o.writeInt64(2, 2);
+        }));
+        out.writeByteArray(2, message(o -> {
+            o.writeInt64(1, 1);
+            o.writeInt64(2, 4);
+            for (long[] label : new long[][] {{4, 5, 0}, {6, 7, 0}, {10, 11, 0}, {12, 0, 100}, {8, 9, 0}, {4, 13, 0},
+                    {14, 15, 0}}) {
+                o.writeByteArray(3, message(l -> {
+                    l.writeInt64(1, label[0]);
+                    if (label[1] != 0) {
+                        l.writeInt64(2, label[1]);
+                    }
+                    if (label[2] != 0) {
+                        l.writeInt64(3, label[2]);
+                    }
+                }));
+            }
+        }));
+        out.writeByteArray(4, message(o -> {
+            o.writeUInt64(1, 1);
+            o.writeByteArray(4, message(l -> l.writeUInt64(1, 1)));
+        }));
+        out.writeByteArray(5, message(o -> {
+            o.writeUInt64(1, 1);
+            o.writeInt64(2, 3);
+        }));
+        for (String string : strings) {
+            out.writeString(6, string);
+        }
+        out.flush();
+        Path file = dir.resolve("foreign.pb.gz");
+        Files.write(file, gzip(raw.toByteArray()));
+        List<String> warnings = new java.util.ArrayList<>();
+
+        Profile back = ProfileFiles.read(file, warnings::add);
+
+        assertThat(TestProfiles.typedStacks(back)).containsOnly(Map.entry("THREAD:[t tid=1];LABEL:[endpoint=/x y];"
+                + "LABEL:[tenant=acme];LABEL:[thread=x];LABEL:[z=" + "w".repeat(127) + "\u2026];JIT_COMPILED:a/B.c", 4L));
+        assertThat(warnings).singleElement().asString().startsWith("1 sample labels left out").contains("'bad key'");
+    }
+
+    private interface Fields {
+        void write(com.google.protobuf.CodedOutputStream out) throws IOException;
+    }
+
+    private static byte[] message(Fields fields) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        com.google.protobuf.CodedOutputStream out = com.google.protobuf.CodedOutputStream.newInstance(bytes);
+        fields.write(out);
+        out.flush();
+        return bytes.toByteArray();
+    }
 }
+

@@ -435,4 +435,29 @@ class PprofWriterTest {
         assertThat(d.string(d.defaultSampleType)).isEqualTo(event);
         assertThat(d.sampleValues).allSatisfy(v -> assertThat(v).hasSize(2));
     }
+
+    @Test
+    void labelsAreSampleLabelsAfterTheThreadLabelAndNoLocations() throws IOException {
+        Decoded d = decode(write(TestProfiles.labelled()));
+
+        Map<List<String>, Long> samples = new HashMap<>();
+        for (int i = 0; i < d.sampleLocations.size(); i++) {
+            List<String> labelsAndFrames = new ArrayList<>();
+            for (long[] label : d.rawLabels.get(i)) {
+                labelsAndFrames.add(d.string(label[0]) + "=" + d.string(label[1]));
+            }
+            labelsAndFrames.addAll(d.sampleFrames(i));
+            samples.put(labelsAndFrames, d.sampleValues.get(i)[0]);
+        }
+        assertThat(samples).containsOnly(
+                Map.entry(List.of("thread=[main tid=1]", "endpoint=/checkout", "tenant=acme", "a/Db.query",
+                        "a/Shop.checkout"), 5L),
+                Map.entry(List.of("thread=[main tid=1]", "endpoint=/search", "tenant=acme", "a/Db.query",
+                        "a/Shop.search"), 3L),
+                Map.entry(List.of("thread=[worker tid=2]", "endpoint=/checkout", "a/Shop.checkout"), 2L),
+                Map.entry(List.of("endpoint=/search", "a/Shop.search"), 1L),
+                Map.entry(List.of("thread=[main tid=1]", "a/Idle.run"), 4L));
+        assertThat(d.functionNames.values()).extracting(n -> d.string(n[0])).allMatch(n -> !n.startsWith("["));
+    }
 }
+

@@ -120,4 +120,40 @@ class ProfileTransformsTest {
 
         assertThat(TestProfiles.collapsedStacks(result)).containsOnly(entry("app/Gc.run_[j];main_[j]", 2L));
     }
+
+    @Test
+    void reverseKeepsTheLabelsWithTheThreadAtTheRoot() {
+        Profile reversed = ProfileTransforms.reverse(TestProfiles.labelled());
+
+        assertThat(TestProfiles.typedStacks(reversed)).containsOnly(
+                entry("THREAD:[main tid=1];LABEL:[endpoint=/checkout];LABEL:[tenant=acme];"
+                        + "JIT_COMPILED:a/Db.query;JIT_COMPILED:a/Shop.checkout", 5L),
+                entry("THREAD:[main tid=1];LABEL:[endpoint=/search];LABEL:[tenant=acme];"
+                        + "JIT_COMPILED:a/Db.query;JIT_COMPILED:a/Shop.search", 3L),
+                entry("THREAD:[worker tid=2];LABEL:[endpoint=/checkout];JIT_COMPILED:a/Shop.checkout", 2L),
+                entry("LABEL:[endpoint=/search];JIT_COMPILED:a/Shop.search", 1L),
+                entry("THREAD:[main tid=1];JIT_COMPILED:a/Idle.run", 4L));
+        assertThat(TestProfiles.frameStacks(ProfileTransforms.reverse(reversed)))
+                .isEqualTo(TestProfiles.frameStacks(TestProfiles.labelled()));
+    }
+
+    @Test
+    void includeOfALabelFrameKeepsOnlyTheSamplesTakenUnderThatLabel() {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(5, Frame.thread("main", 1), Frame.label("endpoint", "/a"), jit("app/Handler.run"))
+                .add(3, Frame.thread("main", 1), Frame.label("endpoint", "/ab"), jit("app/Handler.run"))
+                .add(2, Frame.thread("main", 1), Frame.label("endpoint", "/b"), jit("app/Handler.run"))
+                .add(1, Frame.thread("main", 1), jit("app/Handler.run"))
+                .build();
+
+        Profile exact = ProfileTransforms.filter(profile, TestProfiles.filter("[endpoint=/a]", null), FrameStyle.DEFAULT);
+        Profile glob = ProfileTransforms.filter(profile, TestProfiles.filter("[endpoint=/a*]", null), FrameStyle.DEFAULT);
+        Profile excluded = ProfileTransforms.filter(profile, TestProfiles.filter(null, "[endpoint=*]"), FrameStyle.DEFAULT);
+
+        assertThat(TestProfiles.collapsedStacks(exact))
+                .containsOnly(entry("[main tid=1];[endpoint=/a];app/Handler.run_[j]", 5L));
+        assertThat(glob.totalSamples()).isEqualTo(5 + 3);
+        assertThat(TestProfiles.collapsedStacks(excluded)).containsOnly(entry("[main tid=1];app/Handler.run_[j]", 1L));
+    }
 }
+

@@ -149,4 +149,27 @@ class SampleStreamTest {
         assertThat(back).containsExactly(java, hostile);
         assertThat(out.toString().lines()).hasSize(2);
     }
+
+    @Test
+    void labelFramesComeBackAsLabelsWhateverTheirValuesHold() throws IOException {
+        Frame label = Frame.label("q", "a;b]\\u0041 S 1 1 0");
+        Frame[] stack = {Frame.thread("main", 7), Frame.label("endpoint", "/checkout"), label,
+                new Frame("a/B.c", FrameType.JIT_COMPILED)};
+        StringWriter out = new StringWriter();
+        new SampleStreamWriter(out, 1000).write(period(stack));
+
+        Profile p = readBack(out.toString(), new ArrayList<>()).snapshot(INFO);
+
+        assertThat(out.toString().lines()).as("one line per record").allMatch(l -> l.matches("^[FS] .*$"));
+        assertThat(TestProfiles.frameStacks(p)).containsOnly(Map.entry(List.of(stack), 1L));
+        assertThat(p.frames()).filteredOn(f -> f.type() == FrameType.LABEL).extracting(Frame::labelValue)
+                .containsExactlyInAnyOrder("/checkout", "a;b]\\u0041 S 1 1 0");
+    }
+
+    @Test
+    void aLabelFrameWithoutAKeyFailsTheStreamWithItsLine() {
+        assertThatThrownBy(() -> readBack("F 0 NATIVE a\nF 1 LABEL [no key]\nS 1 10 0,1\n", new ArrayList<>()))
+                .isInstanceOf(IOException.class).hasMessageContaining("line 2").hasMessageNotContaining("\n");
+    }
 }
+

@@ -88,6 +88,40 @@ public final class TestProfiles {
         return result;
     }
 
+    /**
+     * Stacks under labels: two threads, labels after the thread frame, in key order; a labelled stack without a
+     * thread; a stack without labels. 15 samples.
+     */
+    public static Profile labelled() {
+        Frame main = Frame.thread("main", 1);
+        Frame checkout = Frame.label("endpoint", "/checkout");
+        Frame search = Frame.label("endpoint", "/search");
+        Frame acme = Frame.label("tenant", "acme");
+        return with(JFR_CPU)
+                .add(5, main, checkout, acme, jit("a/Shop.checkout"), jit("a/Db.query"))
+                .add(3, main, search, acme, jit("a/Shop.search"), jit("a/Db.query"))
+                .add(2, Frame.thread("worker", 2), checkout, jit("a/Shop.checkout"))
+                .add(1, search, jit("a/Shop.search"))
+                .add(4, main, jit("a/Idle.run"))
+                .build();
+    }
+
+    /**
+     * Each stack as {@code TYPE:name;TYPE:name}, mapped to its samples: a label read back as a marker of the same name
+     * shows, where {@link #collapsedStacks} would not tell them apart.
+     */
+    public static Map<String, Long> typedStacks(Profile profile) {
+        Map<String, Long> result = new TreeMap<>();
+        for (Profile.Stack s : profile.stacks()) {
+            List<String> names = new ArrayList<>();
+            for (Frame f : profile.framesOf(s)) {
+                names.add(f.type() + ":" + f.name());
+            }
+            result.merge(String.join(";", names), s.samples(), Long::sum);
+        }
+        return result;
+    }
+
     /** Each stack as its list of frames, mapped to its samples. */
     public static Map<List<Frame>, Long> frameStacks(Profile profile) {
         Map<List<Frame>, Long> result = new HashMap<>();
