@@ -21,6 +21,15 @@ public final class AgentEntry {
     }
 
     /**
+     * Handles one agent invocation from {@code -javaagent} or attach, whose instrumentation weaves what
+     * {@code labels} asks for.
+     */
+    public static void handle(String optionText, java.lang.instrument.Instrumentation instrumentation) {
+        AgentInstrumentation.set(instrumentation);
+        handle(optionText);
+    }
+
+    /**
      * Handles one agent invocation.
      *
      * <p>The command runs before this returns, at startup too: a profile then covers the application from its

@@ -44,13 +44,15 @@ import java.util.Set;
  *                      {@link JdkEventSettings#OFF} when off
  * @param total         {@code total}: collapsed and HTML allocation and lock profiles count bytes and nanoseconds
  *                      rather than samples
+ * @param labels        which labels samples carry ({@code labels}, {@code labels=http}, {@code labels=api})
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
                            EngineChoice engine, String logLevel, String title, String reply,
                            io.mixflame.agent.http.HttpAddress http,
                            java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style,
-                           String cacheDir, long allocBytes, long lockNanos, boolean total) {
+                           String cacheDir, long allocBytes, long lockNanos, boolean total,
+                           io.mixflame.agent.labels.LabelOption labels) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -104,6 +106,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String title = null;
         String reply = null;
         String cacheDir = null;
+        io.mixflame.agent.labels.LabelOption labels = io.mixflame.agent.labels.LabelOption.OFF;
         io.mixflame.agent.http.HttpAddress http = null;
         java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states =
                 java.util.EnumSet.allOf(io.mixflame.engine.wall.ThreadState.class);
@@ -185,6 +188,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 case "cachedir" -> cacheDir = cacheDirectory(required(key, value));
                 case "http" -> http = io.mixflame.agent.http.HttpAddress.parse(required(key, value));
                 case "state" -> states = io.mixflame.engine.wall.ThreadState.parseSet(required(key, value));
+                case "labels" -> labels = io.mixflame.agent.labels.LabelOption.parse(value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
@@ -200,7 +204,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
-                new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total);
+                new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total,
+                labels);
     }
 
     /**
@@ -277,9 +282,15 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         return OutputFormat.fromPath(file) == OutputFormat.JFR;
     }
 
-    /** What the engine is asked to sample with these options. */
+    /** What the engine is asked to sample with these options, without labels. */
     public io.mixflame.engine.SamplingSettings samplingSettings() {
-        return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines(), recordsTimes());
+        return samplingSettings(null);
+    }
+
+    /** What the engine is asked to sample with these options, with the labels {@code labels} records (or null). */
+    public io.mixflame.engine.SamplingSettings samplingSettings(io.mixflame.capture.labels.LabelRecorder labels) {
+        return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines(), recordsTimes(),
+                labels);
     }
 
     /** How profiles written with these options are shaped: title, filter and frame style, root first. */

@@ -25,16 +25,19 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     private final AgentOptions options;
     private final SamplingEngine engine;
     private final JdkEventStream jdkEvents;
+    /** The labels the engine puts into its samples; null when not recorded. */
+    private final io.mixflame.agent.labels.LabelCapture labels;
     private final List<EventProfile> profiles;
     private final long startedMillis;
     private long periodStartMillis;
     private long periodStartNanos;
 
     private ProfilingSession(AgentOptions options, SamplingEngine engine, JdkEventStream jdkEvents,
-                             List<EventProfile> profiles) {
+                             io.mixflame.agent.labels.LabelCapture labels, List<EventProfile> profiles) {
         this.options = options;
         this.engine = engine;
         this.jdkEvents = jdkEvents;
+        this.labels = labels;
         this.profiles = List.copyOf(profiles);
         this.startedMillis = System.currentTimeMillis();
         this.periodStartMillis = startedMillis;
@@ -49,13 +52,30 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         boolean times = options.recordsTimes();
         List<EventProfile> profiles = new ArrayList<>(3);
         SamplingEngine engine = null;
+        io.mixflame.agent.labels.LabelCapture labels = null;
         if (options.event() != null) {
             EventProfile sampled = new EventProfile(options.event().optionName(), options.intervalNanos(), times,
                     LOG::warn);
             InlinedFrameDetail.turnOn();
-            engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
-                    .start(options.samplingSettings(), sampled.sink());
+            labels = startLabels(options);
+            try {
+                engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
+                        .start(options.samplingSettings(labels == null ? null : labels.recorder()), sampled.sink());
+            } catch (EngineUnavailableException | RuntimeException e) {
+                if (labels != null) {
+                    labels.stop();
+                }
+                throw e;
+            }
+            if (labels != null && !engine.recordsLabels()) {
+                LOG.error("labels refused: the {} engine does not record them (the perf and wall engines do); "
+                        + "{} profiling goes on", engine.name(), options.event().optionName());
+                labels.stop();
+                labels = null;
+            }
             profiles.add(sampled);
+        } else if (options.labels() != io.mixflame.agent.labels.LabelOption.OFF) {
+            LOG.error("labels refused: they label cpu and wall samples, and neither is profiled");
         }
         JdkEventStream jdkEvents = null;
         JdkEventSettings wanted = options.jdkEventSettings();
@@ -70,7 +90,20 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
                         : wanted.alloc() ? "alloc" : "lock", e.getMessage(), options.event().optionName());
             }
         }
-        return new ProfilingSession(options, engine, jdkEvents, profiles);
+        return new ProfilingSession(options, engine, jdkEvents, labels, profiles);
+    }
+
+    /** Starts recording labels where asked; where they cannot be, says why in one line and profiling goes on. */
+    private static io.mixflame.agent.labels.LabelCapture startLabels(AgentOptions options) {
+        if (options.labels() == io.mixflame.agent.labels.LabelOption.OFF) {
+            return null;
+        }
+        try {
+            return io.mixflame.agent.labels.LabelCapture.start(options.labels(), AgentInstrumentation.get());
+        } catch (java.io.IOException | RuntimeException | LinkageError e) {
+            LOG.error("labels refused: {}; {} profiling goes on", e.getMessage(), options.event().optionName());
+            return null;
+        }
     }
 
     /** Starts the JDK's event stream; on success the profiles of its events are added to {@code profiles}. */
@@ -204,6 +237,9 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         if (jdkEvents != null) {
             notes.addAll(jdkEvents.costNotes());
         }
+        if (labels != null) {
+            notes.addAll(labels.costNotes());
+        }
         return notes;
     }
 
@@ -214,6 +250,9 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         }
         if (jdkEvents != null) {
             jdkEvents.stop();
+        }
+        if (labels != null) {
+            labels.stop();
         }
     }
 

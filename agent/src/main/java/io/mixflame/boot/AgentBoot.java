@@ -29,7 +29,7 @@ public final class AgentBoot {
             System.setProperty(CliBoot.JAR_PROPERTY, IsolatedLoader.ownJar().getAbsolutePath());
             ClassLoader loader = IsolatedLoader.getForAgent(ClassLoader.getPlatformClassLoader(), instrumentation);
             Class<?> entry = Class.forName(ENTRY, true, loader);
-            entry.getMethod("handle", String.class).invoke(null, options);
+            entry.getMethod("handle", String.class, Instrumentation.class).invoke(null, options, instrumentation);
         } catch (Throwable t) {
             // The profiler's own logging lives in the loader that just failed, so this is the one place that
             // writes to stderr directly.

@@ -53,6 +53,17 @@ class AgentOptionsTest {
     }
 
     @Test
+    void labelsAreOffUnlessAskedAndSayWhichSources() {
+        assertThat(AgentOptions.parse("").labels()).isEqualTo(io.mixflame.agent.labels.LabelOption.OFF);
+        assertThat(AgentOptions.parse("labels").labels()).isEqualTo(io.mixflame.agent.labels.LabelOption.ALL);
+        assertThat(AgentOptions.parse("labels=http").labels().http()).isTrue();
+        assertThat(AgentOptions.parse("labels=http").labels().api()).isFalse();
+        assertThat(AgentOptions.parse("labels=api").labels().http()).isFalse();
+        assertThatThrownBy(() -> AgentOptions.parse("labels=tenant"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("labels=http");
+    }
+
+    @Test
     void wallDefaultsToTwentyMilliseconds() {
         assertThat(AgentOptions.parse("event=wall").intervalNanos()).isEqualTo(20_000_000L);
     }

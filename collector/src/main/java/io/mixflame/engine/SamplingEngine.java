@@ -18,6 +18,14 @@ public interface SamplingEngine {
      */
     void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException;
 
+    /**
+     * Whether the engine puts the labels of {@link SamplingSettings#labels()} into its samples (the engines that
+     * sample this process's threads in it: perf and wall).
+     */
+    default boolean recordsLabels() {
+        return false;
+    }
+
     /** Stops sampling and delivers the samples still in flight; idempotent. */
     void stop();
 

@@ -1,5 +1,6 @@
 package io.mixflame.engine;
 
+import io.mixflame.capture.labels.LabelRecorder;
 import java.util.Objects;
 
 /**
@@ -12,13 +13,21 @@ import java.util.Objects;
  *                      different lines are then different frames)
  * @param times         whether the profile keeps when each sample was taken: engines always say when, and one
  *                      that samples in another process sends the times over only when asked
+ * @param labels        where this process's threads record their labels, for engines that put the labels in force
+ *                      at each sample into its stack; null when labels are not recorded
  */
 public record SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines,
-                               boolean times) {
+                               boolean times, LabelRecorder labels) {
+
+    /** Settings without labels. */
+    public SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines,
+                            boolean times) {
+        this(event, intervalNanos, threadRoots, lines, times, null);
+    }
 
     /** Settings without line numbers or times. */
     public SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots) {
-        this(event, intervalNanos, threadRoots, false, false);
+        this(event, intervalNanos, threadRoots, false, false, null);
     }
 
     public SamplingSettings {

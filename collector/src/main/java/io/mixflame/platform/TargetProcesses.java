@@ -15,6 +15,12 @@ public final class TargetProcesses {
         return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
     }
 
+    /** The kernel's id of the calling thread, as this system gives it. */
+    public static io.mixflame.process.OwnThreadId ownThreadId() {
+        return onWindows() ? new io.mixflame.process.windows.WindowsOwnThreadId()
+                : new io.mixflame.process.linux.ProcThreadSelf();
+    }
+
     /**
      * Opens process {@code pid} and reads its module map.
      *

@@ -43,6 +43,11 @@ public final class Examples {
             "                     the same size in turn: half of the bytes each, half of each thread's per type",
             "  lock               four threads contending for one monitor, four for one ReentrantLock, 5 ms held;",
             "                     prints the time each group waited, as the threads measured it",
+            "  endpoints [--jetty] HTTP server with /heavy and /light (CPU 3 : 1) on the JDK's server or on Jetty",
+            "                     (Jetty: run with -cp 'mixflame-examples.jar:workloads/jetty/*'), and a thread",
+            "                     working outside requests; prints its port; the load comes from outside",
+            "  labels [--flood]   a thread switching labels phase=a / phase=b every few ms through mixflame-api;",
+            "                     --flood adds a thread with a new tenant label each time",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
             "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms, live heap … kB'.");
 
@@ -133,6 +138,18 @@ public final class Examples {
             case "lock" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
                 return () -> io.mixflame.examples.lock.LockWorkload.run(a.seconds());
+            }
+            case "endpoints" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--jetty"), Set.of());
+                if (a.has("--jetty") && !io.mixflame.examples.labels.EndpointsWorkload.jettyPresent()) {
+                    throw new IllegalArgumentException("--jetty needs Jetty on the class path: java -cp "
+                            + "'mixflame-examples.jar:workloads/jetty/*' io.mixflame.examples.Examples endpoints --jetty");
+                }
+                return () -> io.mixflame.examples.labels.EndpointsWorkload.run(a.has("--jetty"), a.seconds());
+            }
+            case "labels" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--flood"), Set.of());
+                return () -> io.mixflame.examples.labels.LabelSwitchWorkload.run(a.has("--flood"), a.seconds());
             }
             default -> throw new IllegalArgumentException("unknown workload");
         }

@@ -9,12 +9,14 @@ import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.StackCopyGrowth;
+import io.mixflame.capture.labels.SampleLabels;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.process.linux.ProcThreadSelf;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
@@ -62,6 +64,8 @@ public final class PerfEngine implements SamplingEngine {
     /** Takes the JVM's thread names on the sampler, while threads live; null without a readable JVM. */
     private Runnable nameRecorder;
     private SampleStackBuilder stacks;
+    /** The labels of this JVM's threads, read by the walker; null when not recorded. */
+    private SampleLabels labels;
     /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
     private final EpochClock clock = new EpochClock();
     private Thread sampler;
@@ -110,6 +114,11 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     @Override
+    public boolean recordsLabels() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "perf";
     }
@@ -147,6 +156,7 @@ public final class PerfEngine implements SamplingEngine {
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
+        labels = settings.labels() == null ? null : new SampleLabels(settings.labels());
         stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
@@ -162,7 +172,7 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     private void sample(DrainPacing pacing) {
-        samplerTid = OwnThread.tid();
+        samplerTid = ProcThreadSelf.tid();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long lastPoll = System.nanoTime();
         long lastListing = lastPoll;
@@ -246,7 +256,7 @@ public final class PerfEngine implements SamplingEngine {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         // Here rather than in start(): start() runs on the application's thread (premain), which must not wait
         // for symbol tables; samples taken meanwhile wait in the ring buffers and the pool.
-        walkerTid = OwnThread.tid();
+        walkerTid = ProcThreadSelf.tid();
         try {
             stacks.warmUp();
             while ((running || !ready.isEmpty()) && !heap.reached()) {
@@ -267,7 +277,13 @@ public final class PerfEngine implements SamplingEngine {
                         if (stacks.copyTooShort()) {
                             growth.request((int) s.tid(), s.stackLength());
                         }
-                        target.add(stacks.frames(), depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
+                        Frame[] frames = stacks.frames();
+                        if (labels != null) {
+                            // The sample's own time (perf's clock is the JVM's nanoTime): the labels it was taken in.
+                            depth = labels.label(s.tid(), s.time(), frames, depth, settings.threadRoots());
+                            frames = labels.frames();
+                        }
+                        target.add(frames, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
                     }
                 } catch (RuntimeException e) {
                     LOG.debug("a sample could not be walked: {}", e.toString());
@@ -379,6 +395,10 @@ public final class PerfEngine implements SamplingEngine {
         String read = r == null ? "" : r.describe(memory.systemReads());
         if (!read.isEmpty()) {
             notes.add(read);
+        }
+        SampleLabels l = labels;
+        if (l != null && l.unknown() > 0) {
+            notes.add(l.unknown() + " samples walked after their thread's label log had moved on: [labels unknown]");
         }
         if (heap.reached()) {
             notes.add("profiling stopped early: the Java heap was exhausted, and the profiler gave way");

@@ -71,6 +71,8 @@ public final class WallEngine implements SamplingEngine {
     private PerfCapture capture;
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
+    /** The labels of this JVM's threads; null when not recorded. */
+    private io.mixflame.capture.labels.SampleLabels labels;
     private final EpochClock clock = new EpochClock();
     private BlockedThreadCapture blocked;
     private final Map<Integer, ThreadEntry> threads = new HashMap<>();
@@ -132,6 +134,11 @@ public final class WallEngine implements SamplingEngine {
     }
 
     @Override
+    public boolean recordsLabels() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "perf";
     }
@@ -172,6 +179,7 @@ public final class WallEngine implements SamplingEngine {
         // On the sampler's thread, not in start(): the application's thread (premain) must not wait for it.
         stacks.warmUp();
         settingsInUse = settings;
+        labels = settings.labels() == null ? null : new io.mixflame.capture.labels.SampleLabels(settings.labels());
         targetInUse = target;
         long lastPoll = 0;
         TickWeight weights = new TickWeight(settings.intervalNanos(), System.nanoTime());
@@ -276,6 +284,10 @@ public final class WallEngine implements SamplingEngine {
                     depth = frames.length;
                 }
                 t.lastLine = null;
+                if (labels != null) {
+                    depth = labels.label(tid, now, frames, depth, settings.threadRoots());
+                    frames = labels.frames();
+                }
                 target.add(frames, depth, intervals, weight, at);
                 continue;
             }
@@ -299,7 +311,13 @@ public final class WallEngine implements SamplingEngine {
                 }
                 walks++;
                 t.lastTimeRunning = capture == null ? -1 : capture.timeRunning(tid);
-                t.lastFrames = Arrays.copyOf(stacks.frames(), depth);
+                Frame[] built = stacks.frames();
+                if (labels != null) {
+                    // Kept with the stack: a thread that has not run since cannot have changed its labels.
+                    depth = labels.label(tid, now, built, depth, settings.threadRoots());
+                    built = labels.frames();
+                }
+                t.lastFrames = Arrays.copyOf(built, depth);
                 t.lastDepth = depth;
                 t.lastLine = line;
                 target.add(t.lastFrames, depth, intervals, weight, at);

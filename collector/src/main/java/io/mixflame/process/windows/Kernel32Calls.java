@@ -51,6 +51,9 @@ public final class Kernel32Calls {
     /** GetCurrentProcess: the pseudo-handle of this process, with every access right. */
     public static native long GetCurrentProcess();
 
+    /** GetCurrentThreadId: the calling thread's id. */
+    public static native int GetCurrentThreadId();
+
     public static native int SuspendThread(long thread);
 
     public static native int ResumeThread(long thread);

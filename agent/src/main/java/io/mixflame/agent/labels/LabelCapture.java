@@ -1,0 +1,97 @@
+package io.mixflame.agent.labels;
+
+import io.mixflame.capture.labels.LabelLog;
+import io.mixflame.capture.labels.LabelRecorder;
+import io.mixflame.capture.labels.LabelSets;
+import io.mixflame.platform.TargetProcesses;
+import java.io.IOException;
+import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The labels of one profiling run: a recorder the engines read, reached by the application's threads through the
+ * bootstrap bridge, from the instrumented HTTP servers and the API as {@link LabelOption} says. Stopping makes the
+ * bridge empty again: the woven code stays and does nothing.
+ */
+public final class LabelCapture {
+    /** Threads with a label log at once, at most (4 KiB each, allocated 32 threads at a time). */
+    static final int MAX_THREADS = 4096;
+
+    private final LabelOption option;
+    private final Class<?> bridge;
+    private final LabelRecorder recorder;
+
+    private LabelCapture(LabelOption option, Class<?> bridge, LabelRecorder recorder) {
+        this.option = option;
+        this.bridge = bridge;
+        this.recorder = recorder;
+    }
+
+    /**
+     * Starts recording labels.
+     *
+     * @param instrumentation the agent's, or null where there is none ({@code launch})
+     * @throws IOException when labels cannot be recorded here, saying why in one line
+     */
+    public static LabelCapture start(LabelOption option, Instrumentation instrumentation) throws IOException {
+        if (instrumentation == null) {
+            throw new IOException("labels need the JVM's instrumentation (-javaagent or attach), which launch has not");
+        }
+        Class<?> bridge = BootstrapBridge.define(instrumentation);
+        LabelRecorder recorder = new LabelRecorder(new LabelSets(LabelSets.DEFAULT_MAX_SETS), new LabelLog(MAX_THREADS),
+                TargetProcesses.ownThreadId());
+        RecorderFunctions functions = new RecorderFunctions(recorder);
+        BootstrapBridge.install(bridge, functions, functions, functions, option.api());
+        if (option.api()) {
+            BootstrapBridge.registerLoadedApis(bridge, instrumentation);
+        }
+        if (option.http()) {
+            try {
+                WeavingLoader.installOnce(instrumentation, bridge);
+            } catch (IOException e) {
+                if (!option.api()) {
+                    BootstrapBridge.install(bridge, null, null, null, false);
+                    throw e;
+                }
+                org.slf4j.LoggerFactory.getLogger(LabelCapture.class)
+                        .error("HTTP labels refused: {}; the API's labels are recorded", e.getMessage());
+            }
+        }
+        return new LabelCapture(option, bridge, recorder);
+    }
+
+    /** What the engines read. */
+    public LabelRecorder recorder() {
+        return recorder;
+    }
+
+    /** Stops recording; idempotent. */
+    public void stop() {
+        recorder.stop();
+        BootstrapBridge.install(bridge, null, null, null, false);
+    }
+
+    /** What labels cost and lost, one line each. */
+    public List<String> costNotes() {
+        List<String> notes = new ArrayList<>(2);
+        LabelSets sets = recorder.sets();
+        LabelLog log = recorder.log();
+        StringBuilder line = new StringBuilder("labels: ").append(sets.size() - 2).append(" distinct sets");
+        if (sets.overflowed()) {
+            line.append(" (the bound of ").append(LabelSets.DEFAULT_MAX_SETS - 2)
+                    .append(" was reached: the rest are [other labels])");
+        }
+        line.append(", ").append(log.slots()).append(" threads' logs");
+        if (log.refused() > 0) {
+            line.append(", ").append(log.refused()).append(" threads without one (all ").append(MAX_THREADS)
+                    .append(" held)");
+        }
+        String woven = option.http() ? WeavingLoader.describe() : "";
+        if (!woven.isEmpty()) {
+            line.append(", ").append(woven);
+        }
+        notes.add(line.toString());
+        return notes;
+    }
+}

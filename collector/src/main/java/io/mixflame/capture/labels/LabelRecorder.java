@@ -1,0 +1,160 @@
+package io.mixflame.capture.labels;
+
+import io.mixflame.process.OwnThreadId;
+import java.nio.ByteBuffer;
+
+/**
+ * What the application's threads call when their labels change (through the instrumentation of HTTP servers and
+ * the {@code mixflame-api}): each change is interned into a {@link LabelSets} id and written with the time into the
+ * thread's ring of the {@link LabelLog}, where the sampler finds what was in force when a sample was taken.
+ *
+ * <p>Entering returns a token that restores what was in force before when given to {@link #exit}: scopes nest. A
+ * token carries the recorder's epoch, so that one from an earlier profiling run (a request that outlived a stop and
+ * a start) restores nothing. Called on the application's request path: no locks once a thread has its slot and the
+ * set is known, no allocation for a change seen before by the same thread.
+ */
+public final class LabelRecorder {
+    /** A token that restores nothing: what entering returns when the recorder is off. */
+    public static final long NO_TOKEN = 0;
+
+    private static int lastEpoch;
+
+    private final LabelSets sets;
+    private final LabelLog log;
+    private final OwnThreadId threadIds;
+    private final long epochBits;
+    private final PerThread threads = new PerThread();
+    private volatile boolean on = true;
+
+    /**
+     * @param sets      where label sets are interned
+     * @param log       where changes are written
+     * @param threadIds the kernel's id of the calling thread, as samples name it
+     */
+    public LabelRecorder(LabelSets sets, LabelLog log, OwnThreadId threadIds) {
+        this.sets = sets;
+        this.log = log;
+        this.threadIds = threadIds;
+        this.epochBits = (long) nextEpoch() << 32;
+    }
+
+    private static synchronized int nextEpoch() {
+        lastEpoch = lastEpoch == Integer.MAX_VALUE ? 1 : lastEpoch + 1;
+        return lastEpoch;
+    }
+
+    /**
+     * The calling thread now also has {@code key} = {@code value} (replacing the key's value); returns the token that
+     * restores what it had. An invalid key ({@link LabelKeys#valid}) changes nothing.
+     */
+    public long enter(String key, String value) {
+        if (!on || key == null) {
+            return NO_TOKEN;
+        }
+        ThreadLabels t = threads.get();
+        int before = t.current;
+        change(t, t.step(sets, before, key, value));
+        return epochBits | before;
+    }
+
+    /**
+     * The calling thread now also has the labels {@code keyValues} (key, value, key, value…); returns the token that
+     * restores what it had. Pairs with an invalid key are left out.
+     */
+    public long enter(String[] keyValues) {
+        if (!on || keyValues == null) {
+            return NO_TOKEN;
+        }
+        ThreadLabels t = threads.get();
+        int before = t.current;
+        int set = before;
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            if (keyValues[i] != null) {
+                set = t.step(sets, set, keyValues[i], keyValues[i + 1]);
+            }
+        }
+        change(t, set);
+        return epochBits | before;
+    }
+
+    /** Restores what {@code token} says the calling thread had; a token of another run restores nothing. */
+    public void exit(long token) {
+        if (!on || (token & 0xFFFF_FFFF_0000_0000L) != epochBits) {
+            return;
+        }
+        change(threads.get(), (int) token);
+    }
+
+    private void change(ThreadLabels t, int set) {
+        if (set == t.current) {
+            return;
+        }
+        t.current = set;
+        if (t.slot == ThreadLabels.UNREGISTERED) {
+            t.slot = log.register(Thread.currentThread(), threadIds.current());
+            if (t.slot >= 0) {
+                t.page = log.page(t.slot);
+                t.base = LabelLog.base(t.slot);
+            }
+        }
+        if (t.slot >= 0) {
+            LabelLog.record(t.page, t.base, t.count++, System.nanoTime(), set);
+        }
+    }
+
+    /** From now on entering and leaving change nothing: the instrumentation stays but is inert. */
+    public void stop() {
+        on = false;
+    }
+
+    /** Whether it records. */
+    public boolean on() {
+        return on;
+    }
+
+    /** The sets it interns into. */
+    public LabelSets sets() {
+        return sets;
+    }
+
+    /** The log it writes. */
+    public LabelLog log() {
+        return log;
+    }
+
+    /** One thread's own state: its slot, how many changes it wrote, what is in force, its last step. */
+    private static final class ThreadLabels {
+        static final int UNREGISTERED = -2;
+
+        int slot = UNREGISTERED;
+        ByteBuffer page;
+        int base;
+        long count;
+        int current = LabelSets.NONE;
+        // The last step taken: a thread serving one endpoint after another repeats it with the same strings.
+        int lastBase = -1;
+        String lastKey;
+        String lastValue;
+        int lastSet;
+
+        int step(LabelSets sets, int base, String key, String value) {
+            if (base == lastBase && key == lastKey && value == lastValue) {
+                return lastSet;
+            }
+            int set = LabelKeys.valid(key) ? sets.with(base, key, value) : base;
+            lastBase = base;
+            lastKey = key;
+            lastValue = value;
+            lastSet = set;
+            return set;
+        }
+    }
+
+    /** A subclass rather than {@code withInitial}: no lambda on the application's path. */
+    private static final class PerThread extends ThreadLocal<ThreadLabels> {
+        @Override
+        protected ThreadLabels initialValue() {
+            return new ThreadLabels();
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.mixflame.capture.labels;
+
+import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.profile.Frame;
+
+/**
+ * The sampler's side of labels: puts the label frames in force on a thread at the moment of a sample into the
+ * sample's stack, right after its thread's root frame (or first, without one), one {@code [key=value]} frame per
+ * label in the order of the keys.
+ *
+ * <p>Used by one sampling thread: it keeps its own map from thread ids to log slots, made anew when a thread gets a
+ * slot, and the frames of each set, made at a set's first sample.
+ */
+public final class SampleLabels {
+    /** More frames than a stack without labels has, at most. */
+    public static final int MAX_FRAMES = LabelSets.MAX_LABELS;
+    /** In place of the labels of a sample whose thread changed them so often since that the log no longer says. */
+    public static final Frame UNKNOWN = Frame.label("labels", "unknown");
+    /** In place of the labels of a sample whose set was past the bound on distinct sets. */
+    public static final Frame OTHER = Frame.label("labels", "other");
+
+    private static final Frame[] NO_FRAMES = new Frame[0];
+    private static final Frame[] UNKNOWN_FRAMES = {UNKNOWN};
+
+    private final LabelSets sets;
+    private final LabelLog log;
+    private final LongKeyedCache<Integer> slots = new LongKeyedCache<>(8192);
+    private int registrationsSeen = -1;
+    private Frame[][] framesOfSet = new Frame[64][];
+    private Frame[] scratch = new Frame[256];
+    private long unknown;
+
+    /** Reads what {@code recorder} writes. */
+    public SampleLabels(LabelRecorder recorder) {
+        this.sets = recorder.sets();
+        this.log = recorder.log();
+    }
+
+    /**
+     * The stack {@code frames[0..depth)} with the labels thread {@code tid} had at {@code nanoTime} (the clock of
+     * {@link System#nanoTime()}) after its first frame when {@code threadRoot}, else first; the result is in
+     * {@link #frames()}, its depth returned. Without labels the frames are copied as they are.
+     */
+    public int label(long tid, long nanoTime, Frame[] frames, int depth, boolean threadRoot) {
+        Frame[] labels = labelsAt(tid, nanoTime);
+        int total = depth + labels.length;
+        if (scratch.length < total) {
+            scratch = new Frame[Math.max(total, scratch.length * 2)];
+        }
+        int root = threadRoot && depth > 0 ? 1 : 0;
+        System.arraycopy(frames, 0, scratch, 0, root);
+        System.arraycopy(labels, 0, scratch, root, labels.length);
+        System.arraycopy(frames, root, scratch, root + labels.length, depth - root);
+        return total;
+    }
+
+    /** The frames {@link #label} made last. */
+    public Frame[] frames() {
+        return scratch;
+    }
+
+    /** The label frames thread {@code tid} had at {@code nanoTime}, in the order of their keys; do not modify. */
+    public Frame[] labelsAt(long tid, long nanoTime) {
+        int slot = slotOf(tid);
+        if (slot < 0) {
+            return NO_FRAMES;
+        }
+        int set = log.setAt(slot, nanoTime);
+        if (log.tid(slot) != tid) {
+            return NO_FRAMES; // the slot went to another thread while it was read
+        }
+        if (set == LabelLog.UNKNOWN) {
+            unknown++;
+            return UNKNOWN_FRAMES;
+        }
+        return framesOf(set);
+    }
+
+    /** Samples whose labels the log no longer held when they were walked. */
+    public long unknown() {
+        return unknown;
+    }
+
+    private int slotOf(long tid) {
+        int registrations = log.registrations();
+        if (registrations != registrationsSeen) {
+            registrationsSeen = registrations;
+            slots.clear();
+            int n = log.slots();
+            for (int slot = 0; slot < n; slot++) {
+                long owner = log.tid(slot);
+                if (owner > 0) {
+                    slots.put(owner, slot);
+                }
+            }
+        }
+        Integer slot = tid > 0 ? slots.get(tid) : null;
+        return slot == null ? -1 : slot;
+    }
+
+    private Frame[] framesOf(int set) {
+        if (set == LabelSets.NONE || !sets.known(set)) {
+            return NO_FRAMES;
+        }
+        if (set >= framesOfSet.length) {
+            framesOfSet = java.util.Arrays.copyOf(framesOfSet, Math.max(set + 1, framesOfSet.length * 2));
+        }
+        Frame[] made = framesOfSet[set];
+        if (made == null) {
+            if (set == LabelSets.OTHER) {
+                made = new Frame[] {OTHER};
+            } else {
+                String[] keys = sets.keys(set);
+                String[] values = sets.values(set);
+                made = new Frame[keys.length];
+                for (int i = 0; i < keys.length; i++) {
+                    made[i] = Frame.label(keys[i], values[i]);
+                }
+            }
+            framesOfSet[set] = made;
+        }
+        return made;
+    }
+}

@@ -1,0 +1,103 @@
+package io.mixflame.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.report.ProfileFiles;
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.ChildJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Labels set through {@code mixflame-api} by the {@code labels} workload, whose thread switches between
+ * {@code phase=a} (working in {@code inPhaseA}), {@code phase=b} ({@code inPhaseB}) and no label
+ * ({@code outsidePhases}) every couple of milliseconds. The walker handles each sample some milliseconds after it
+ * was taken, by which time the thread is often in another phase: only labels looked up at the sample's own time
+ * match the code the sample shows.
+ */
+class LabelSwitchIT {
+    private static final String WORKLOAD = "io/mixflame/examples/labels/LabelSwitchWorkload.";
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void samplesCarryTheLabelsInForceWhenTheyWereTakenNotWhenWalked(Path jdk) throws Exception {
+        ProfilePeriods periods = new ProfilePeriods("samples in either phase", 3000, Duration.ofMinutes(2), 1000);
+        List<Path> profiles = periods.collect(Duration.ofSeconds(5),
+                p -> LabeledStacks.read(p).samples(s -> s.has("inPhaseA") || s.has("inPhaseB")),
+                (i, length) -> run(jdk, "labels=api,interval=1ms,file=" + dir.resolve("switch-" + i + ".collapsed"),
+                        dir.resolve("switch-" + i + ".collapsed"), length, false)).profiles();
+        LabeledStacks stacks = LabeledStacks.read(profiles);
+
+        long a = stacks.samples(s -> s.has(WORKLOAD + "inPhaseA"));
+        long b = stacks.samples(s -> s.has(WORKLOAD + "inPhaseB"));
+        long outside = stacks.samples(s -> s.has(WORKLOAD + "outsidePhases"));
+        long wrong = stacks.samples(s -> s.has(WORKLOAD + "inPhaseA") && !s.labels().equals(List.of("[phase=a]")))
+                + stacks.samples(s -> s.has(WORKLOAD + "inPhaseB") && !s.labels().equals(List.of("[phase=b]")))
+                + stacks.samples(s -> s.has(WORKLOAD + "outsidePhases") && !s.labels().isEmpty());
+        assertThat(a).as("samples in phase a").isPositive();
+        assertThat(b).as("samples in phase b").isPositive();
+        assertThat(outside).as("samples between the phases").isPositive();
+        // A sample's time is the kernel's, of the moment it interrupted the thread, on the clock of the JVM's
+        // nanoTime that stamps each change: none should be wrong. Labelled when walked instead, about half would be.
+        assertThat(wrong).as("of %d samples in a phase or between, those whose labels are not the phase's", a + b
+                + outside).isLessThanOrEqualTo((a + b + outside) / 1000);
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void labelsAreSampleLabelsInPprofAndAFloodOfValuesStaysBounded(Path jdk) throws Exception {
+        Path pprof = dir.resolve("flood.pb.gz");
+        run(jdk, "labels=api,interval=1ms,file=" + pprof, pprof, Duration.ofSeconds(5), true);
+
+        Profile profile = ProfileFiles.read(pprof, warning -> { });
+        Set<String> tenants = new HashSet<>();
+        long phaseSamples = 0;
+        long other = 0;
+        for (Profile.Stack s : profile.stacks()) {
+            Frame[] frames = profile.framesOf(s);
+            for (Frame f : frames) {
+                if (f.type() == FrameType.LABEL && f.labelKey().equals("tenant")) {
+                    tenants.add(f.labelValue());
+                }
+                if (f.type() == FrameType.LABEL && f.labelKey().equals("phase")) {
+                    phaseSamples += s.samples();
+                }
+                if (f.name().equals("[labels=other]")) {
+                    other += s.samples();
+                }
+            }
+        }
+        assertThat(phaseSamples).as("samples with a phase label in the pprof file").isPositive();
+        // The flood passes the bound on distinct sets within its first milliseconds: few of its tenants, if any,
+        // have samples of their own, and the rest are counted together.
+        assertThat(tenants).as("distinct tenants kept").hasSizeLessThanOrEqualTo(1024);
+        assertThat(other).as("samples of the tenants past the bound").isPositive();
+        assertThat(Files.size(pprof)).as("the file's size").isLessThan(4L << 20);
+    }
+
+    private Path run(Path jdk, String options, Path out, Duration length, boolean flood) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("-javaagent:" + BuiltJars.agent() + "=start," + options,
+                "-jar", BuiltJars.examples().toString(), "labels", "--seconds", Long.toString(length.toSeconds())));
+        if (flood) {
+            args.add("--flood");
+        }
+        try (ChildJvm app = ChildJvm.start(jdk, dir, args)) {
+            assertThat(app.awaitExit(length.plus(Duration.ofSeconds(120)))).as(app.stderr()).isZero();
+            assertThat(app.stdout()).contains("recording true");
+        }
+        return out;
+    }
+}
