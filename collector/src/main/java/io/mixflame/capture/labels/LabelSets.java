@@ -32,6 +32,8 @@ public final class LabelSets {
     private final String[][] keys;
     private final String[][] values;
     private final ConcurrentHashMap<Step, Integer> steps = new ConcurrentHashMap<>();
+    /** Every set by its labels: a set reached by another path (other order, other nesting) keeps its one id. */
+    private final ConcurrentHashMap<Content, Integer> byContent = new ConcurrentHashMap<>();
     private volatile int size = 2;
     private volatile boolean overflowed;
 
@@ -47,6 +49,7 @@ public final class LabelSets {
         values[NONE] = EMPTY;
         keys[OTHER] = EMPTY;
         values[OTHER] = EMPTY;
+        byContent.put(new Content(EMPTY, EMPTY), NONE);
     }
 
     /**
@@ -62,47 +65,20 @@ public final class LabelSets {
         String kept = value == null || value.length() <= MAX_VALUE_CHARS ? value : value.substring(0, MAX_VALUE_CHARS);
         Step step = new Step(base, key, kept);
         Integer known = steps.get(step);
-        return known != null ? known : add(step);
-    }
-
-    private synchronized int add(Step step) {
-        Integer known = steps.get(step);
         if (known != null) {
             return known;
         }
-        String[] k = keys[step.base];
-        String[] v = values[step.base];
-        int at = Arrays.binarySearch(k, step.key);
-        String[] newKeys;
-        String[] newValues;
-        if (at >= 0) {
-            if (step.value == null) {
-                newKeys = remove(k, at);
-                newValues = remove(v, at);
-            } else {
-                newKeys = k;
-                newValues = v.clone();
-                newValues[at] = step.value;
-            }
-        } else if (step.value == null) {
-            newKeys = k;
-            newValues = v;
+        Content content = step.applyTo(keys[base], values[base]);
+        known = byContent.get(content);
+        int id;
+        if (known != null) {
+            id = known;
+        } else if (size >= maxSets || content.keys.length > MAX_LABELS) {
+            // Past the bound no lock is taken: a flood of new values costs each caller a map look-up, no more.
+            overflowed = true;
+            id = OTHER;
         } else {
-            int insert = -at - 1;
-            newKeys = insert(k, insert, step.key);
-            newValues = insert(v, insert, step.value);
-        }
-        int id = find(newKeys, newValues);
-        if (id < 0) {
-            if (size >= maxSets || newKeys.length > MAX_LABELS) {
-                overflowed = true;
-                id = OTHER;
-            } else {
-                id = size;
-                keys[id] = newKeys;
-                values[id] = newValues;
-                size = id + 1;
-            }
+            id = add(content);
         }
         // Steps are kept only while there is room for them: a flood ends at OTHER without growing this map.
         if (steps.size() < maxSets * 4) {
@@ -111,14 +87,21 @@ public final class LabelSets {
         return id;
     }
 
-    /** The id of an existing set with these labels, or -1; sets are few and made rarely, so a scan will do. */
-    private int find(String[] k, String[] v) {
-        for (int id = 0; id < size; id++) {
-            if (id != OTHER && Arrays.equals(keys[id], k) && Arrays.equals(values[id], v)) {
-                return id;
-            }
+    private synchronized int add(Content content) {
+        Integer known = byContent.get(content);
+        if (known != null) {
+            return known;
         }
-        return -1;
+        if (size >= maxSets) {
+            overflowed = true;
+            return OTHER;
+        }
+        int id = size;
+        keys[id] = content.keys;
+        values[id] = content.values;
+        byContent.put(content, id);
+        size = id + 1;
+        return id;
     }
 
     /** The keys of set {@code id}, sorted; do not modify. */
@@ -184,6 +167,47 @@ public final class LabelSets {
         public boolean equals(Object o) {
             return o instanceof Step s && s.base == base && s.key.equals(key)
                     && (value == null ? s.value == null : value.equals(s.value));
+        }
+        /** The labels of the set {@code k}, {@code v} after this step. */
+        Content applyTo(String[] k, String[] v) {
+            int at = Arrays.binarySearch(k, key);
+            if (at >= 0) {
+                if (value == null) {
+                    return new Content(remove(k, at), remove(v, at));
+                }
+                String[] changed = v.clone();
+                changed[at] = value;
+                return new Content(k, changed);
+            }
+            if (value == null) {
+                return new Content(k, v);
+            }
+            int insert = -at - 1;
+            return new Content(insert(k, insert, key), insert(v, insert, value));
+        }
+    }
+
+    /** The labels of a set: keys sorted, values in their order. */
+    private static final class Content {
+        final String[] keys;
+        final String[] values;
+        final int hash;
+
+        Content(String[] keys, String[] values) {
+            this.keys = keys;
+            this.values = values;
+            this.hash = Arrays.hashCode(keys) * 31 + Arrays.hashCode(values);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Content c && c.hash == hash && Arrays.equals(c.keys, keys)
+                    && Arrays.equals(c.values, values);
         }
     }
 }
