@@ -132,6 +132,13 @@ final class BenchmarkReport {
                 section.markdown(repetitions), failures);
     }
 
+    /** The report of {@code --only labels}: what labels cost the service (issue 26). */
+    static String labelsMarkdown(String command, String machine, String profilerArgs, LabelsSection section,
+                                 int repetitions, List<String> failures) {
+        return studyMarkdown("What labels cost (issue 26)", command, machine, profilerArgs,
+                section.markdown(repetitions), failures);
+    }
+
     /** The report of one study run alone: its heading, the command, the machine, the profilers, the study. */
     private static String studyMarkdown(String heading, String command, String machine, String profilerArgs,
                                         String study, List<String> failures) {

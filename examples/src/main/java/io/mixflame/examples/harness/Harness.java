@@ -62,6 +62,15 @@ public final class Harness {
                     new AllocLockSection(study, labels), options.repetitions(), runner.failures()), runner);
             return;
         }
+        if (options.labelsOnly()) {
+            LabelsStudy study = LabelsStudy.run(runner, options.repetitions(), options.serviceSeconds(),
+                    options.clients());
+            Map<Profiler, String> labels = labels(runner, files, study.of(LabelsStudy.Setting.MIXFLAME));
+            finish(options, BenchmarkReport.labelsMarkdown(command(args), MachineDescription.describe(options.javaHome()),
+                    profilerArgs(files, options), new LabelsSection(runner, study, labels), options.repetitions(),
+                    runner.failures()), runner);
+            return;
+        }
         if (options.costOnly()) {
             FixedWork shortJob = calibrateByWindows(runner, List.of("--threads", "1"), options.shortJobMillis());
             FixedWork saturated = calibrateByWindows(runner, List.of(), options.cpuSeconds() * 1000);

@@ -15,14 +15,14 @@ import java.util.List;
  * @param work            where runs keep their output and profiles, or null for a new temporary directory
  * @param benchmarks      a markdown file whose marked section the report replaces, or null
  * @param only            null for every study, or the one study run alone with a report of its own (not for
- *                        {@code --benchmarks}): {@code jni}, {@code cost} or {@code alloclock}
+ *                        {@code --benchmarks}): {@code jni}, {@code cost}, {@code alloclock} or {@code labels}
  */
 record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameOptions, Path javaHome, Path work,
                       Path benchmarks, String only) {
     static final String USAGE = String.join("\n",
             "usage: java -cp mixflame-examples.jar io.mixflame.examples.harness.Harness [--quick] [--out FILE]",
             "         [--repetitions N] [--mixflame-options OPTS] [--java JAVA_HOME] [--work DIR] [--benchmarks FILE]",
-            "         [--only jni|cost|alloclock]",
+            "         [--only jni|cost|alloclock|labels]",
             "  --quick               short runs (a smoke test), one repetition unless --repetitions is given",
             "  --only jni            only the JNI library study (RocksDB under none, async-profiler, mixflame), 2",
             "                        repetitions unless told; its own report, which --benchmarks does not take",
@@ -32,6 +32,9 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
             "  --only alloclock      only the allocation and lock study (issue 25): alloc and lock for 6 s under",
             "                        each profiler's allocation and lock profiling, 3 repetitions unless told; its",
             "                        own report, which --benchmarks does not take",
+            "  --only labels         only the labels study (issue 26): service --load under none, mixflame and",
+            "                        mixflame with labels, 3 repetitions unless told; its own report, which",
+            "                        --benchmarks does not take",
             "  --out FILE            also write the markdown report to FILE",
             "  --repetitions N       run none, async-profiler, JFR, mixflame N times in turn (default 5; the",
             "                        wall-clock and 1 ms studies run 2 times, or 1 with --quick)",
@@ -56,6 +59,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     private static final int JNI_REPETITIONS = 2;
     private static final int COST_REPETITIONS = 2;
     private static final int ALLOC_LOCK_REPETITIONS = 3;
+    private static final int LABELS_REPETITIONS = 3;
 
     /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
     static HarnessOptions parse(List<String> args) {
@@ -85,8 +89,9 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 case "--work" -> work = Path.of(v);
                 case "--benchmarks" -> benchmarks = Path.of(v);
                 case "--only" -> {
-                    if (!v.equals("jni") && !v.equals("cost") && !v.equals("alloclock")) {
-                        throw new IllegalArgumentException("--only takes jni, cost or alloclock, not '" + v + "'");
+                    if (!List.of("jni", "cost", "alloclock", "labels").contains(v)) {
+                        throw new IllegalArgumentException("--only takes jni, cost, alloclock or labels, not '" + v
+                                + "'");
                     }
                     only = v;
                 }
@@ -99,7 +104,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
         }
         int reps = repetitions != null ? repetitions : quick ? 1 : "jni".equals(only) ? JNI_REPETITIONS
                 : "cost".equals(only) ? COST_REPETITIONS : "alloclock".equals(only) ? ALLOC_LOCK_REPETITIONS
-                : FULL_REPETITIONS;
+                : "labels".equals(only) ? LABELS_REPETITIONS : FULL_REPETITIONS;
         return new HarnessOptions(quick, out, reps, mixflame, java, work, benchmarks, only);
     }
 
@@ -116,6 +121,11 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     /** Only the allocation and lock cost study. */
     boolean allocLockOnly() {
         return "alloclock".equals(only);
+    }
+
+    /** Only the labels study. */
+    boolean labelsOnly() {
+        return "labels".equals(only);
     }
 
     /** Seconds per run of the allocation and lock cost study. */

@@ -36,9 +36,13 @@ enum Profiler {
 
     /**
      * Whether it can sample that way: JFR samples no idle thread, so it has no wall-clock mode, and its
-     * {@code profile} settings fix its period at 10 ms (and record allocations and locks besides, always).
+     * {@code profile} settings fix its period at 10 ms (and record allocations and locks besides, always); labels
+     * are mixflame's alone.
      */
     boolean supports(Sampling sampling) {
+        if (sampling == Sampling.CPU_LABELS) {
+            return this == NONE || this == MIXFLAME;
+        }
         return this != JFR || sampling == Sampling.CPU || sampling == Sampling.CPU_THREADS
                 || sampling == Sampling.ALLOC || sampling == Sampling.LOCK;
     }

@@ -8,6 +8,8 @@ enum Sampling {
     CPU_1MS("event=cpu,interval=1ms"),
     /** CPU time every 10 ms, each stack under a root frame naming its thread. */
     CPU_THREADS("event=cpu,interval=10ms,threads"),
+    /** CPU time every 10 ms with {@code labels}: mixflame only, the same as {@link #CPU} but for the labels. */
+    CPU_LABELS("event=cpu,interval=10ms,labels"),
     /** Wall-clock time, every thread every 20 ms (mixflame's default wall interval); JFR has no such mode. */
     WALL("event=wall,interval=20ms"),
     /** Allocations, each profiler's own way (JFR: its {@code profile} settings, 300 samples a second at most). */

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The harness end to end, short: {@code --quick --repetitions 1} exits with 0 (no run failed) and writes a report
  * whose tables have a row for every profiler, the 1 ms study's for none, async-profiler and mixflame, and the thread
- * study's for every group of threads.
+ * study's for every group of threads; and the studies run alone with {@code --only}, each quick.
  */
 class HarnessSmokeIT {
     @TempDir
@@ -122,5 +122,31 @@ class HarnessSmokeIT {
                     .as("lock " + profiler).singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
                     .matches(".* \\|  \\| \\d+\\.\\d s( \\(\\d\\.\\d{3}\\))? \\| \\d+ MB \\|$");
         }
+    }
+
+    @Test
+    void quickLabelsStudyReportsTheServiceWithAndWithoutLabels() throws Exception {
+        Path out = dir.resolve("labels.md");
+        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
+                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--only", "labels", "--quick",
+                "--work", dir.resolve("labels-work").toString(), "--out", out.toString()))) {
+            assertThat(harness.awaitExit(Duration.ofMinutes(5))).as("exit status; stderr:\n%s", harness.stderr())
+                    .isZero();
+        }
+        String report = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(report).contains("## What labels cost (issue 26)",
+                "### `service --load --seconds 3 --threads 8` with and without `labels` (issue 26)",
+                "Samples of the runs with `labels` by endpoint: `[endpoint=/cpu]` ");
+        List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
+        assertThat(rows).anyMatch(l -> l.matches("\\| none \\| 1 \\| \\d+ \\|  \\|  \\|  \\|"));
+        // Without labels no sample carries an endpoint; with them some do: the labels were on, and only there.
+        assertThat(rows.stream().filter(l -> l.startsWith("| mixflame (engine=") && !l.contains("`labels`")))
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .matches(".* \\| 1 \\| \\d+ \\| \\d\\.\\d{3} \\|  \\| 0\\.0% of [1-9]\\d* \\|");
+        assertThat(rows.stream().filter(l -> l.startsWith("| mixflame (engine=") && l.contains(" + `labels` |")))
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .matches(".* \\| 1 \\| \\d+ \\| \\d\\.\\d{3} \\| \\d\\.\\d{3} \\| \\d+\\.\\d% of [1-9]\\d* \\|")
+                .doesNotContain("| 0.0% of");
+        assertThat(rows).anyMatch(l -> l.matches("\\| `labels` costs the service .* \\| \\d\\.\\d{3} \\| (yes|no) \\|"));
     }
 }
