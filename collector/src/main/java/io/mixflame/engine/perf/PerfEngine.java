@@ -44,6 +44,15 @@ import org.slf4j.LoggerFactory;
 public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
     private static final int POOL = 128;
+    /**
+     * The pool's bound in the first {@link #WARM_UP_NANOS}. The walker starts cold (its classes loading, its code
+     * interpreted, the modules' tables read) while the application's threads and the JIT's compile their own start,
+     * and on a machine whose cores they keep busy it gets a fraction of one: at 1 ms on two busy threads it fell
+     * some 500 samples behind in its first 400 ms, then caught up within 100 ms. Those samples are kept, up to
+     * 16 MB more outside the heap, and walked late rather than dropped; the buffers past {@link #POOL} are let go as
+     * they come back after the warm-up.
+     */
+    private static final int WARM_POOL = POOL + 1024;
     private static final long WALKER_IDLE_NANOS = 50_000_000L;
     private static final long WARM_UP_NANOS = 10_000_000_000L;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
@@ -70,8 +79,8 @@ public final class PerfEngine implements SamplingEngine {
     private final EpochClock clock = new EpochClock();
     private Thread sampler;
     private Thread walkerThread;
-    private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(POOL);
-    private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(POOL);
+    private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(WARM_POOL);
+    private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(WARM_POOL);
     /** One consumer for every drain: a method reference made per drain would allocate. */
     private final Consumer<RawSample> handOver = this::handOver;
     /** Larger stack copies the walker asked for, applied by the sampler. */
@@ -89,8 +98,8 @@ public final class PerfEngine implements SamplingEngine {
     /** Set when an allocation of the sampler or the walker failed: both stop, and the pool is let go. */
     private final io.mixflame.engine.HeapExhaustion heap = new io.mixflame.engine.HeapExhaustion("perf");
     private volatile ReadsPerSample reads;
-    /** Capture buffers made so far (the sampler's alone); at most {@link #POOL}. */
-    private int pooled;
+    /** Capture buffers in use or free: at most {@link #WARM_POOL} in the warm-up, then {@link #POOL}. */
+    private final java.util.concurrent.atomic.AtomicInteger pooled = new java.util.concurrent.atomic.AtomicInteger();
     private int stackBytes;
     /** Set by the sampler thread only, while it drains. */
     private boolean handedOver;
@@ -223,13 +232,14 @@ public final class PerfEngine implements SamplingEngine {
 
     /**
      * Copies a sample into a pooled capture for the walker; drops it when the pool is empty. The pool grows to its
-     * bound only as far as the walker falls behind: most processes never need more than a few buffers of 16 KiB. A
-     * buffer grows past that only when it first carries a sample of a thread whose copy grew.
+     * bound ({@link #WARM_POOL} in the warm-up, {@link #POOL} after) only as far as the walker falls behind: most
+     * processes never need more than a few buffers of 16 KiB. A buffer grows past that only when it first carries a
+     * sample of a thread whose copy grew.
      */
     private void handOver(RawSample s) {
         CapturedThread copy = free.poll();
-        if (copy == null && pooled < POOL) {
-            pooled++;
+        if (copy == null && pooled.get() < (s.time - startNanos < WARM_UP_NANOS ? WARM_POOL : POOL)) {
+            pooled.incrementAndGet();
             copy = CapturedThread.offHeap(stackBytes);
         }
         if (copy == null) {
@@ -288,7 +298,11 @@ public final class PerfEngine implements SamplingEngine {
                 } catch (RuntimeException e) {
                     LOG.debug("a sample could not be walked: {}", e.toString());
                 } finally {
-                    free.offer(s);
+                    if (t0 - startNanos >= WARM_UP_NANOS && pooled.get() > POOL) {
+                        pooled.decrementAndGet(); // the warm-up's buffers go back to the system
+                    } else {
+                        free.offer(s);
+                    }
                 }
                 long t1 = System.nanoTime();
                 synchronized (perSample) {
