@@ -41,9 +41,9 @@ final class IsolatedLoader {
     }
 
     /**
-     * The one loader of this JVM for the agent: JNA in a module layer between {@code parent} and the profiler's
-     * loader, with native access where the JDK has it to give. When the layer cannot be made, the loader is made as
-     * for the tool and JNA's warnings are the only difference.
+     * The one loader of this JVM for the agent: on JDK 22 and later JNA in a module layer between {@code parent} and
+     * the profiler's loader, with native access granted; before JDK 22, which has no such warning, the loader is made
+     * as for the tool. When the layer cannot be made, likewise, and JNA's warnings are the only difference.
      */
     static synchronized ClassLoader getForAgent(ClassLoader parent, Instrumentation instrumentation)
             throws MalformedURLException, URISyntaxException {
@@ -51,6 +51,13 @@ final class IsolatedLoader {
             return loader;
         }
         JnaSearchPath.presetOnLinux();
+        if (Runtime.version().feature() < 22) {
+            // The layer only quiets JDK 22's native-access warning; building it (module descriptors resolved and
+            // a layer defined) is start-up work the service's JIT compiled a few dozen JDK methods for.
+            loader = new ProfilerClassLoader(new URL[] {inner()}, parent);
+            openJdkInternals(instrumentation);
+            return loader;
+        }
         JnaModuleLayer jna;
         try {
             jna = JnaModuleLayer.define(new JarFile(ownJar()), parent);
