@@ -33,6 +33,10 @@ public final class ProfileAccumulator implements SampleSink {
     private final Consumer<String> onFirstOverflow;
 
     private final Map<Frame, Integer> frameIds = new HashMap<>();
+    /** A direct-mapped cache of frame ids by the frame object's identity, in front of {@link #frameIds}. */
+    private static final int IDENTITY_SLOTS = 4096;
+    private final Frame[] identityKeys = new Frame[IDENTITY_SLOTS];
+    private final int[] identityIds = new int[IDENTITY_SLOTS];
     private final List<Frame> frames = new ArrayList<>();
     private final Map<StackKey, long[]> counts = new HashMap<>();
     private final StackKey probe = new StackKey(new int[64], 0, 0);
@@ -179,6 +183,7 @@ public final class ProfileAccumulator implements SampleSink {
         frameIds.clear();
         frames.clear();
         counts.clear();
+        java.util.Arrays.fill(identityKeys, null);
         overflowSamples = 0;
         totalSamples = 0;
         frameNameChars = 0;
@@ -191,6 +196,21 @@ public final class ProfileAccumulator implements SampleSink {
     }
 
     private int frameId(Frame frame) {
+        // Engines hand the same Frame object for the same code sample after sample (their namers keep them): an
+        // identity look-up first spares hashing and comparing the name of every frame of every sample.
+        int slot = System.identityHashCode(frame) & (IDENTITY_SLOTS - 1);
+        if (identityKeys[slot] == frame) {
+            return identityIds[slot];
+        }
+        int id = frameIdByValue(frame);
+        if (id >= 0) {
+            identityKeys[slot] = frame;
+            identityIds[slot] = id;
+        }
+        return id;
+    }
+
+    private int frameIdByValue(Frame frame) {
         Integer id = frameIds.get(frame);
         if (id != null) {
             return id;

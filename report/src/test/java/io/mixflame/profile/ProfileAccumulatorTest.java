@@ -27,6 +27,42 @@ class ProfileAccumulatorTest {
     }
 
     @Test
+    void theSameFrameObjectsAfterAResetAreNamedAsTheNewProfileNumbersThem() {
+        // Engines hand the same Frame objects sample after sample; a profile written per period starts its frame
+        // numbers again, and a frame seen before the reset must not keep its old number.
+        ProfileAccumulator acc = new ProfileAccumulator();
+        Frame main = f("main");
+        Frame work = f("work");
+        Frame other = f("other");
+        acc.add(new Frame[] {main, work}, 1, 0);
+        acc.snapshotAndReset(ProfileInfo.unknown());
+        acc.add(new Frame[] {other, main}, 1, 0);
+        acc.add(new Frame[] {main, work}, 1, 0);
+
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        List<String> stacks = new ArrayList<>();
+        for (Profile.Stack s : p.stacks()) {
+            StringBuilder line = new StringBuilder();
+            for (Frame frame : p.framesOf(s)) {
+                line.append(frame.name()).append(';');
+            }
+            stacks.add(line.toString());
+        }
+        assertThat(stacks).containsExactlyInAnyOrder("other;main;", "main;work;");
+    }
+
+    @Test
+    void equalFramesThatAreDistinctObjectsShareOneNumber() {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        for (int i = 0; i < 100; i++) {
+            acc.add(new Frame[] {f("main"), f("work")}, 1, 0);
+        }
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.frames()).hasSize(2);
+        assertThat(p.stacks()).hasSize(1);
+    }
+
+    @Test
     void beyondTheCapOnStacksSamplesGoToOverflowAndTheOwnerIsToldOnce() {
         List<String> told = new ArrayList<>();
         ProfileAccumulator acc = new ProfileAccumulator(3, 100, told::add);

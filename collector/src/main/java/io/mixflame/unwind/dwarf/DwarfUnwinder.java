@@ -5,7 +5,9 @@ import io.mixflame.image.dwarf.RegisterRule;
 import io.mixflame.image.dwarf.CallFrameInfo;
 import io.mixflame.image.dwarf.CfiRule;
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.image.LoadedModule;
+import io.mixflame.image.ModuleMap;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwindStatus;
@@ -28,6 +30,29 @@ public final class DwarfUnwinder implements Unwinder {
     private LoadedModule foundModule;
     private CallFrameInfo foundCfi;
     private CfiRule foundRule;
+    /**
+     * What was found for each pc, while the set of modules stays the same: the same return addresses come back in
+     * sample after sample, and finding a rule anew is a search of the module map and a binary search of the
+     * module's FDE index (a tenth of the walker's time in steady state).
+     */
+    private final LongKeyedCache<Found> byPc = new LongKeyedCache<>(PC_CACHE);
+    private ModuleMap cachedFor;
+    private int cachedGeneration;
+
+    private static final int PC_CACHE = 16_384;
+
+    /** A pc's module, unwind data and rule (null where it has none). */
+    private static final class Found {
+        final LoadedModule module;
+        final CallFrameInfo cfi;
+        final CfiRule rule;
+
+        Found(LoadedModule module, CallFrameInfo cfi, CfiRule rule) {
+            this.module = module;
+            this.cfi = cfi;
+            this.rule = rule;
+        }
+    }
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
@@ -37,11 +62,25 @@ public final class DwarfUnwinder implements Unwinder {
     /** Looks the frame's rule up into the found fields; whether there is one. */
     private boolean find(UnwindContext context) {
         long pc = context.lookupPc();
+        ModuleMap modules = context.modules();
+        if (modules != cachedFor || modules.generation() != cachedGeneration) {
+            byPc.clear();
+            cachedFor = modules;
+            cachedGeneration = modules.generation();
+        }
+        Found found = byPc.get(pc);
+        if (found == null) {
+            LoadedModule module = modules.moduleAt(pc);
+            CallFrameInfo cfi = module != null && module.image().unwindData() instanceof CallFrameInfo c ? c : null;
+            found = new Found(module, cfi, cfi == null ? null : cfi.find(pc - module.bias()));
+            // An address in no module may be in one loaded later, which changes the generation.
+            byPc.put(pc, found);
+        }
         foundFor = context;
         foundPc = pc;
-        foundModule = context.modules().moduleAt(pc);
-        foundCfi = foundModule != null && foundModule.image().unwindData() instanceof CallFrameInfo cfi ? cfi : null;
-        foundRule = foundCfi == null ? null : foundCfi.find(pc - foundModule.bias());
+        foundModule = found.module;
+        foundCfi = found.cfi;
+        foundRule = found.rule;
         return foundRule != null;
     }
 

@@ -83,6 +83,85 @@ class DwarfUnwinderTest {
     }
 
     @Test
+    void aRuleFoundForAPcIsFoundAnewOnceTheModulesChange() {
+        // The same address, after the library was unloaded and another, without unwind data there, mapped in its place.
+        EhFrameBuilder other = UnwindInfoImage.ehFrame();
+        other.fde(other.standardCie(), ENTRY_FUNCTION, 0x10, new CfiInstructions().undefined(RA));
+        ModuleMap before = context.modules();
+        ModuleMap after = new SyntheticModuleMap()
+                .readWrite(STACK_LOW, STACK_HIGH)
+                .module("libother.so", BIAS, BIAS + 0x10000, BIAS, UnwindInfoImage.indexed(other))
+                .build();
+        SwitchedModuleMap modules = new SwitchedModuleMap(before);
+        StackMemory stack = new StackMemory(process);
+        stack.setCopy(STACK_LOW, stackCopy, stackCopy.length);
+        context = new UnwindContext(stack, modules);
+        context.setBounds(new StackBounds(STACK_LOW, STACK_HIGH));
+        at(FP_FUNCTION, SP);
+
+        assertThat(unwinder.canUnwindFrom(context)).as("the first library's rule").isTrue();
+        modules.switchTo(after);
+        assertThat(unwinder.canUnwindFrom(context)).as("no rule in the library mapped there now").isFalse();
+        modules.switchTo(before);
+        assertThat(unwinder.canUnwindFrom(context)).isTrue();
+    }
+
+    /** A process whose modules change: another map's modules and a new generation each time. */
+    private static final class SwitchedModuleMap implements ModuleMap {
+        private ModuleMap now;
+        private int generation;
+
+        SwitchedModuleMap(ModuleMap first) {
+            now = first;
+        }
+
+        void switchTo(ModuleMap next) {
+            now = next;
+            generation++;
+        }
+
+        @Override
+        public int generation() {
+            return generation;
+        }
+
+        @Override
+        public java.util.List<io.mixflame.process.MemoryMapping> mappings() {
+            return now.mappings();
+        }
+
+        @Override
+        public java.util.List<io.mixflame.image.LoadedModule> modules() {
+            return now.modules();
+        }
+
+        @Override
+        public io.mixflame.image.LoadedModule moduleAt(long address) {
+            return now.moduleAt(address);
+        }
+
+        @Override
+        public boolean isExecutable(long address) {
+            return now.isExecutable(address);
+        }
+
+        @Override
+        public io.mixflame.process.MemoryMapping stackRegionContaining(long sp) {
+            return now.stackRegionContaining(sp);
+        }
+
+        @Override
+        public io.mixflame.image.LoadedModule jvmLibrary() {
+            return now.jvmLibrary();
+        }
+
+        @Override
+        public void refresh() throws java.io.IOException {
+            now.refresh();
+        }
+    }
+
+    @Test
     void atTheFirstInstructionTheReturnAddressIsAtSp() {
         Registers r = at(FP_FUNCTION, SP);
         r.set(RBP, CALLER_FP);
