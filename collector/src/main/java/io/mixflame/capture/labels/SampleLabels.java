@@ -82,19 +82,29 @@ public final class SampleLabels {
     }
 
     private int slotOf(long tid) {
+        if (tid <= 0) {
+            return -1;
+        }
+        Integer slot = slots.get(tid);
+        if (slot != null && log.tid(slot) == tid) {
+            return slot;
+        }
+        // Made anew only when a thread it does not know (or no longer knows) asks and some thread got a slot since:
+        // a service starting a thread per request registers often, and most samples are of threads already known.
         int registrations = log.registrations();
-        if (registrations != registrationsSeen) {
-            registrationsSeen = registrations;
-            slots.clear();
-            int n = log.slots();
-            for (int slot = 0; slot < n; slot++) {
-                long owner = log.tid(slot);
-                if (owner > 0) {
-                    slots.put(owner, slot);
-                }
+        if (registrations == registrationsSeen) {
+            return -1;
+        }
+        registrationsSeen = registrations;
+        slots.clear();
+        int n = log.slots();
+        for (int i = 0; i < n; i++) {
+            long owner = log.tid(i);
+            if (owner > 0) {
+                slots.put(owner, i);
             }
         }
-        Integer slot = tid > 0 ? slots.get(tid) : null;
+        slot = slots.get(tid);
         return slot == null ? -1 : slot;
     }
 
