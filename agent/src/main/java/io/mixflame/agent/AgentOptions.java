@@ -287,8 +287,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         return samplingSettings(null);
     }
 
-    /** What the engine is asked to sample with these options, with the labels {@code labels} records (or null). */
-    public io.mixflame.engine.SamplingSettings samplingSettings(io.mixflame.capture.labels.LabelRecorder labels) {
+    /** What the engine is asked to sample with these options, with the labels found in {@code labels} (or null). */
+    public io.mixflame.engine.SamplingSettings samplingSettings(io.mixflame.capture.labels.LabelSource labels) {
         return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines(), recordsTimes(),
                 labels);
     }

@@ -42,10 +42,17 @@ final class HelperEngine implements SamplingEngine {
     private Process helper;
     private Thread reader;
     private volatile String lastError = "";
+    /** Whether the helper was given the label log: its samples then carry set ids, resolved here. */
+    private boolean labels;
 
     @Override
     public String name() {
         return "helper";
+    }
+
+    @Override
+    public synchronized boolean recordsLabels() {
+        return labels;
     }
 
     @Override
@@ -56,6 +63,7 @@ final class HelperEngine implements SamplingEngine {
             throw new EngineUnavailableException("no " + (jar == null ? "mixflame.jar" : "java executable in java.home")
                     + " to start a helper process from");
         }
+        SampleSink resolved = target;
         String options = "event=" + settings.event().optionName() + ",interval="
                 + Durations.format(settings.intervalNanos()) + (settings.threadRoots() ? ",threads" : "")
                 + (settings.lines() ? ",lines" : "");
@@ -66,6 +74,13 @@ final class HelperEngine implements SamplingEngine {
             if (settings.times()) {
                 command.add(HelperCommandLine.TIMES);
             }
+            if (settings.labels() instanceof io.mixflame.capture.labels.LabelRecorder recorder) {
+                // The helper reads this JVM's label log from outside, starting at its directory.
+                command.add(HelperCommandLine.LABELS);
+                command.add(Long.toHexString(recorder.log().directory()));
+                resolved = new io.mixflame.capture.labels.SetIdResolvingSink(target, recorder.sets());
+                labels = true;
+            }
             command.add(options);
             ProcessBuilder builder = new ProcessBuilder(command);
             // Options meant for the service (an agent in JAVA_TOOL_OPTIONS) would load the profiler into the
@@ -75,7 +90,8 @@ final class HelperEngine implements SamplingEngine {
         } catch (IOException e) {
             throw new EngineUnavailableException("the helper process could not start: " + e.getMessage());
         }
-        reader = new Thread(() -> read(target), "mixflame-helper-reader");
+        SampleSink sink = resolved;
+        reader = new Thread(() -> read(sink), "mixflame-helper-reader");
         reader.setDaemon(true);
         reader.start();
         Thread errors = new Thread(this::readErrors, "mixflame-helper-errors");

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code helper --pid PID [--times] OPTIONS}: the helper process of the helper engine, started by a profiled JVM to sample it
+ * {@code helper --pid PID [--times] [--labels ADDRESS] OPTIONS}: the helper process of the helper engine, started by a profiled JVM to sample it
  * from outside (on Windows a JVM's own threads must not stop each other). Samples with the engine {@code record}
  * uses and streams what it has once a second on standard output ({@link SampleStreamWriter}), with each sample's
  * time when {@code --times} is given; stops, sending the
@@ -27,22 +27,33 @@ import java.util.concurrent.TimeUnit;
  */
 final class HelperCommand {
     static final String USAGE = "usage: " + HelperCommandLine.COMMAND + " " + HelperCommandLine.PID + " PID ["
-            + HelperCommandLine.TIMES + "] OPTIONS";
+            + HelperCommandLine.TIMES + "] [" + HelperCommandLine.LABELS + " ADDRESS] OPTIONS";
     private static final long PERIOD_NANOS = 1_000_000_000L;
 
     private HelperCommand() {
     }
 
     static int run(List<String> args, PrintStream err) {
-        boolean times = args.size() == 4 && args.get(2).equals(HelperCommandLine.TIMES);
-        if (args.size() != (times ? 4 : 3) || !args.get(0).equals(HelperCommandLine.PID)) {
-            err.println(USAGE);
-            return 2;
-        }
+        boolean times = false;
+        io.mixflame.capture.labels.LabelSource labels = null;
         long pid;
         AgentOptions options;
         try {
+            if (args.size() < 3 || !args.get(0).equals(HelperCommandLine.PID)) {
+                err.println(USAGE);
+                return 2;
+            }
             pid = Long.parseLong(args.get(1));
+            for (int i = 2; i < args.size() - 1; i++) {
+                if (args.get(i).equals(HelperCommandLine.TIMES)) {
+                    times = true;
+                } else if (args.get(i).equals(HelperCommandLine.LABELS) && i + 1 < args.size() - 1) {
+                    labels = new io.mixflame.capture.labels.RemoteLabelSource(Long.parseUnsignedLong(args.get(++i), 16));
+                } else {
+                    err.println(USAGE);
+                    return 2;
+                }
+            }
             options = AgentOptions.parse(args.get(args.size() - 1));
             if (options.event() == null) {
                 throw new IllegalArgumentException("the helper samples cpu or wall only");
@@ -53,7 +64,7 @@ final class HelperCommand {
         }
         OutsideSampling sampling;
         try {
-            sampling = OutsideSampling.start(HelperCommandLine.COMMAND, pid, options, err);
+            sampling = OutsideSampling.start(HelperCommandLine.COMMAND, pid, options, labels, err);
         } catch (OutsideSampling.NotStarted e) {
             err.println(e.getMessage());
             return e.status;

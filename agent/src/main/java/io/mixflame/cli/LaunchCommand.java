@@ -40,8 +40,9 @@ final class LaunchCommand {
             return 2;
         }
         String optionText = args.get(0);
+        AgentOptions options;
         try {
-            AgentOptions.parse(optionText);
+            options = AgentOptions.parse(optionText);
         } catch (IllegalArgumentException e) {
             err.println("mixflame launch: bad options: " + e.getMessage());
             return 2;
@@ -62,7 +63,7 @@ final class LaunchCommand {
         Method main;
         URLClassLoader loader;
         try {
-            loader = new URLClassLoader("app", urls(classPath), ClassLoader.getPlatformClassLoader());
+            loader = new URLClassLoader("app", urls(classPath), parentFor(options, err));
             main = loader.loadClass(mainClass).getMethod("main", String[].class);
             if (!Modifier.isStatic(main.getModifiers())) {
                 throw new NoSuchMethodException("main is not static");
@@ -88,6 +89,23 @@ final class LaunchCommand {
         } catch (IllegalAccessException e) {
             err.println("mixflame launch: " + mainClass + ".main cannot be called: " + e.getMessage());
             return 2;
+        }
+    }
+
+    /**
+     * The application loader's parent: the platform loader, or, with {@code labels}, a loader below it that holds the
+     * label bridge, which the application's {@code mixflame-api} finds through its loader's parents (a launch has no
+     * instrumentation to put the bridge in the bootstrap loader).
+     */
+    private static ClassLoader parentFor(AgentOptions options, PrintStream err) {
+        if (options.labels() == io.mixflame.agent.labels.LabelOption.OFF) {
+            return ClassLoader.getPlatformClassLoader();
+        }
+        try {
+            return io.mixflame.agent.labels.LabelCapture.launchParent();
+        } catch (IOException | RuntimeException e) {
+            err.println("mixflame launch: labels refused: " + e.getMessage());
+            return ClassLoader.getPlatformClassLoader();
         }
     }
 

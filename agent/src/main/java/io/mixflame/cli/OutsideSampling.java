@@ -37,6 +37,15 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
      * @throws NotStarted with a one-line message and status 2 (no such process) or 1 (it cannot be profiled)
      */
     static OutsideSampling start(String command, long pid, AgentOptions options, PrintStream err) throws NotStarted {
+        return start(command, pid, options, null, err);
+    }
+
+    /**
+     * Starts sampling as {@link #start(String, long, AgentOptions, PrintStream)} does, with the samples labelled from
+     * {@code labels} (the sampled JVM's label log), or not when null.
+     */
+    static OutsideSampling start(String command, long pid, AgentOptions options,
+                                 io.mixflame.capture.labels.LabelSource labels, PrintStream err) throws NotStarted {
         ProcessHandle target = ProcessHandle.of(pid).orElse(null);
         if (target == null) {
             throw new NotStarted(2, "mixflame " + command + ": no process " + pid);
@@ -48,7 +57,7 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
         }
         try {
             SamplingEngine engine = ExternalEngines.forProcess(pid);
-            engine.start(options.samplingSettings(), profile);
+            engine.start(options.samplingSettings(labels), profile);
             return new OutsideSampling(target, engine, profile);
         } catch (IOException | EngineUnavailableException e) {
             throw new NotStarted(1, "mixflame " + command + ": cannot profile " + pid + ": " + e.getMessage());

@@ -97,6 +97,14 @@ public final class CapturedThread {
         return pausedNanos;
     }
 
+    /**
+     * Stamps the capture again: a capture that stops the thread knows the moment the thread certainly stood where
+     * it was captured only once it is stopped.
+     */
+    public void setTime(long timeNanos) {
+        time = timeNanos;
+    }
+
     /** Records how long the capture kept the thread stopped. */
     public void setPausedNanos(long nanos) {
         pausedNanos = nanos;

@@ -1,6 +1,6 @@
 package io.mixflame.engine;
 
-import io.mixflame.capture.labels.LabelRecorder;
+import io.mixflame.capture.labels.LabelSource;
 import java.util.Objects;
 
 /**
@@ -13,11 +13,12 @@ import java.util.Objects;
  *                      different lines are then different frames)
  * @param times         whether the profile keeps when each sample was taken: engines always say when, and one
  *                      that samples in another process sends the times over only when asked
- * @param labels        where this process's threads record their labels, for engines that put the labels in force
- *                      at each sample into its stack; null when labels are not recorded
+ * @param labels        where the sampled threads' labels are found (this process's recorder, or a sampled JVM's log
+ *                      read from a helper process), for engines that put the labels in force at each sample into its
+ *                      stack; null when labels are not recorded
  */
 public record SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines,
-                               boolean times, LabelRecorder labels) {
+                               boolean times, LabelSource labels) {
 
     /** Settings without labels. */
     public SamplingSettings(ProfilingEvent event, long intervalNanos, boolean threadRoots, boolean lines,

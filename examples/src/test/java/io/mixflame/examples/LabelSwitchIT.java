@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -54,6 +55,42 @@ class LabelSwitchIT {
         // nanoTime that stamps each change: none should be wrong. Labelled when walked instead, about half would be.
         assertThat(wrong).as("of %d samples in a phase or between, those whose labels are not the phase's", a + b
                 + outside).isLessThanOrEqualTo((a + b + outside) / 1000);
+    }
+
+    /**
+     * The helper engine samples this JVM from another process, which reads the label log through the JVM's memory and
+     * marks each sample with the set in force at its capture.
+     */
+    @Test
+    void aHelperProcessReadsTheLabelsFromOutside() throws Exception {
+        Path out = dir.resolve("helper.collapsed");
+        run(Path.of(System.getProperty("java.home")), "labels=api,engine=helper,interval=1ms,file=" + out, out,
+                Duration.ofSeconds(5), false);
+        assertEveryPhaseLabelled(LabeledStacks.read(out));
+    }
+
+    /** {@code launch} has no instrumentation: the bridge sits in a loader above the application's. */
+    @Test
+    void launchRecordsTheApisLabelsWithoutInstrumentation() throws Exception {
+        Path out = dir.resolve("launch.collapsed");
+        try (ChildJvm app = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of("-jar",
+                BuiltJars.agent().toString(), "launch", "start,labels=api,interval=1ms,file=" + out, "--", "-cp",
+                BuiltJars.examples().toString(), "io.mixflame.examples.Examples", "labels", "--seconds", "5"))) {
+            assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
+            assertThat(app.stdout()).contains("recording true");
+        }
+        assertEveryPhaseLabelled(LabeledStacks.read(out));
+    }
+
+    private static void assertEveryPhaseLabelled(LabeledStacks stacks) {
+        long a = stacks.samples(s -> s.has(WORKLOAD + "inPhaseA"));
+        long b = stacks.samples(s -> s.has(WORKLOAD + "inPhaseB"));
+        assertThat(a).as("samples in phase a").isGreaterThan(100);
+        assertThat(b).as("samples in phase b").isGreaterThan(100);
+        long wrong = stacks.samples(s -> s.has(WORKLOAD + "inPhaseA") && !s.labels().equals(List.of("[phase=a]")))
+                + stacks.samples(s -> s.has(WORKLOAD + "inPhaseB") && !s.labels().equals(List.of("[phase=b]")));
+        assertThat(wrong).as("of %d samples in a phase, those without its label", a + b)
+                .isLessThanOrEqualTo((a + b) / 1000);
     }
 
     @ParameterizedTest

@@ -32,8 +32,54 @@ final class BootstrapBridge {
     private static final String INTERNAL_PACKAGE = "jdk.internal.misc";
 
     private static Class<?> bridge;
+    /** The bridge of a {@code launch}, defined in a loader of its own between the platform's and the application's. */
+    private static Class<?> launched;
 
     private BootstrapBridge() {
+    }
+
+    /**
+     * For {@code launch}, which has no instrumentation: the bridge defined in a loader of its own, whose child the
+     * application's loader is to be, so that the API in the application finds it (by its own loader's parents).
+     * HTTP servers cannot be woven this way; the API's labels can be recorded.
+     */
+    static synchronized ClassLoader launchLoader() throws IOException {
+        byte[] bytes = bridgeBytes();
+        ClassLoader loader = new ClassLoader("mixflame-bridge", ClassLoader.getPlatformClassLoader()) {
+            private Class<?> defined;
+
+            @Override
+            protected synchronized Class<?> findClass(String name) throws ClassNotFoundException {
+                if (!name.equals(NAME)) {
+                    throw new ClassNotFoundException(name);
+                }
+                if (defined == null) {
+                    defined = defineClass(NAME, bytes, 0, bytes.length);
+                }
+                return defined;
+            }
+        };
+        try {
+            launched = Class.forName(NAME, true, loader);
+        } catch (ClassNotFoundException e) {
+            throw new IOException("the label bridge could not be defined", e);
+        }
+        return loader;
+    }
+
+    /** The bridge {@link #launchLoader} defined, or null. */
+    static synchronized Class<?> launched() {
+        return launched;
+    }
+
+    private static byte[] bridgeBytes() throws IOException {
+        try (InputStream in = BootstrapBridge.class.getClassLoader()
+                .getResourceAsStream(NAME.replace('.', '/') + ".class")) {
+            if (in == null) {
+                throw new IOException("the profiler's jar has no " + NAME);
+            }
+            return in.readAllBytes();
+        }
     }
 
     /** The bridge in the bootstrap loader, defined now if it is not yet. */
@@ -47,14 +93,7 @@ final class BootstrapBridge {
         } catch (ClassNotFoundException e) {
             // Not yet: defined below.
         }
-        byte[] bytes;
-        try (InputStream in = BootstrapBridge.class.getClassLoader()
-                .getResourceAsStream(NAME.replace('.', '/') + ".class")) {
-            if (in == null) {
-                throw new IOException("the profiler's jar has no " + NAME);
-            }
-            bytes = in.readAllBytes();
-        }
+        byte[] bytes = bridgeBytes();
         try {
             bridge = defineWithUnsafe(instrumentation, bytes);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {

@@ -29,34 +29,64 @@ public final class LabelCapture {
     }
 
     /**
+     * Prepares {@code launch} for labels: the loader, holding the bridge, that is to be the application's loader's
+     * parent ({@link BootstrapBridge#launchLoader}).
+     */
+    public static ClassLoader launchParent() throws IOException {
+        return BootstrapBridge.launchLoader();
+    }
+
+    /**
      * Starts recording labels.
      *
      * @param instrumentation the agent's, or null where there is none ({@code launch})
      * @throws IOException when labels cannot be recorded here, saying why in one line
      */
-    public static LabelCapture start(LabelOption option, Instrumentation instrumentation) throws IOException {
-        if (instrumentation == null) {
-            throw new IOException("labels need the JVM's instrumentation (-javaagent or attach), which launch has not");
+    public static LabelCapture start(LabelOption asked, Instrumentation instrumentation) throws IOException {
+        LabelOption option = asked;
+        Class<?> bridge;
+        if (instrumentation != null) {
+            bridge = BootstrapBridge.define(instrumentation);
+        } else {
+            bridge = BootstrapBridge.launched();
+            if (bridge == null) {
+                throw new IOException("labels need the JVM's instrumentation (-javaagent or attach)");
+            }
+            if (!option.api()) {
+                throw new IOException("HTTP labels need the JVM's instrumentation (-javaagent or attach), which launch "
+                        + "has not; labels=api records the API's");
+            }
+            if (option.http()) {
+                org.slf4j.LoggerFactory.getLogger(LabelCapture.class).warn("HTTP labels need the JVM's instrumentation "
+                        + "(-javaagent or attach), which launch has not; the API's labels are recorded");
+                option = LabelOption.API;
+            }
         }
-        Class<?> bridge = BootstrapBridge.define(instrumentation);
         LabelRecorder recorder = new LabelRecorder(new LabelSets(LabelSets.DEFAULT_MAX_SETS), new LabelLog(MAX_THREADS),
                 TargetProcesses.ownThreadId());
         RecorderFunctions functions = new RecorderFunctions(recorder);
         BootstrapBridge.install(bridge, functions, functions, functions, option.api());
-        if (option.api()) {
-            BootstrapBridge.registerLoadedApis(bridge, instrumentation);
-        }
-        if (option.http()) {
-            try {
-                WeavingLoader.installOnce(instrumentation, bridge);
-            } catch (IOException e) {
-                if (!option.api()) {
-                    BootstrapBridge.install(bridge, null, null, null, false);
-                    throw e;
-                }
-                org.slf4j.LoggerFactory.getLogger(LabelCapture.class)
-                        .error("HTTP labels refused: {}; the API's labels are recorded", e.getMessage());
+        try {
+            if (option.api() && instrumentation != null) {
+                // API classes loaded before the agent came (attach); those loaded later register themselves.
+                BootstrapBridge.registerLoadedApis(bridge, instrumentation);
             }
+            if (option.http()) {
+                try {
+                    WeavingLoader.installOnce(instrumentation, bridge);
+                } catch (IOException e) {
+                    if (!option.api()) {
+                        throw e;
+                    }
+                    org.slf4j.LoggerFactory.getLogger(LabelCapture.class)
+                            .error("HTTP labels refused: {}; the API's labels are recorded", e.getMessage());
+                }
+            }
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // Nothing recorded when the run does not record labels: the bridge is left empty again.
+            recorder.stop();
+            BootstrapBridge.install(bridge, null, null, null, false);
+            throw e instanceof IOException io ? io : new IOException(e.toString(), e);
         }
         return new LabelCapture(option, bridge, recorder);
     }

@@ -6,7 +6,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * Not API: where the mixflame agent hands this copy of the API its label recorder. At its first use the class looks
- * for the agent's bridge in the bootstrap class loader and registers with it; an agent attached later finds it among
+ * for the agent's bridge among its loader's parents and registers with it; an agent attached later finds it among
  * the loaded classes. Without an agent the functions stay null and {@code Labels} does nothing.
  */
 public final class LabelFunctions {
@@ -21,7 +21,9 @@ public final class LabelFunctions {
 
     static {
         try {
-            Class<?> bridge = Class.forName(BRIDGE, true, null);
+            // Through this class's own loader and its parents: the agent defines the bridge in the bootstrap loader,
+            // or, under the profiler's launch command, in a loader above the application's.
+            Class<?> bridge = Class.forName(BRIDGE, true, LabelFunctions.class.getClassLoader());
             bridge.getMethod("register", Class.class).invoke(null, LabelFunctions.class);
         } catch (ClassNotFoundException e) {
             // No agent in this JVM (yet): labels cost nothing.

@@ -17,6 +17,10 @@ import java.nio.ByteOrder;
  *
  * <p>One writer per slot (its thread), any number of readers: a slot's count of changes is published after each
  * change, and a reader checks it again after reading, so that it never trusts an entry the writer has reused.
+ *
+ * <p>For a helper process that samples this JVM from outside, the log publishes a directory of its slots
+ * ({@link #directory()}: each thread's id and its slot's address), which the helper reads with the process's memory
+ * ({@link RemoteSampleLabels}).
  */
 public final class LabelLog {
     /** Changes kept per thread: at 20 changes a millisecond, the last 12 ms. */
@@ -28,7 +32,14 @@ public final class LabelLog {
 
     private static final int HEADER = 16;
     private static final int ENTRY = 16;
-    private static final int SLOT = HEADER + ENTRIES * ENTRY;
+    /** Bytes of one thread's slot: its count of changes, its tid, its ring. */
+    static final int SLOT = HEADER + ENTRIES * ENTRY;
+    /** The directory's first word, so that a reader given a wrong address reads nothing as labels. */
+    static final long DIRECTORY_MAGIC = 0x4c42_4c46_4d31_0001L;
+    /** The directory's header: magic, registrations, slots given out; then an entry per slot. */
+    static final int DIRECTORY_HEADER = 64;
+    /** A directory entry: the thread's kernel id, the address of its slot. */
+    static final int DIRECTORY_ENTRY = 16;
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class,
             ByteOrder.nativeOrder());
 
@@ -41,6 +52,8 @@ public final class LabelLog {
     /** Changes whenever a slot gets another thread: readers then map tids to slots anew. */
     private volatile int registrations;
     private volatile int refused;
+    /** The directory a helper process reads, made when first asked for; guarded by this. */
+    private ByteBuffer directory;
 
     /** @param maxThreads threads with a slot at most */
     public LabelLog(int maxThreads) {
@@ -83,6 +96,9 @@ public final class LabelLog {
         owners[slot] = new WeakReference<>(thread);
         tids[slot] = tid;
         registrations++;
+        if (directory != null) {
+            publish(slot);
+        }
         return slot;
     }
 
@@ -117,8 +133,14 @@ public final class LabelLog {
      * change, {@link #UNKNOWN} when the changes of that time were overwritten since.
      */
     public int setAt(int slot, long nanoTime) {
-        ByteBuffer page = page(slot);
-        int base = base(slot);
+        return setAt(page(slot), base(slot), nanoTime);
+    }
+
+    /**
+     * The set in force at {@code nanoTime} in the slot at {@code base} of {@code page}: this log's own pages, or a
+     * copy of another process's slot ({@link RemoteSampleLabels}).
+     */
+    static int setAt(ByteBuffer page, int base, long nanoTime) {
         long count = (long) LONGS.getAcquire(page, base);
         long oldest = Math.max(0, count - ENTRIES);
         for (long k = count - 1; k >= oldest; k--) {
@@ -138,6 +160,40 @@ public final class LabelLog {
         VarHandle.loadLoadFence();
         // Before its first change the thread had none, unless the changes read were reused while being read.
         return (long) LONGS.getVolatile(page, base) > ENTRIES ? UNKNOWN : LabelSets.NONE;
+    }
+
+    /** The thread id a slot at {@code base} of {@code page} holds. */
+    static long tidAt(ByteBuffer page, int base) {
+        return (long) LONGS.getVolatile(page, base + 8);
+    }
+
+    /**
+     * The address of this log's directory, made now if it was not: a helper process given it finds every thread's
+     * slot there ({@link RemoteSampleLabels}).
+     */
+    public synchronized long directory() {
+        if (directory == null) {
+            directory = ByteBuffer.allocateDirect(DIRECTORY_HEADER + maxThreads * DIRECTORY_ENTRY)
+                    .order(ByteOrder.nativeOrder());
+            directory.putLong(0, DIRECTORY_MAGIC);
+            for (int slot = 0; slot < slots; slot++) {
+                publish(slot);
+            }
+        }
+        return address(directory);
+    }
+
+    /** Writes a slot's entry into the directory, then the count of registrations and slots that says it changed. */
+    private void publish(int slot) {
+        int entry = DIRECTORY_HEADER + slot * DIRECTORY_ENTRY;
+        LONGS.setVolatile(directory, entry, tids[slot]);
+        LONGS.setVolatile(directory, entry + 8, address(page(slot)) + base(slot));
+        LONGS.setVolatile(directory, 16, (long) slots);
+        LONGS.setRelease(directory, 8, (long) registrations);
+    }
+
+    private static long address(ByteBuffer direct) {
+        return com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(direct));
     }
 
     /** The kernel id of the thread that holds {@code slot} (0: none yet). */

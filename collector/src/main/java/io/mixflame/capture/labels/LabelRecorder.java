@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  * a start) restores nothing. Called on the application's request path: no locks once a thread has its slot and the
  * set is known, no allocation for a change seen before by the same thread.
  */
-public final class LabelRecorder {
+public final class LabelRecorder implements LabelSource {
     /** A token that restores nothing: what entering returns when the recorder is off. */
     public static final long NO_TOKEN = 0;
 
@@ -100,6 +100,12 @@ public final class LabelRecorder {
         if (t.slot >= 0) {
             LabelLog.record(t.page, t.base, t.count++, System.nanoTime(), set);
         }
+    }
+
+    /** A labeler of this process's samples: it reads the log in place. */
+    @Override
+    public SampleLabeler labeler(io.mixflame.process.ProcessMemory memory) {
+        return new SampleLabels(this);
     }
 
     /** From now on entering and leaving change nothing: the instrumentation stays but is inert. */

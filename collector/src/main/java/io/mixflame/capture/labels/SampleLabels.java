@@ -11,9 +11,7 @@ import io.mixflame.profile.Frame;
  * <p>Used by one sampling thread: it keeps its own map from thread ids to log slots, made anew when a thread gets a
  * slot, and the frames of each set, made at a set's first sample.
  */
-public final class SampleLabels {
-    /** More frames than a stack without labels has, at most. */
-    public static final int MAX_FRAMES = LabelSets.MAX_LABELS;
+public final class SampleLabels implements SampleLabeler {
     /** In place of the labels of a sample whose thread changed them so often since that the log no longer says. */
     public static final Frame UNKNOWN = Frame.label("labels", "unknown");
     /** In place of the labels of a sample whose set was past the bound on distinct sets. */
@@ -26,14 +24,15 @@ public final class SampleLabels {
     private final LabelLog log;
     private final LongKeyedCache<Integer> slots = new LongKeyedCache<>(8192);
     private int registrationsSeen = -1;
-    private Frame[][] framesOfSet = new Frame[64][];
-    private Frame[] scratch = new Frame[256];
+    private final SetFrames setFrames;
+    private final LabelInsertion insertion = new LabelInsertion();
     private long unknown;
 
     /** Reads what {@code recorder} writes. */
     public SampleLabels(LabelRecorder recorder) {
         this.sets = recorder.sets();
         this.log = recorder.log();
+        this.setFrames = new SetFrames(sets);
     }
 
     /**
@@ -41,22 +40,14 @@ public final class SampleLabels {
      * {@link System#nanoTime()}) after its first frame when {@code threadRoot}, else first; the result is in
      * {@link #frames()}, its depth returned. Without labels the frames are copied as they are.
      */
+    @Override
     public int label(long tid, long nanoTime, Frame[] frames, int depth, boolean threadRoot) {
-        Frame[] labels = labelsAt(tid, nanoTime);
-        int total = depth + labels.length;
-        if (scratch.length < total) {
-            scratch = new Frame[Math.max(total, scratch.length * 2)];
-        }
-        int root = threadRoot && depth > 0 ? 1 : 0;
-        System.arraycopy(frames, 0, scratch, 0, root);
-        System.arraycopy(labels, 0, scratch, root, labels.length);
-        System.arraycopy(frames, root, scratch, root + labels.length, depth - root);
-        return total;
+        return insertion.insert(labelsAt(tid, nanoTime), frames, depth, threadRoot);
     }
 
-    /** The frames {@link #label} made last. */
+    @Override
     public Frame[] frames() {
-        return scratch;
+        return insertion.frames();
     }
 
     /** The label frames thread {@code tid} had at {@code nanoTime}, in the order of their keys; do not modify. */
@@ -76,7 +67,7 @@ public final class SampleLabels {
         return framesOf(set);
     }
 
-    /** Samples whose labels the log no longer held when they were walked. */
+    @Override
     public long unknown() {
         return unknown;
     }
@@ -109,26 +100,6 @@ public final class SampleLabels {
     }
 
     private Frame[] framesOf(int set) {
-        if (set == LabelSets.NONE || !sets.known(set)) {
-            return NO_FRAMES;
-        }
-        if (set >= framesOfSet.length) {
-            framesOfSet = java.util.Arrays.copyOf(framesOfSet, Math.max(set + 1, framesOfSet.length * 2));
-        }
-        Frame[] made = framesOfSet[set];
-        if (made == null) {
-            if (set == LabelSets.OTHER) {
-                made = new Frame[] {OTHER};
-            } else {
-                String[] keys = sets.keys(set);
-                String[] values = sets.values(set);
-                made = new Frame[keys.length];
-                for (int i = 0; i < keys.length; i++) {
-                    made[i] = Frame.label(keys[i], values[i]);
-                }
-            }
-            framesOfSet[set] = made;
-        }
-        return made;
+        return setFrames.of(set);
     }
 }

@@ -84,6 +84,9 @@ public final class SuspendedThreadCapture implements AutoCloseable {
         try {
             got = Kernel32Calls.GetThreadContext(handle, contextAddress);
             if (got) {
+                // SuspendThread returns before the thread has stopped; once its context is read it has, and it
+                // cannot move (nor change its labels) until resumed: the sample's moment, for labels at that time.
+                out.setTime(System.nanoTime());
                 sp = context.getLong(CONTEXT_RAX + 8L * 4);
                 if (!within(sp, stackLow, stackHigh) && readStackLimits(slot)) {
                     // The TEB's limit is the lowest committed page: it moves down as the stack grows.

@@ -9,7 +9,7 @@ import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.StackCopyGrowth;
-import io.mixflame.capture.labels.SampleLabels;
+import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
@@ -74,7 +74,7 @@ public final class PerfEngine implements SamplingEngine {
     private Runnable nameRecorder;
     private SampleStackBuilder stacks;
     /** The labels of this JVM's threads, read by the walker; null when not recorded. */
-    private SampleLabels labels;
+    private SampleLabeler labels;
     /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
     private final EpochClock clock = new EpochClock();
     private Thread sampler;
@@ -165,7 +165,7 @@ public final class PerfEngine implements SamplingEngine {
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
-        labels = settings.labels() == null ? null : new SampleLabels(settings.labels());
+        labels = settings.labels() == null ? null : settings.labels().labeler(memory);
         stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
@@ -410,7 +410,7 @@ public final class PerfEngine implements SamplingEngine {
         if (!read.isEmpty()) {
             notes.add(read);
         }
-        SampleLabels l = labels;
+        SampleLabeler l = labels;
         if (l != null && l.unknown() > 0) {
             notes.add(l.unknown() + " samples walked after their thread's label log had moved on: [labels unknown]");
         }

@@ -38,6 +38,8 @@ public final class SuspendEngine implements SamplingEngine {
     private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
     private final TargetProcess target;
+    /** The sampled JVM's labels (read from a helper process: the JVM's log through its memory); null when off. */
+    private io.mixflame.capture.labels.SampleLabeler labels;
     private final boolean ownsTarget;
     private final Histogram paused = new Histogram(HIGHEST_NANOS, 2);
     private final Histogram perSample = new Histogram(HIGHEST_NANOS, 2);
@@ -76,6 +78,11 @@ public final class SuspendEngine implements SamplingEngine {
     }
 
     @Override
+    public boolean recordsLabels() {
+        return true;
+    }
+
+    @Override
     public String name() {
         return "suspend";
     }
@@ -99,6 +106,7 @@ public final class SuspendEngine implements SamplingEngine {
         endNanos = 0;
         startCpuNanos = processCpuNanos();
         reads = new ReadsPerSample(startNanos, target.systemReads());
+        labels = settings.labels() == null ? null : settings.labels().labeler(target.memory());
         running = true;
         sampler = new Thread(() -> loop(settings, sink), "mixflame-suspend-sampler");
         sampler.setDaemon(true);
@@ -159,7 +167,13 @@ public final class SuspendEngine implements SamplingEngine {
         long t0 = System.nanoTime();
         try {
             int depth = stacks.build(captured, threadRoots);
-            sink.add(stacks.frames(), depth, 1, weight, clock.epochNanos(captured.time()));
+            io.mixflame.profile.Frame[] frames = stacks.frames();
+            if (labels != null) {
+                // The capture's time is this helper's nanoTime: on Windows, as in the JVM, the performance counter.
+                depth = labels.label(tid, captured.time(), frames, depth, threadRoots);
+                frames = labels.frames();
+            }
+            sink.add(frames, depth, 1, weight, clock.epochNanos(captured.time()));
             samples++;
         } catch (RuntimeException e) {
             failures++;

@@ -72,7 +72,7 @@ public final class WallEngine implements SamplingEngine {
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
     /** The labels of this JVM's threads; null when not recorded. */
-    private io.mixflame.capture.labels.SampleLabels labels;
+    private io.mixflame.capture.labels.SampleLabeler labels;
     private final EpochClock clock = new EpochClock();
     private BlockedThreadCapture blocked;
     private final Map<Integer, ThreadEntry> threads = new HashMap<>();
@@ -179,7 +179,7 @@ public final class WallEngine implements SamplingEngine {
         // On the sampler's thread, not in start(): the application's thread (premain) must not wait for it.
         stacks.warmUp();
         settingsInUse = settings;
-        labels = settings.labels() == null ? null : new io.mixflame.capture.labels.SampleLabels(settings.labels());
+        labels = settings.labels() == null ? null : settings.labels().labeler(memory);
         targetInUse = target;
         long lastPoll = 0;
         TickWeight weights = new TickWeight(settings.intervalNanos(), System.nanoTime());

@@ -119,11 +119,63 @@ class WindowsLaunchIT {
                 .isGreaterThan(0.8);
     }
 
+    /**
+     * Labels set through {@code mixflame-api} under {@code launch} (no instrumentation: the bridge sits in a loader
+     * above the application's) and read from the JVM's memory by the helper at each capture: the samples of each
+     * phase of the {@code labels} workload carry that phase's label, those between the phases none.
+     */
+    @Test
+    void labelsOfTheApiAreOnTheSamplesTheHelperTakes() throws Exception {
+        ProfilePeriods periods = new ProfilePeriods("samples in either phase", 400, Duration.ofMinutes(3), 100);
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
+                p -> CollapsedShares.read(p).samplesWithFrameEnding("inPhaseA")
+                        + CollapsedShares.read(p).samplesWithFrameEnding("inPhaseB"),
+                (i, length) -> {
+                    Path out = dir.resolve("labels-" + i + ".collapsed");
+                    CommandRun run = launch("labels", "labels=api,", out, length);
+                    assertThat(run.status()).as(run.stderr() + run.stdout()).isZero();
+                    assertThat(run.stdout()).contains("recording true");
+                    return out;
+                });
+        long a = 0;
+        long b = 0;
+        long wrong = 0;
+        for (Path p : collected.profiles()) {
+            for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
+                if (line.startsWith("#") || line.isBlank()) {
+                    continue;
+                }
+                boolean inA = line.contains("LabelSwitchWorkload.inPhaseA");
+                boolean inB = line.contains("LabelSwitchWorkload.inPhaseB");
+                boolean between = line.contains("LabelSwitchWorkload.outsidePhases");
+                long n = count(line);
+                a += inA ? n : 0;
+                b += inB ? n : 0;
+                if ((inA && !line.startsWith("[phase=a];")) || (inB && !line.startsWith("[phase=b];"))
+                        || (between && line.startsWith("[phase="))) {
+                    wrong += n;
+                }
+            }
+        }
+        System.out.printf("labels under launch: %d samples in phase a, %d in phase b, %d labelled otherwise%n", a, b,
+                wrong);
+        assertThat(a).as("samples in phase a").isPositive();
+        assertThat(b).as("samples in phase b").isPositive();
+        // Each capture is stamped once its thread has stopped, which cannot change its labels until resumed.
+        assertThat(wrong).as("of %d samples in a phase, those with another phase's label or none", a + b)
+                .isLessThanOrEqualTo(Math.max(1, (a + b) / 200));
+    }
+
     /** Runs an example for {@code length} under {@code launch} on the Windows JRE, profiling at 10 ms into {@code out}. */
     private CommandRun launch(String example, Path out, Duration length) throws Exception {
+        return launch(example, "", out, length);
+    }
+
+    private CommandRun launch(String example, String options, Path out, Duration length) throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
         return wine.runUnderWine(dir, example + "-" + out.getFileName(), length.plus(Duration.ofMinutes(3)), List.of(wine.javaExe().toString(), "-jar",
-                wine.windowsPath(BuiltJars.agent()), "launch", "start,interval=10ms,ann,file=" + wine.windowsPath(out), "--",
+                wine.windowsPath(BuiltJars.agent()), "launch", "start," + options + "interval=10ms,ann,file="
+                        + wine.windowsPath(out), "--",
                 "-cp", wine.windowsPath(BuiltJars.examples()), "io.mixflame.examples.Examples", example, "--seconds",
                 Long.toString(length.toSeconds())));
     }

@@ -1,0 +1,89 @@
+package io.mixflame.capture.labels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.SampleSink;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A helper process's view of a JVM's labels: the log's directory and slots read through the process's memory (here
+ * this process's own, as a helper reads another's), samples marked with set ids, and the JVM turning the ids back
+ * into its labels as the samples arrive.
+ */
+class RemoteSampleLabelsTest {
+    private static final Frame THREAD = Frame.thread("worker", 91);
+    private static final Frame METHOD = Frame.java("app.Handler", "handle", FrameType.JIT_COMPILED);
+
+    private final LabelRecorder recorder = new LabelRecorder(new LabelSets(64), new LabelLog(8), () -> 91);
+    private final LinuxProcessMemory memory = new LinuxProcessMemory(ProcessHandle.current().pid());
+
+    @AfterEach
+    void close() {
+        memory.close();
+    }
+
+    @Test
+    void samplesReadFromOutsideCarryTheSetIdAndTheJvmMakesItsLabelsOfIt() {
+        long directory = recorder.log().directory();
+        long before = System.nanoTime();
+        long token = recorder.enter(new String[] {"tenant", "acme", "endpoint", "/checkout"});
+        long during = System.nanoTime();
+        recorder.exit(token);
+        long after = System.nanoTime();
+        SampleLabeler remote = new RemoteLabelSource(directory).labeler(memory);
+
+        assertThat(labelled(remote, before)).containsExactly("[worker tid=91]", "app/Handler.handle");
+        List<String> marked = labelled(remote, during);
+        assertThat(marked).hasSize(3);
+        assertThat(marked.get(1)).startsWith("[labels=#");
+        assertThat(labelled(remote, after)).containsExactly("[worker tid=91]", "app/Handler.handle");
+
+        List<String> arrived = new ArrayList<>();
+        SampleSink resolved = new SetIdResolvingSink(collect(arrived), recorder.sets());
+        int depth = remote.label(91, during, new Frame[] {THREAD, METHOD}, 2, true);
+        resolved.add(remote.frames(), depth, 1, 0);
+        assertThat(arrived).containsExactly(
+                "[worker tid=91];[endpoint=/checkout];[tenant=acme];app/Handler.handle");
+    }
+
+    @Test
+    void aThreadThatGetsItsSlotAfterTheDirectoryWasMadeIsFoundToo() throws Exception {
+        long directory = recorder.log().directory();
+        SampleLabeler remote = new RemoteLabelSource(directory).labeler(memory);
+        assertThat(labelled(remote, System.nanoTime())).as("no thread has a slot yet").hasSize(2);
+
+        recorder.enter("tenant", "acme");
+        long now = System.nanoTime();
+        assertThat(labelled(remote, now).get(1)).startsWith("[labels=#");
+    }
+
+    @Test
+    void anAddressThatIsNotADirectoryGivesNoLabels() {
+        recorder.enter("tenant", "acme");
+        long[] notADirectory = new long[16];
+        SampleLabeler remote = new RemoteLabelSource(System.identityHashCode(notADirectory)).labeler(memory);
+        assertThat(labelled(remote, System.nanoTime())).containsExactly("[worker tid=91]", "app/Handler.handle");
+    }
+
+    private static List<String> labelled(SampleLabeler labeler, long time) {
+        int depth = labeler.label(91, time, new Frame[] {THREAD, METHOD}, 2, true);
+        return Arrays.stream(labeler.frames(), 0, depth).map(Frame::name).toList();
+    }
+
+    private static SampleSink collect(List<String> into) {
+        return (rootFirst, depth, samples, weightNanos) -> {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < depth; i++) {
+                line.append(i == 0 ? "" : ";").append(rootFirst[i].name());
+            }
+            into.add(line.toString());
+        };
+    }
+}
