@@ -52,15 +52,18 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         boolean times = options.recordsTimes();
         List<EventProfile> profiles = new ArrayList<>(3);
         SamplingEngine engine = null;
-        io.mixflame.agent.labels.LabelCapture labels = null;
+        JdkEventSettings wanted = options.jdkEventSettings();
+        boolean jdkEventsWanted = wanted.alloc() || wanted.lock();
+        io.mixflame.agent.labels.LabelCapture labels = startLabels(options);
+        io.mixflame.capture.labels.LabelRecorder recorder = labels == null ? null : labels.recorder();
+        boolean labelled = false;
         if (options.event() != null) {
             EventProfile sampled = new EventProfile(options.event().optionName(), options.intervalNanos(), times,
                     LOG::warn);
             InlinedFrameDetail.turnOn();
-            labels = startLabels(options);
             try {
                 engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
-                        .start(options.samplingSettings(labels == null ? null : labels.recorder()), sampled.sink());
+                        .start(options.samplingSettings(recorder), sampled.sink());
             } catch (EngineUnavailableException | RuntimeException e) {
                 if (labels != null) {
                     labels.stop();
@@ -68,27 +71,31 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
                 throw e;
             }
             if (labels != null && !engine.recordsLabels()) {
-                LOG.error("labels refused: the {} engine does not record them (the perf and wall engines do); "
-                        + "{} profiling goes on", engine.name(), options.event().optionName());
-                labels.stop();
-                labels = null;
+                LOG.error("labels refused for {} samples: the {} engine does not record them (the perf, wall and "
+                        + "helper engines do)", options.event().optionName(), engine.name());
             }
+            labelled = engine.recordsLabels();
             profiles.add(sampled);
-        } else if (options.labels() != io.mixflame.agent.labels.LabelOption.OFF) {
-            LOG.error("labels refused: they label cpu and wall samples, and neither is profiled");
         }
         JdkEventStream jdkEvents = null;
-        JdkEventSettings wanted = options.jdkEventSettings();
-        if (wanted.alloc() || wanted.lock()) {
+        if (jdkEventsWanted) {
             try {
-                jdkEvents = startJdkEvents(wanted, times, profiles);
+                jdkEvents = startJdkEvents(wanted, times, profiles, recorder);
+                labelled = true;
             } catch (EngineUnavailableException e) {
                 if (engine == null) {
+                    if (labels != null) {
+                        labels.stop();
+                    }
                     throw e;
                 }
                 LOG.error("{} refused: {}; {} profiling goes on", wanted.alloc() && wanted.lock() ? "alloc and lock"
                         : wanted.alloc() ? "alloc" : "lock", e.getMessage(), options.event().optionName());
             }
+        }
+        if (labels != null && !labelled) {
+            labels.stop();
+            labels = null;
         }
         return new ProfilingSession(options, engine, jdkEvents, labels, profiles);
     }
@@ -101,13 +108,14 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         try {
             return io.mixflame.agent.labels.LabelCapture.start(options.labels(), AgentInstrumentation.get());
         } catch (java.io.IOException | RuntimeException | LinkageError e) {
-            LOG.error("labels refused: {}; {} profiling goes on", e.getMessage(), options.event().optionName());
+            LOG.error("labels refused: {}; profiling goes on without them", e.getMessage());
             return null;
         }
     }
 
     /** Starts the JDK's event stream; on success the profiles of its events are added to {@code profiles}. */
-    private static JdkEventStream startJdkEvents(JdkEventSettings wanted, boolean times, List<EventProfile> profiles)
+    private static JdkEventStream startJdkEvents(JdkEventSettings wanted, boolean times, List<EventProfile> profiles,
+                                                 io.mixflame.capture.labels.LabelRecorder labels)
             throws EngineUnavailableException {
         String missing = JdkEvents.unavailableReason();
         if (missing != null) {
@@ -116,7 +124,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         EventProfile alloc = new EventProfile(ProfileInfo.ALLOC, Math.max(0, wanted.allocBytes()), times, LOG::warn);
         EventProfile lock = new EventProfile(ProfileInfo.LOCK, Math.max(0, wanted.lockNanos()), times, LOG::warn);
         JdkEventStream stream = new JdkEventStream();
-        stream.start(wanted, alloc.sink(), lock.sink());
+        stream.start(wanted, alloc.sink(), lock.sink(), labels);
         if (wanted.alloc()) {
             profiles.add(alloc);
         }

@@ -46,8 +46,9 @@ public final class Examples {
             "  endpoints [--jetty] HTTP server with /heavy and /light (CPU 3 : 1) on the JDK's server or on Jetty",
             "                     (Jetty: run with -cp 'mixflame-examples.jar:workloads/jetty/*'), and a thread",
             "                     working outside requests; prints its port; the load comes from outside",
-            "  labels [--flood]   a thread switching labels phase=a / phase=b every few ms through mixflame-api;",
-            "                     --flood adds a thread with a new tenant label each time",
+            "  labels [--flood] [--longer N]",
+            "                     a thread switching labels phase=a / phase=b every few ms (N times as long) through",
+            "                     mixflame-api; --flood adds a thread with a new tenant label each time",
             "Every workload stops after --seconds (default " + WorkloadArgs.DEFAULT_SECONDS + ") and ends with a line",
             "'" + ProcessFootprint.PREFIX + "VmHWM … kB, process CPU … ms, live heap … kB'.");
 
@@ -148,8 +149,9 @@ public final class Examples {
                 return () -> io.mixflame.examples.labels.EndpointsWorkload.run(a.has("--jetty"), a.seconds());
             }
             case "labels" -> {
-                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--flood"), Set.of());
-                return () -> io.mixflame.examples.labels.LabelSwitchWorkload.run(a.has("--flood"), a.seconds());
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--flood"), Set.of("--longer"));
+                int longer = Math.toIntExact(a.number("--longer", 1));
+                return () -> io.mixflame.examples.labels.LabelSwitchWorkload.run(a.has("--flood"), longer, a.seconds());
             }
             default -> throw new IllegalArgumentException("unknown workload");
         }

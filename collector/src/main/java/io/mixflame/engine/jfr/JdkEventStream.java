@@ -55,6 +55,9 @@ public final class JdkEventStream {
     private AllocationInterval allocInterval;
     private SampleSink allocTarget;
     private SampleSink lockTarget;
+    /** The labels of the events' threads at the events' times; null when not recorded. */
+    private io.mixflame.capture.labels.SampleLabeler labels;
+    private EventClock clock;
 
     /**
      * Starts recording the events {@code settings} asks for, on a daemon thread {@code mixflame-jfr-events}.
@@ -65,6 +68,15 @@ public final class JdkEventStream {
      */
     public synchronized void start(JdkEventSettings settings, SampleSink alloc, SampleSink lock)
             throws EngineUnavailableException {
+        start(settings, alloc, lock, null);
+    }
+
+    /**
+     * Starts recording as {@link #start(JdkEventSettings, SampleSink, SampleSink)} does, each event's stack with the
+     * labels its thread had at the event's time ({@code labels}: this JVM's; null for none).
+     */
+    public synchronized void start(JdkEventSettings settings, SampleSink alloc, SampleSink lock,
+                                   io.mixflame.capture.labels.LabelSource labels) throws EngineUnavailableException {
         if (stream != null) {
             throw new IllegalStateException("already started");
         }
@@ -72,6 +84,8 @@ public final class JdkEventStream {
         this.allocInterval = new AllocationInterval(Math.max(0, settings.allocBytes()));
         this.allocTarget = alloc;
         this.lockTarget = lock;
+        this.labels = labels == null ? null : labels.labeler(null);
+        this.clock = labels == null ? null : new EventClock();
         if (settings.alloc() && Runtime.version().feature() < 16) {
             throw new EngineUnavailableException("allocation profiling needs JDK 16 or later (its "
                     + ALLOCATION_SAMPLE + " event); this is " + Runtime.version());
@@ -88,7 +102,15 @@ public final class JdkEventStream {
                 rs.enable(THREAD_PARK).withThreshold(threshold).withStackTrace();
                 rs.onEvent(THREAD_PARK, this::onPark);
             }
+            if (clock != null) {
+                rs.enable(ClockMark.NAME);
+                rs.onEvent(ClockMark.NAME, clock::read);
+                rs.onFlush(EventClock::mark);
+            }
         }, flushes, "mixflame-jfr-events");
+        if (clock != null) {
+            EventClock.mark();
+        }
     }
 
     private void onAllocation(RecordedEvent event) {
@@ -135,8 +157,14 @@ public final class JdkEventStream {
         converter.convert(event.getStackTrace(), thread, settings.threadRoots(), settings.lines());
         converter.appendLeaf(type == null ? NO_BLOCKER : classFrame(type.getName()));
         Instant at = event.getStartTime();
-        target.add(converter.frames(), converter.depth(), 1, Math.max(0, weight),
-                at.getEpochSecond() * 1_000_000_000L + at.getNano());
+        Frame[] frames = converter.frames();
+        int depth = converter.depth();
+        if (labels != null && thread != null) {
+            // A lock event's labels are those of when the wait began, the event's start.
+            depth = labels.label(thread.getOSThreadId(), clock.nanoTime(at), frames, depth, settings.threadRoots());
+            frames = labels.frames();
+        }
+        target.add(frames, depth, 1, Math.max(0, weight), EventClock.epochNanos(at));
     }
 
     private Frame classFrame(String jvmName) {
