@@ -1,5 +1,7 @@
 package io.mixflame.hotspot;
 
+import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.cache.StringKeyedTable;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.PageCachedMemory;
 import io.mixflame.image.LoadedModule;
@@ -22,9 +24,11 @@ public final class VmStructs {
     public record Field(String typeString, boolean isStatic, long offset, long address) {
     }
 
-    private final Map<String, Field> fields = new HashMap<>();
-    private final Map<String, Long> typeSizes = new HashMap<>();
-    private final Map<String, Long> constants = new HashMap<>();
+    // Not HashMaps: their thousands of puts at start would make C2 compile the service's HashMap code for our keys
+    // (StringKeyedTable says more).
+    private final StringKeyedTable<Field> fields = new StringKeyedTable<>();
+    private final StringKeyedTable<Long> typeSizes = new StringKeyedTable<>();
+    private final StringKeyedTable<Long> constants = new StringKeyedTable<>();
 
     private VmStructs() {
     }
@@ -126,7 +130,7 @@ public final class VmStructs {
     /** The tables' strings by address: a type's name is one string that thousands of entries point to. */
     private static final class NameCache {
         private final VmReader reader;
-        private final Map<Long, String> byAddress = new java.util.HashMap<>();
+        private final LongKeyedCache<String> byAddress = new LongKeyedCache<>(MAX_ENTRIES);
 
         NameCache(VmReader reader) {
             this.reader = reader;
@@ -151,11 +155,11 @@ public final class VmStructs {
     public Map<String, Field> fieldsOf(String type) {
         String prefix = type + "::";
         Map<String, Field> of = new HashMap<>();
-        for (Map.Entry<String, Field> e : fields.entrySet()) {
-            if (e.getKey().startsWith(prefix) && e.getKey().indexOf("::", prefix.length()) < 0) {
-                of.put(e.getKey().substring(prefix.length()), e.getValue());
+        fields.forEach((key, field) -> {
+            if (key.startsWith(prefix) && key.indexOf("::", prefix.length()) < 0) {
+                of.put(key.substring(prefix.length()), field);
             }
-        }
+        });
         return of;
     }
 

@@ -94,6 +94,14 @@ public final class PerfEngine implements SamplingEngine {
     private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
     /** Per sample once the first {@link #WARM_UP_NANOS} have passed: start-up work (symbol tables) left out. */
     private final Histogram perSampleWarm = new Histogram(3_600_000_000L, 2);
+    /**
+     * The walker's own CPU time for one sample in {@value #CPU_TIMED_EVERY}, after the warm-up: wall-clock time also
+     * counts the walker descheduled in mid-walk (the application's threads keep every core busy), which is not work
+     * the walk did. Not every sample: reading a thread's CPU clock is a system call, a tenth of a walk.
+     */
+    private final Histogram cpuPerSampleWarm = new Histogram(3_600_000_000L, 2);
+    private static final int CPU_TIMED_EVERY = 8;
+    private int walked;
     private volatile long dropped;
     /** Set when an allocation of the sampler or the walker failed: both stop, and the pool is let go. */
     private final io.mixflame.engine.HeapExhaustion heap = new io.mixflame.engine.HeapExhaustion("perf");
@@ -279,6 +287,8 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 long t0 = System.nanoTime();
                 long readsBefore = memory.systemReads();
+                boolean cpuTimed = ++walked % CPU_TIMED_EVERY == 0 && t0 - startNanos >= WARM_UP_NANOS;
+                long c0 = cpuTimed ? mx.getCurrentThreadCpuTime() : 0;
                 try {
                     if (s.tid() == samplerTid || s.tid() == walkerTid) {
                         addOwn(s, settings, target);
@@ -304,11 +314,15 @@ public final class PerfEngine implements SamplingEngine {
                         free.offer(s);
                     }
                 }
+                long c1 = cpuTimed ? mx.getCurrentThreadCpuTime() : 0;
                 long t1 = System.nanoTime();
                 synchronized (perSample) {
                     perSample.recordValue(Math.min(t1 - t0, perSample.getHighestTrackableValue()));
                     if (t0 - startNanos >= WARM_UP_NANOS) {
                         perSampleWarm.recordValue(Math.min(t1 - t0, perSampleWarm.getHighestTrackableValue()));
+                    }
+                    if (cpuTimed && c0 >= 0 && c1 >= c0) {
+                        cpuPerSampleWarm.recordValue(Math.min(c1 - c0, cpuPerSampleWarm.getHighestTrackableValue()));
                     }
                 }
                 reads.sampled(t0, memory.systemReads() - readsBefore);
@@ -400,6 +414,11 @@ public final class PerfEngine implements SamplingEngine {
             perSampleText = perSample.getTotalCount() == 0 ? "no samples walked" : percentiles(perSample);
             warmText = perSampleWarm.getTotalCount() == 0 ? ""
                     : "; after the first 10 s: " + percentiles(perSampleWarm);
+            if (cpuPerSampleWarm.getTotalCount() > 0) {
+                warmText += String.format(" (the walker's CPU: %.1f µs p50 / %.1f µs p99, one sample in %d timed)",
+                        cpuPerSampleWarm.getValueAtPercentile(50) / 1000.0,
+                        cpuPerSampleWarm.getValueAtPercentile(99) / 1000.0, CPU_TIMED_EVERY);
+            }
         }
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
         String cpu = samplerCpuNanos + walkerCpuNanos == 0 ? ""
