@@ -4,15 +4,18 @@ import java.util.Arrays;
 
 /**
  * The CPU time last seen of each listed thread, and which of them to ask again at a tick. Under Wine each
- * GetThreadTimes is a round trip through wineserver (160 µs on a busy machine), asked of every thread at every tick:
- * a JVM's twenty-odd threads cost a tenth of a 10 ms interval or more, though most of them (GC and compiler threads,
- * waiting ones) used nothing. A thread that used no CPU over {@value #QUIET_POLLS} looks in a row is asked only at
- * every {@value #QUIET_EVERY}th tick until it uses some; its growth is then all it used since the last look, so its
- * share of the profile is kept, only found up to that many ticks later. Arrays are indexed as the listing is.
+ * GetThreadTimes is a round trip through wineserver and an open, read and close of the thread's {@code /proc} stat
+ * file (160 µs or more on a busy machine), asked of every thread at every tick: a JVM's twenty-odd threads cost a
+ * tenth of a 10 ms interval or more, though most of them (GC and compiler threads, waiting ones) used nothing. A
+ * thread that used no CPU over {@value #QUIET_POLLS} looks in a row is asked again after 2 ticks, then 4, 8 and so
+ * on up to {@value #QUIET_MOST_EVERY}, for as long as it stays quiet; once it has used some it is asked at every tick
+ * again. Its growth is then all it used since the last look, so its share of the profile is kept, only found up to
+ * that many ticks later. Arrays are indexed as the listing is.
  */
 final class CpuTimes {
     static final int QUIET_POLLS = 4;
-    static final int QUIET_EVERY = 8;
+    /** The longest wait between two looks at a quiet thread, in ticks (a power of two). */
+    static final int QUIET_MOST_EVERY = 32;
 
     private long[] last = new long[0];
     private int[] quiet = new int[0];
@@ -44,7 +47,13 @@ final class CpuTimes {
     /** Whether thread {@code i} of the listing is to be asked for its CPU time at tick {@code tick}. */
     boolean due(int i, long tick) {
         // Staggered by index: the quiet threads' looks spread over the ticks rather than all falling on one.
-        return quiet[i] < QUIET_POLLS || (tick + i) % QUIET_EVERY == 0;
+        return quiet[i] < QUIET_POLLS || ((tick + i) & (every(quiet[i]) - 1)) == 0;
+    }
+
+    /** Ticks between looks at a thread quiet for {@code looks} looks in a row (at least {@link #QUIET_POLLS}). */
+    static int every(int looks) {
+        int doublings = Math.min(looks - QUIET_POLLS + 1, Integer.numberOfTrailingZeros(QUIET_MOST_EVERY));
+        return 1 << doublings;
     }
 
     /**
@@ -56,7 +65,7 @@ final class CpuTimes {
         long before = last[i];
         last[i] = used;
         if (used < 0 || before < 0 || used <= before) {
-            quiet[i] = Math.min(quiet[i] + 1, QUIET_POLLS);
+            quiet[i] = Math.min(quiet[i] + 1, QUIET_POLLS + Integer.numberOfTrailingZeros(QUIET_MOST_EVERY));
             return -1;
         }
         quiet[i] = 0;

@@ -61,6 +61,10 @@ public final class SuspendEngine implements SamplingEngine {
     private long startCpuNanos;
     private volatile ReadsPerSample reads;
     private volatile long profilerCpuNanos = -1;
+    /** Start-up (class loading, the JIT, symbol tables) is most of a short run's CPU: the rest is shown apart. */
+    private static final long WARM_UP_NANOS = 10_000_000_000L;
+    private volatile long warmNanos;
+    private volatile long warmCpuNanos = -1;
 
     /** @param target the process sampled; stays open while the engine runs, and is closed by its owner */
     public SuspendEngine(TargetProcess target) {
@@ -105,6 +109,8 @@ public final class SuspendEngine implements SamplingEngine {
         startNanos = System.nanoTime();
         endNanos = 0;
         startCpuNanos = processCpuNanos();
+        warmNanos = 0;
+        warmCpuNanos = -1;
         reads = new ReadsPerSample(startNanos, target.systemReads());
         labels = settings.labels() == null ? null : settings.labels().labeler(target.memory());
         running = true;
@@ -126,6 +132,10 @@ public final class SuspendEngine implements SamplingEngine {
                     listing.listed(now, System.nanoTime());
                 }
                 ticks++;
+                if (warmNanos == 0 && now - startNanos >= WARM_UP_NANOS) {
+                    warmCpuNanos = processCpuNanos();
+                    warmNanos = System.nanoTime();
+                }
                 for (int i = 0; i < tids.length && running; i++) {
                     long weight = interval;
                     if (cpu) {
@@ -249,6 +259,9 @@ public final class SuspendEngine implements SamplingEngine {
         double elapsed = Math.max(1, end - startNanos);
         String cpu = cpuNow < 0 || startCpuNanos < 0 ? ""
                 : String.format(", profiler process %.1f%% of one core", 100.0 * (cpuNow - startCpuNanos) / elapsed);
+        if (cpuNow >= 0 && warmCpuNanos >= 0 && end - warmNanos > 0) {
+            cpu += String.format(" (%.1f%% after the first 10 s)", 100.0 * (cpuNow - warmCpuNanos) / (end - warmNanos));
+        }
         // A sampler that falls behind its interval (a slow walk, a slow system such as Wine) skips ticks rather than
         // bursting; how many it kept of those asked for tells a thin profile's cause from a quiet target.
         notes.add(samples + " samples, " + failures + " failed captures in " + TickRate.describe(ticks, end - startNanos,

@@ -1,5 +1,7 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.image.ModuleMap;
 import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.pe.PeFormatException;
@@ -27,6 +29,20 @@ public final class PeUnwinder implements Unwinder {
     /** The process whose code {@link #code} reads: the one of the frame being unwound. */
     private ProcessMemory codeProcess;
     private final UnwindMemory code = address -> codeCache.readLong(codeProcess, address);
+    /**
+     * What was found for each pc while the set of modules stays the same: the same return addresses come back in
+     * sample after sample, and finding them anew was a binary search of the module's RUNTIME_FUNCTIONs and a decode
+     * of its UNWIND_INFO chain per frame, the largest part of a walk's own time on Windows.
+     */
+    private final LongKeyedCache<Found> byPc = new LongKeyedCache<>(PC_CACHE);
+    private ModuleMap cachedFor;
+    private int cachedGeneration;
+
+    private static final int PC_CACHE = 8_192;
+
+    /** A pc's function entry and its decoded unwind info; both null for a leaf function. */
+    private record Found(RuntimeFunction entry, UnwindInfo info) {
+    }
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
@@ -44,14 +60,26 @@ public final class PeUnwinder implements Unwinder {
         if (module == null || !(module.image().unwindData() instanceof PeUnwindTable table) || context.bounds() == null) {
             return UnwindStatus.FAILED;
         }
-        RuntimeFunction entry;
-        UnwindInfo info;
-        try {
-            entry = table.find(context.lookupPc() - module.bias()).orElse(null);
-            info = entry == null ? null : table.unwindInfo(entry);
-        } catch (PeFormatException e) {
-            return UnwindStatus.FAILED;
+        ModuleMap modules = context.modules();
+        if (modules != cachedFor || modules.generation() != cachedGeneration) {
+            byPc.clear();
+            cachedFor = modules;
+            cachedGeneration = modules.generation();
         }
+        long pc = context.lookupPc();
+        Found found = byPc.get(pc);
+        if (found == null) {
+            try {
+                RuntimeFunction entry = table.find(pc - module.bias()).orElse(null);
+                found = new Found(entry, entry == null ? null : table.unwindInfo(entry));
+            } catch (PeFormatException e) {
+                // Not kept: the frame fails, as it would again.
+                return UnwindStatus.FAILED;
+            }
+            byPc.put(pc, found);
+        }
+        RuntimeFunction entry = found.entry();
+        UnwindInfo info = found.info();
         codeProcess = context.memory().process();
         PeUnwindStep step = new PeUnwindStep(context.memory()::readLong, code, context.bounds());
         // The function is looked up at pc - 1 for a return address, but the step is given the return address

@@ -19,7 +19,7 @@ class CpuTimesTest {
     }
 
     @Test
-    void aQuietThreadIsAskedOnlyEveryEighthTickUntilItRunsAndThenEveryTickAgain() {
+    void aQuietThreadIsAskedLessAndLessOftenUntilItRunsAndThenEveryTickAgain() {
         CpuTimes times = new CpuTimes();
         times.relisted(new int[0], new int[] {7});
         long tick = 0;
@@ -27,17 +27,38 @@ class CpuTimesTest {
             assertThat(times.due(0, ++tick)).isTrue();
             times.growth(0, 5 * MS);
         }
-        int asked = 0;
-        for (int i = 0; i < 8 * CpuTimes.QUIET_EVERY; i++) {
+        // The gaps between looks: 2, 4, 8, 16 ticks, then 32 for as long as it stays quiet.
+        java.util.List<Long> gaps = new java.util.ArrayList<>();
+        long last = tick;
+        while (gaps.size() < 8) {
             if (times.due(0, ++tick)) {
-                asked++;
+                gaps.add(tick - last);
+                last = tick;
                 times.growth(0, 5 * MS);
             }
         }
-        assertThat(asked).isEqualTo(8);
+        assertThat(gaps.subList(4, 8)).containsOnly((long) CpuTimes.QUIET_MOST_EVERY);
+        for (int k = 0; k < 4; k++) {
+            assertThat(gaps.get(k)).isLessThanOrEqualTo(2L << k);
+        }
         assertThat(times.growth(0, 9 * MS)).as("all it used since the last look").isEqualTo(4 * MS);
         assertThat(times.due(0, ++tick)).isTrue();
         assertThat(times.due(0, ++tick)).isTrue();
+    }
+
+    @Test
+    void aQuietThreadIsNeverLeftLongerThanTheLongestWait() {
+        CpuTimes times = new CpuTimes();
+        times.relisted(new int[0], new int[] {1, 2, 3});
+        long last = 0;
+        for (long tick = 1; tick < 2_000; tick++) {
+            if (times.due(1, tick)) {
+                assertThat(tick - last).isLessThanOrEqualTo(CpuTimes.QUIET_MOST_EVERY);
+                last = tick;
+                times.growth(1, 0);
+            }
+        }
+        assertThat(CpuTimes.every(CpuTimes.QUIET_POLLS + 100)).isEqualTo(CpuTimes.QUIET_MOST_EVERY);
     }
 
     @Test
@@ -48,7 +69,7 @@ class CpuTimesTest {
             times.growth(0, 0);
             times.growth(1, 0);
         }
-        for (long tick = 0; tick < CpuTimes.QUIET_EVERY; tick++) {
+        for (long tick = 0; tick < CpuTimes.every(CpuTimes.QUIET_POLLS + 1); tick++) {
             assertThat(times.due(0, tick) && times.due(1, tick)).isFalse();
         }
     }

@@ -8,21 +8,21 @@ class ListingPaceTest {
     private static final long MS = 1_000_000L;
 
     @Test
-    void theFirstListingIsDueAtOnceAndACheapOneComesBackEveryHundredMilliseconds() {
+    void theFirstListingIsDueAtOnceAndACheapOneComesBackAfterTheShortestPeriod() {
         ListingPace pace = new ListingPace();
         assertThat(pace.due(5 * MS)).isTrue();
         pace.listed(5 * MS, 6 * MS);
-        assertThat(pace.due(105 * MS)).isFalse();
-        assertThat(pace.due(106 * MS)).isTrue();
+        assertThat(pace.due(6 * MS + ListingPace.MIN_PERIOD_NANOS - 1)).isFalse();
+        assertThat(pace.due(6 * MS + ListingPace.MIN_PERIOD_NANOS)).isTrue();
     }
 
     @Test
-    void aSlowListingIsTakenAgainOnlyAfterTwentyTimesItsOwnLength() {
+    void aSlowListingIsTakenAgainOnlyAfterAHundredTimesItsOwnLength() {
         ListingPace pace = new ListingPace();
-        pace.listed(0, 75 * MS);
+        pace.listed(0, 15 * MS);
         assertThat(pace.periodNanos()).isEqualTo(1500 * MS);
-        assertThat(pace.due(75 * MS + 1499 * MS)).isFalse();
-        assertThat(pace.due(75 * MS + 1500 * MS)).isTrue();
+        assertThat(pace.due(15 * MS + 1499 * MS)).isFalse();
+        assertThat(pace.due(15 * MS + 1500 * MS)).isTrue();
         pace.listed(2000 * MS, 2002 * MS);
         assertThat(pace.periodNanos()).as("faster again").isEqualTo(ListingPace.MIN_PERIOD_NANOS);
     }
@@ -30,7 +30,7 @@ class ListingPaceTest {
     @Test
     void newThreadsAreNeverLookedForLessThanEveryTwoSeconds() {
         ListingPace pace = new ListingPace();
-        pace.listed(0, 1000 * MS);
+        pace.listed(0, 100 * MS);
         assertThat(pace.periodNanos()).isEqualTo(ListingPace.MAX_PERIOD_NANOS);
     }
 }

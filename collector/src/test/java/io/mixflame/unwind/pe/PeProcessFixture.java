@@ -72,6 +72,15 @@ final class PeProcessFixture {
         return this;
     }
 
+    /** A context on this process at pc and rsp, the whole stack region as its limits, for one unwinder's steps. */
+    UnwindContext context(long pc, long sp) {
+        UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
+        context.registers().set(Registers.RIP, pc);
+        context.registers().set(Registers.RSP, sp);
+        context.setBounds(new StackBounds(STACK_LOW, STACK_HIGH));
+        return context;
+    }
+
     /** Walks with the production chain (no JVM) from pc and rsp, within the given stack limits. */
     WalkedStack walk(long pc, long sp, StackBounds bounds, int maxDepth) {
         UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
