@@ -69,7 +69,11 @@ final class HelperEngine implements SamplingEngine {
                 + (settings.lines() ? ",lines" : "");
         try {
             // -jar, not -cp: the jar's manifest grants JNA native access (JDK 22 on), which only -jar applies.
-            List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC", "-jar", jar,
+            // A JVM set up for its job: one small collector, and C1 alone, since C2's compilations of the walk took
+            // the service's cores in the helper's first seconds for a walk hardly faster after (BENCHMARKS.md: under
+            // Wine 10.5% -> 7.0-7.4% of one core over a 40-s launch, per sample 185 -> 200 us p50).
+            List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC",
+                    "-XX:TieredStopAtLevel=1", "-jar", jar,
                     HelperCommandLine.COMMAND, HelperCommandLine.PID, Long.toString(ProcessHandle.current().pid())));
             if (settings.times()) {
                 command.add(HelperCommandLine.TIMES);
