@@ -12,12 +12,18 @@ import java.util.function.LongSupplier;
  * pcs recur, and each read of another process is a system call (a wineserver round trip under Wine). A line is read
  * again once its period has passed, since code can be freed and replaced (the JIT's code cache, a module unloaded
  * and another mapped at its address): a byte that changed in between misleads one decision about one frame at
- * most. Lines filled from one process are never served for another.
+ * most. Lines filled from one process are never served for another. A line may also be filled for an owner, an
+ * object standing for the code it belongs to (a JIT code blob as the code cache's index last confirmed it): it is
+ * then served to that owner alone, for {@value #OWNED_PERIODS} periods, since the owner's own check has already
+ * told whether the code at that address is still the same — reading the line again each period as well was, under
+ * Wine, a round trip through wineserver for most samples of compiled code.
  */
 public final class CodeLineCache {
     /** Bytes a line holds. */
     public static final int LINE = 64;
     private static final long NO_LINE = 1;
+    /** How many periods a line filled for an owner is served to that owner before it is read again all the same. */
+    static final int OWNED_PERIODS = 30;
 
     private final int lines;
     private final long refreshNanos;
@@ -25,6 +31,7 @@ public final class CodeLineCache {
     private long[] tags;
     private long[] readAt;
     private int[] valid;
+    private Object[] owners;
     /** The lines' bytes, outside the Java heap. */
     private ByteBuffer data;
     private final byte[] word = new byte[8];
@@ -55,15 +62,25 @@ public final class CodeLineCache {
      * (fewer where the code runs into unreadable memory).
      */
     public int copy(ProcessMemory memory, long address, byte[] out, int length) {
+        return copy(memory, address, out, length, null);
+    }
+
+    /**
+     * As {@link #copy(ProcessMemory, long, byte[], int)}, for code that belongs to {@code owner} (null: none): lines
+     * filled for this owner are kept longer, lines filled for another are read again.
+     */
+    public int copy(ProcessMemory memory, long address, byte[] out, int length, Object owner) {
         if (tags == null) {
             tags = new long[lines];
             readAt = new long[lines];
             valid = new int[lines];
+            owners = new Object[lines];
             data = ByteBuffer.allocateDirect(lines * LINE);
             Arrays.fill(tags, NO_LINE);
         }
         if (memory != filledFrom) {
             Arrays.fill(tags, NO_LINE);
+            Arrays.fill(owners, null);
             filledFrom = memory;
         }
         int done = 0;
@@ -72,10 +89,14 @@ public final class CodeLineCache {
             long a = address + done;
             long line = a & -LINE;
             int slot = (int) ((line >>> 6) & (lines - 1));
-            if (tags[slot] != line || now - readAt[slot] >= refreshNanos) {
+            long age = now - readAt[slot];
+            boolean fresh = tags[slot] == line && owners[slot] == owner
+                    && (owner == null ? age < refreshNanos : age < OWNED_PERIODS * refreshNanos);
+            if (!fresh) {
                 valid[slot] = Math.max(0, memory.read(line, data, slot * LINE, LINE));
                 tags[slot] = line;
                 readAt[slot] = now;
+                owners[slot] = owner;
             }
             int from = (int) (a - line);
             int n = Math.min(length - done, valid[slot] - from);

@@ -45,6 +45,38 @@ class CodeLineCacheTest {
     }
 
     @Test
+    void aLineFilledForAnOwnerIsServedToItForLongerAndReadAgainForAnother() {
+        Object blob = new Object();
+        byte[] out = new byte[8];
+        cache.copy(memory, CODE + 0x10, out, 8, blob);
+        memory.writeLong(CODE + 0x10, 42);
+        now += REFRESH * (CodeLineCache.OWNED_PERIODS - 1);
+        cache.copy(memory, CODE + 0x10, out, 8, blob);
+        assertThat(out[0]).as("still the bytes read for this owner").isEqualTo((byte) 0x88);
+        assertThat(memory.systemReads()).isEqualTo(1);
+
+        Object replaced = new Object();
+        cache.copy(memory, CODE + 0x10, out, 8, replaced);
+        assertThat(out[0]).as("another blob at the same address: read again").isEqualTo((byte) 42);
+        assertThat(memory.systemReads()).isEqualTo(2);
+
+        cache.copy(memory, CODE + 0x10, out, 8, null);
+        assertThat(memory.systemReads()).as("code of no owner is not served from an owner's line").isEqualTo(3);
+    }
+
+    @Test
+    void anOwnersLineIsReadAgainAfterItsLongerPeriodAllTheSame() {
+        Object blob = new Object();
+        byte[] out = new byte[8];
+        cache.copy(memory, CODE + 0x10, out, 8, blob);
+        memory.writeLong(CODE + 0x10, 42);
+        now += REFRESH * CodeLineCache.OWNED_PERIODS;
+        cache.copy(memory, CODE + 0x10, out, 8, blob);
+        assertThat(out[0]).isEqualTo((byte) 42);
+        assertThat(memory.systemReads()).isEqualTo(2);
+    }
+
+    @Test
     void anotherProcessesCodeAtTheSameAddressIsReadFromIt() throws Exception {
         cache.readLong(memory, CODE + 0x10);
         FakeProcessMemory other = new FakeProcessMemory().map(CODE, 4096).writeLong(CODE + 0x10, 7);

@@ -2,9 +2,7 @@ package io.mixflame.profile;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -19,7 +17,7 @@ import java.util.function.Consumer;
  * {@link SampleTimeline}; a profile's stacks then come in the order they were first seen, which the times refer to.
  *
  * <p>Thread-safe: engines add from their own thread while another thread takes snapshots. A sample whose
- * stack is already known allocates nothing.
+ * stack is already known allocates nothing, and touches no collection of the JDK's ({@link StackCountTable} says why).
  */
 public final class ProfileAccumulator implements SampleSink {
 
@@ -32,14 +30,14 @@ public final class ProfileAccumulator implements SampleSink {
     private final int maxFrames;
     private final Consumer<String> onFirstOverflow;
 
-    private final Map<Frame, Integer> frameIds = new HashMap<>();
+    private final FrameIdTable frameIds = new FrameIdTable();
     /** A direct-mapped cache of frame ids by the frame object's identity, in front of {@link #frameIds}. */
     private static final int IDENTITY_SLOTS = 4096;
     private final Frame[] identityKeys = new Frame[IDENTITY_SLOTS];
     private final int[] identityIds = new int[IDENTITY_SLOTS];
     private final List<Frame> frames = new ArrayList<>();
-    private final Map<StackKey, long[]> counts = new HashMap<>();
-    private final StackKey probe = new StackKey(new int[64], 0, 0);
+    private final StackCountTable counts = new StackCountTable();
+    private int[] probe = new int[64];
     private SampleTimeline timeline;
     private boolean overflowReported;
     private long overflowSamples;
@@ -82,7 +80,7 @@ public final class ProfileAccumulator implements SampleSink {
      * @return the index the stack will have in a snapshot's {@link Profile#stacks()}
      */
     public synchronized int add(Frame[] rootFirst, long samples, long weightNanos) {
-        return (int) stack(rootFirst, rootFirst.length, samples, weightNanos)[2];
+        return stack(rootFirst, rootFirst.length, samples, weightNanos);
     }
 
     @Override
@@ -92,17 +90,17 @@ public final class ProfileAccumulator implements SampleSink {
 
     @Override
     public synchronized void add(Frame[] rootFirst, int depth, long samples, long weightNanos, long epochNanos) {
-        long[] entry = stack(rootFirst, depth, samples, weightNanos);
+        int entry = stack(rootFirst, depth, samples, weightNanos);
         if (timeline != null) {
-            timeline.add((int) entry[2], epochNanos, samples);
+            timeline.add(entry, epochNanos, samples);
         }
     }
 
-    /** Counts the samples; returns the stack's entry: samples, weight, index. */
-    private long[] stack(Frame[] rootFirst, int depth, long samples, long weightNanos) {
+    /** Counts the samples; returns the stack's index. */
+    private int stack(Frame[] rootFirst, int depth, long samples, long weightNanos) {
         totalSamples = Counts.add(totalSamples, samples);
-        int[] ids = probe.ids.length >= depth ? probe.ids : new int[Math.max(depth, probe.ids.length * 2)];
-        probe.ids = ids;
+        int[] ids = probe.length >= depth ? probe : new int[Math.max(depth, probe.length * 2)];
+        probe = ids;
         for (int i = 0; i < depth; i++) {
             int id = frameId(rootFirst[i]);
             if (id < 0) {
@@ -110,19 +108,16 @@ public final class ProfileAccumulator implements SampleSink {
             }
             ids[i] = id;
         }
-        probe.length = depth;
-        probe.hash = StackKey.hash(ids, depth);
-        long[] entry = counts.get(probe);
-        if (entry == null) {
+        int hash = StackCountTable.hash(ids, depth);
+        int entry = counts.find(ids, depth, hash);
+        if (entry < 0) {
             if (counts.size() >= maxStacks) {
                 return addOverflow(samples, weightNanos, "distinct stacks");
             }
-            entry = new long[] {0, 0, counts.size()};
             stackFrames += depth;
-            counts.put(new StackKey(Arrays.copyOf(ids, depth), depth, probe.hash), entry);
+            entry = counts.add(ids, depth, hash);
         }
-        entry[0] = Counts.add(entry[0], samples);
-        entry[1] = Counts.add(entry[1], weightNanos);
+        counts.count(entry, samples, weightNanos);
         return entry;
     }
 
@@ -166,9 +161,8 @@ public final class ProfileAccumulator implements SampleSink {
     /** An immutable copy of what has been added so far. */
     public synchronized Profile snapshot(ProfileInfo info) {
         Profile.Stack[] byIndex = new Profile.Stack[counts.size()];
-        for (Map.Entry<StackKey, long[]> e : counts.entrySet()) {
-            long[] c = e.getValue();
-            byIndex[(int) c[2]] = new Profile.Stack(e.getKey().ids, c[0], c[1]);
+        for (int e = 0; e < byIndex.length; e++) {
+            byIndex[e] = new Profile.Stack(counts.ids(e), counts.samples(e), counts.weight(e));
         }
         List<Profile.Stack> stacks = Arrays.asList(byIndex);
         ProfileInfo described = overflowSamples == 0 ? info
@@ -211,8 +205,8 @@ public final class ProfileAccumulator implements SampleSink {
     }
 
     private int frameIdByValue(Frame frame) {
-        Integer id = frameIds.get(frame);
-        if (id != null) {
+        int id = frameIds.get(frame);
+        if (id >= 0) {
             return id;
         }
         if (frames.size() >= maxFrames) {
@@ -225,7 +219,7 @@ public final class ProfileAccumulator implements SampleSink {
         return newId;
     }
 
-    private long[] addOverflow(long samples, long weightNanos, String what) {
+    private int addOverflow(long samples, long weightNanos, String what) {
         overflowSamples = Counts.add(overflowSamples, samples);
         if (!overflowReported) {
             overflowReported = true;
@@ -233,53 +227,20 @@ public final class ProfileAccumulator implements SampleSink {
                     + " " + what + "; further new stacks are counted as [overflow]");
         }
         // The overflow stack itself must always fit, so it bypasses the caps.
-        Integer id = frameIds.get(Frame.OVERFLOW);
-        if (id == null) {
+        int id = frameIds.get(Frame.OVERFLOW);
+        if (id < 0) {
             id = frames.size();
             frameNameChars += Frame.OVERFLOW.name().length();
             frames.add(Frame.OVERFLOW);
             frameIds.put(Frame.OVERFLOW, id);
         }
-        StackKey key = new StackKey(new int[] {id}, 1, StackKey.hash(new int[] {id}, 1));
-        long[] entry = counts.get(key);
-        if (entry == null) {
-            entry = new long[] {0, 0, counts.size()};
-            counts.put(key, entry);
+        int[] key = {id};
+        int hash = StackCountTable.hash(key, 1);
+        int entry = counts.find(key, 1, hash);
+        if (entry < 0) {
+            entry = counts.add(key, 1, hash);
         }
-        entry[0] = Counts.add(entry[0], samples);
-        entry[1] = Counts.add(entry[1], weightNanos);
+        counts.count(entry, samples, weightNanos);
         return entry;
-    }
-
-    /** A stack of frame ids usable as a hash key; the probe instance is reused to look up without allocating. */
-    private static final class StackKey {
-        int[] ids;
-        int length;
-        int hash;
-
-        StackKey(int[] ids, int length, int hash) {
-            this.ids = ids;
-            this.length = length;
-            this.hash = hash;
-        }
-
-        static int hash(int[] ids, int length) {
-            int h = 1;
-            for (int i = 0; i < length; i++) {
-                h = 31 * h + ids[i];
-            }
-            return h;
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof StackKey other && other.hash == hash
-                    && Arrays.equals(ids, 0, length, other.ids, 0, other.length);
-        }
     }
 }

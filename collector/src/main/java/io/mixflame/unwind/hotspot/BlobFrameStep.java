@@ -23,7 +23,8 @@ final class BlobFrameStep {
     private final CallerSlots slots = new CallerSlots();
 
     BlobFrameStep(LongSupplier clock) {
-        // The JIT frees and fills blocks of its code cache: lines are read again after a second.
+        // The JIT frees and fills blocks of its code cache: lines are read again after a second, or when the code
+        // cache's index no longer confirms the blob they were read for (its CodeBlobInfo is then another object).
         this.cache = new CodeLineCache(1024, 1_000_000_000L, clock);
     }
 
@@ -40,9 +41,9 @@ final class BlobFrameStep {
         if (pc < blob.verifiedEntry()) {
             state = slots.partial(0, CallerSlots.RBP_UNCHANGED);
         } else if (!blob.frameComplete(pc)) {
-            state = FrameEdges.prologue(load(code, context, pc), slots);
+            state = FrameEdges.prologue(code.load(cache, context.memory().process(), pc, blob), slots);
         } else {
-            state = FrameEdges.epilogue(load(code, context, pc), slots);
+            state = FrameEdges.epilogue(code.load(cache, context.memory().process(), pc, blob), slots);
         }
         return switch (state) {
             case CallerSlots.FRAME_BUILT -> byFrameSize(context, blob);

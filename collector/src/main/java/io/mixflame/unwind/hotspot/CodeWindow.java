@@ -18,8 +18,13 @@ final class CodeWindow {
 
     /** Fills the window with the code at {@code address}. */
     CodeWindow load(CodeLineCache cache, ProcessMemory memory, long address) {
+        return load(cache, memory, address, null);
+    }
+
+    /** Fills the window with the code at {@code address}, which belongs to {@code owner} (see {@link CodeLineCache}). */
+    CodeWindow load(CodeLineCache cache, ProcessMemory memory, long address, Object owner) {
         this.address = address;
-        this.count = cache.copy(memory, address, bytes, LENGTH);
+        this.count = cache.copy(memory, address, bytes, LENGTH, owner);
         return this;
     }
 
