@@ -234,11 +234,12 @@ public final class ProfileAccumulator implements SampleSink {
             frames.add(Frame.OVERFLOW);
             frameIds.put(Frame.OVERFLOW, id);
         }
-        int[] key = {id};
-        int hash = StackCountTable.hash(key, 1);
-        int entry = counts.find(key, 1, hash);
+        // Once a cap is reached every new stack comes here: the probe is reused, as for any sample.
+        probe[0] = id;
+        int hash = StackCountTable.hash(probe, 1);
+        int entry = counts.find(probe, 1, hash);
         if (entry < 0) {
-            entry = counts.add(key, 1, hash);
+            entry = counts.add(probe, 1, hash);
         }
         counts.count(entry, samples, weightNanos);
         return entry;

@@ -23,6 +23,13 @@ final class RemoteSampleLabels implements SampleLabeler {
     private static final Frame[] NO_FRAMES = new Frame[0];
     private static final Frame[] UNKNOWN_FRAMES = {SampleLabels.UNKNOWN};
     private static final int MAX_IDS = 4096;
+    /**
+     * How long after one look at the directory's header the next may be taken for a thread without a slot: most
+     * sampled threads never set labels (GC and compiler threads, and all but a few under {@code labels=api}), and
+     * a look for each of their samples was a read of the other process per sample (under Wine a round trip through
+     * wineserver). A thread that gets its slot is found up to this much later.
+     */
+    static final long DIRECTORY_RECHECK_NANOS = 1_000_000L;
 
     private final ProcessMemory memory;
     private final long directory;
@@ -31,6 +38,7 @@ final class RemoteSampleLabels implements SampleLabeler {
     private ByteBuffer entries;
     private final LongKeyedCache<Long> slots = new LongKeyedCache<>(8192);
     private long registrationsSeen = -1;
+    private long nextDirectoryLook = Long.MIN_VALUE;
     private final Frame[][] idFrames = new Frame[MAX_IDS][];
     private final LabelInsertion insertion = new LabelInsertion();
     private long unknown;
@@ -61,6 +69,10 @@ final class RemoteSampleLabels implements SampleLabeler {
         }
         Long address = slots.get(tid);
         if (address == null || !readSlot(address, tid)) {
+            if (nanoTime < nextDirectoryLook) {
+                return NO_FRAMES;
+            }
+            nextDirectoryLook = nanoTime + DIRECTORY_RECHECK_NANOS;
             if (!readDirectory()) {
                 return NO_FRAMES;
             }

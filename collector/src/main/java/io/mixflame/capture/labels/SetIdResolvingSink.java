@@ -10,6 +10,9 @@ import io.mixflame.profile.SampleSink;
  * own {@link LabelSets}. Used by the one thread that reads the helper's stream.
  */
 public final class SetIdResolvingSink implements SampleSink {
+    /** The name of a set-id frame up to its id: {@code [labels=#}. */
+    private static final String ID_FRAME_PREFIX = "[" + RemoteSampleLabels.ID_KEY + "=" + RemoteSampleLabels.ID_PREFIX;
+
     private final SampleSink target;
     private final SetFrames setFrames;
     private Frame[] scratch = new Frame[256];
@@ -44,21 +47,33 @@ public final class SetIdResolvingSink implements SampleSink {
     private static int idFrame(Frame[] frames, int depth) {
         for (int i = 0; i < Math.min(2, depth); i++) {
             Frame f = frames[i];
-            if (f.type() == FrameType.LABEL && f.labelKey().equals(RemoteSampleLabels.ID_KEY)
-                    && f.labelValue().startsWith(RemoteSampleLabels.ID_PREFIX)) {
+            // By the name, not labelKey()/labelValue(): those cut strings, and this runs for every sample.
+            if (f.type() == FrameType.LABEL && f.name().startsWith(ID_FRAME_PREFIX)) {
                 return i;
             }
         }
         return -1;
     }
 
-    private int resolve(Frame[] frames, int depth, int at) {
-        int set;
-        try {
-            set = Integer.parseInt(frames[at].labelValue().substring(RemoteSampleLabels.ID_PREFIX.length()));
-        } catch (NumberFormatException e) {
-            set = LabelSets.NONE;
+    /** The set id of a frame {@code [labels=#ID]}, or {@link LabelSets#NONE} when ID is not a number. */
+    private static int setId(String name) {
+        int end = name.length() - 1;
+        if (end <= ID_FRAME_PREFIX.length() || end - ID_FRAME_PREFIX.length() > 9) {
+            return LabelSets.NONE;
         }
+        int id = 0;
+        for (int i = ID_FRAME_PREFIX.length(); i < end; i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return LabelSets.NONE;
+            }
+            id = id * 10 + (c - '0');
+        }
+        return id;
+    }
+
+    private int resolve(Frame[] frames, int depth, int at) {
+        int set = setId(frames[at].name());
         Frame[] labels = setFrames.of(set);
         int total = depth - 1 + labels.length;
         if (scratch.length < total) {

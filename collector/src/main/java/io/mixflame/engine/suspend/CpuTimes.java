@@ -16,6 +16,8 @@ final class CpuTimes {
     static final int QUIET_POLLS = 4;
     /** The longest wait between two looks at a quiet thread, in ticks (a power of two). */
     static final int QUIET_MOST_EVERY = 32;
+    /** Quiet looks in a row past which the wait no longer grows. */
+    private static final int QUIET_MOST = QUIET_POLLS + Integer.numberOfTrailingZeros(QUIET_MOST_EVERY);
 
     private long[] last = new long[0];
     private int[] quiet = new int[0];
@@ -52,8 +54,7 @@ final class CpuTimes {
 
     /** Ticks between looks at a thread quiet for {@code looks} looks in a row (at least {@link #QUIET_POLLS}). */
     static int every(int looks) {
-        int doublings = Math.min(looks - QUIET_POLLS + 1, Integer.numberOfTrailingZeros(QUIET_MOST_EVERY));
-        return 1 << doublings;
+        return 1 << Math.min(looks - QUIET_POLLS + 1, QUIET_MOST - QUIET_POLLS);
     }
 
     /**
@@ -65,7 +66,7 @@ final class CpuTimes {
         long before = last[i];
         last[i] = used;
         if (used < 0 || before < 0 || used <= before) {
-            quiet[i] = Math.min(quiet[i] + 1, QUIET_POLLS + Integer.numberOfTrailingZeros(QUIET_MOST_EVERY));
+            quiet[i] = Math.min(quiet[i] + 1, QUIET_MOST);
             return -1;
         }
         quiet[i] = 0;

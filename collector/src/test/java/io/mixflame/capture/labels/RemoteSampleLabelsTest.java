@@ -57,11 +57,26 @@ class RemoteSampleLabelsTest {
     void aThreadThatGetsItsSlotAfterTheDirectoryWasMadeIsFoundToo() throws Exception {
         long directory = recorder.log().directory();
         SampleLabeler remote = new RemoteLabelSource(directory).labeler(memory);
-        assertThat(labelled(remote, System.nanoTime())).as("no thread has a slot yet").hasSize(2);
+        long first = System.nanoTime();
+        assertThat(labelled(remote, first)).as("no thread has a slot yet").hasSize(2);
 
         recorder.enter("tenant", "acme");
-        long now = System.nanoTime();
-        assertThat(labelled(remote, now).get(1)).startsWith("[labels=#");
+        long reads = memory.systemReads();
+        assertThat(labelled(remote, first + 1)).as("looked for again only after a while").hasSize(2);
+        assertThat(memory.systemReads()).as("reads for a thread without a slot, so soon").isEqualTo(reads);
+        long later = Math.max(System.nanoTime(), first + RemoteSampleLabels.DIRECTORY_RECHECK_NANOS);
+        assertThat(labelled(remote, later).get(1)).startsWith("[labels=#");
+    }
+
+    @Test
+    void aSetIdThatIsNotANumberArrivesAsNoLabels() {
+        List<String> arrived = new ArrayList<>();
+        SampleSink resolved = new SetIdResolvingSink(collect(arrived), recorder.sets());
+        resolved.add(new Frame[] {THREAD, Frame.label("labels", "#x1"), METHOD}, 3, 1, 0);
+        resolved.add(new Frame[] {THREAD, Frame.label("labels", "#"), METHOD}, 3, 1, 0);
+        resolved.add(new Frame[] {Frame.label("tenant", "#1"), METHOD}, 2, 1, 0);
+        assertThat(arrived).containsExactly("[worker tid=91];app/Handler.handle", "[worker tid=91];app/Handler.handle",
+                "[tenant=#1];app/Handler.handle");
     }
 
     @Test
