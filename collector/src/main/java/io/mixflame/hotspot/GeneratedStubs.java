@@ -16,6 +16,8 @@ import java.util.function.LongSupplier;
 final class GeneratedStubs {
     static final String STUB_LIST_SYMBOL = "_ZN12StubCodeDesc5_listE";
     static final String VTABLE_TABLE_SYMBOL = "_ZN11VtableStubs6_tableE";
+    /** Every symbol asked for, so that a look-up finds them all in one pass. */
+    static final String[] SYMBOLS = {STUB_LIST_SYMBOL, VTABLE_TABLE_SYMBOL};
     static final String VTABLE_STUB = "vtable stub";
     static final String ITABLE_STUB = "itable stub";
     private static final long NOT_LOOKED_UP = -1;

@@ -47,14 +47,8 @@ public final class HotSpotVm {
         this.callStubReturn = reader.u64(layout.callStubReturnVariable);
         this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
         this.lastJavaFrames = new LastJavaFrames(layout, reader);
-        this.stubs = new GeneratedStubs(reader, structs, symbol -> symbolAddress(libjvm, symbol), codeCache::find,
+        this.stubs = new GeneratedStubs(reader, structs, new LibjvmSymbols(libjvm), codeCache::find,
                 codeCache::inCodeCache, System::nanoTime);
-    }
-
-    /** Where a symbol of libjvm is in the process, or 0: looked up in its symbol tables, once per symbol. */
-    private static long symbolAddress(LoadedModule libjvm, String symbol) {
-        Long value = libjvm.image().exports().withPrefix(symbol).get(symbol);
-        return value == null ? 0 : value + libjvm.bias();
     }
 
     /**

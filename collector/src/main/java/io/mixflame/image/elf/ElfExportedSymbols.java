@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The exported symbols of an ELF file: every defined symbol of its dynamic and static symbol tables. The last
- * answers are kept: attaching asks libjvm for the same prefix more than once, and each look-up reads every symbol.
+ * The symbols of an ELF file: prefixes among those it exports, exact names among all it names. The last answers for
+ * prefixes are kept: attaching asks libjvm for the same prefix more than once.
  */
 public final class ElfExportedSymbols implements ExportedSymbols {
     private static final int KEPT_ANSWERS = 16;
@@ -32,5 +32,10 @@ public final class ElfExportedSymbols implements ExportedSymbols {
             answers.put(prefix, found);
         }
         return found;
+    }
+
+    @Override
+    public long[] addresses(String... names) {
+        return ElfSymbolLookup.addresses(elf, names);
     }
 }

@@ -1,65 +1,201 @@
 package io.mixflame.image.elf;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
-/** Finds named symbols of any type (data included) in an ELF file's dynamic or static symbol table. */
+/**
+ * Finds named symbols of any type (data included) in an ELF file's dynamic or static symbol table.
+ *
+ * <p>These look-ups run in the service's start-up, in the service's JIT: libjvm's static table has some 58 000
+ * symbols, and a loop that runs that often is compiled by C2 on the stack (about 80 ms of compile time when the table
+ * was read twice, a byte compared at a time). So a prefix is looked for in the dynamic table alone, which is small and
+ * holds everything a library exports, and exact names take one pass of the static table for all of them, each symbol
+ * tested by comparing the first eight bytes of its name as one word in a method of its own.
+ */
 public final class ElfSymbolLookup {
     private static final int SYMBOL_SIZE = 24;
+    private static final int NAME = 0;
+    private static final int SECTION_INDEX = 6;
+    private static final int VALUE = 8;
+    private static final String[] TABLES = {".dynsym", ".symtab"};
 
     private ElfSymbolLookup() {
     }
 
     /**
-     * The link-time values of every defined symbol whose name starts with {@code prefix}, from {@code .dynsym}
-     * and {@code .symtab} (the first found wins), in one pass over the tables.
+     * The link-time values of every defined symbol whose name starts with {@code prefix}: from {@code .dynsym}, what
+     * the file exports, or from {@code .symtab} when the file has no dynamic table.
      */
     public static Map<String, Long> withPrefix(ElfFile elf, String prefix) {
         Map<String, Long> found = new HashMap<>();
-        byte[] prefixBytes = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        for (String table : new String[] {".dynsym", ".symtab"}) {
-            var section = elf.section(table).filter(ElfSection::hasData);
-            if (section.isEmpty()) {
+        byte[] prefixBytes = prefix.getBytes(StandardCharsets.UTF_8);
+        for (String table : TABLES) {
+            ByteBuffer[] read = table(elf, table);
+            if (read == null) {
                 continue;
             }
-            ElfSection strings = elf.section(section.get().link());
-            if (!strings.hasData()) {
-                continue;
-            }
-            ByteCursor c = elf.cursor(section.get());
-            ByteCursor names = elf.cursor(strings);
-            java.nio.ByteBuffer nameBytes = elf.sectionBytes(strings);
-            while (c.remaining() >= SYMBOL_SIZE) {
-                long nameIndex = c.u32();
-                c.u8();
-                c.u8();
-                int shndx = c.u16();
-                long value = c.u64();
-                c.u64();
-                if (shndx == 0 || nameIndex == 0 || nameIndex >= strings.size()) {
-                    continue;
+            ByteBuffer symbols = read[0];
+            ByteBuffer names = read[1];
+            int count = symbols.limit() / SYMBOL_SIZE;
+            for (int i = 0; i < count; i++) {
+                int at = i * SYMBOL_SIZE;
+                long nameIndex = Integer.toUnsignedLong(symbols.getInt(at + NAME));
+                if (defined(symbols, at) && nameIndex != 0 && startsWith(names, nameIndex, prefixBytes)) {
+                    found.putIfAbsent(cString(names, (int) nameIndex), symbols.getLong(at + VALUE));
                 }
-                // Compared as bytes first: libjvm has tens of thousands of symbols and a few dozen match.
-                if (!startsWith(nameBytes, strings, nameIndex, prefixBytes)) {
-                    continue;
-                }
-                names.seek(strings.offset() + nameIndex);
-                found.putIfAbsent(names.cstring(), value);
             }
+            return found;
         }
         return found;
     }
 
-    private static boolean startsWith(java.nio.ByteBuffer table, ElfSection strings, long index, byte[] prefix) {
-        if (index + prefix.length > strings.size()) {
+    /**
+     * The link-time value of each of {@code names}, exactly as named, or 0 where the file defines none: hidden
+     * symbols too, which only {@code .symtab} names. One pass over each table for all of the names.
+     */
+    public static long[] addresses(ElfFile elf, String... names) {
+        long[] values = new long[names.length];
+        WantedNames wanted = new WantedNames(names);
+        for (String table : TABLES) {
+            if (wanted.remaining() == 0) {
+                break;
+            }
+            ByteBuffer[] read = table(elf, table);
+            if (read == null) {
+                continue;
+            }
+            ByteBuffer symbols = read[0];
+            ByteBuffer nameBytes = read[1];
+            int count = symbols.limit() / SYMBOL_SIZE;
+            for (int i = 0; i < count; i++) {
+                int at = i * SYMBOL_SIZE;
+                long nameIndex = Integer.toUnsignedLong(symbols.getInt(at + NAME));
+                if (nameIndex == 0 || nameIndex >= nameBytes.limit()) {
+                    continue;
+                }
+                int w = wanted.match(nameBytes, (int) nameIndex);
+                if (w >= 0 && defined(symbols, at)) {
+                    values[w] = symbols.getLong(at + VALUE);
+                    wanted.found(w);
+                }
+            }
+        }
+        return values;
+    }
+
+    /** A symbol table's entries and its names, or null when the file has not both. */
+    private static ByteBuffer[] table(ElfFile elf, String name) {
+        Optional<ElfSection> section = elf.section(name).filter(ElfSection::hasData);
+        if (section.isEmpty()) {
+            return null;
+        }
+        ElfSection strings = elf.section(section.get().link());
+        if (!strings.hasData()) {
+            return null;
+        }
+        return new ByteBuffer[] {elf.sectionBytes(section.get()), elf.sectionBytes(strings)};
+    }
+
+    private static boolean defined(ByteBuffer symbols, int at) {
+        return symbols.getShort(at + SECTION_INDEX) != 0;
+    }
+
+    private static boolean startsWith(ByteBuffer names, long index, byte[] prefix) {
+        if (index + prefix.length > names.limit()) {
             return false;
         }
         int at = (int) index;
         for (int i = 0; i < prefix.length; i++) {
-            if (table.get(at + i) != prefix[i]) {
+            if (names.get(at + i) != prefix[i]) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static String cString(ByteBuffer names, int at) {
+        int end = at;
+        while (end < names.limit() && names.get(end) != 0) {
+            end++;
+        }
+        byte[] bytes = new byte[end - at];
+        names.get(at, bytes);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The names looked for, each with its first eight bytes (its terminating zero included when shorter) as a word,
+     * so that most symbols are ruled out by one comparison per name.
+     */
+    private static final class WantedNames {
+        private final byte[][] names;
+        private final long[] heads;
+        private final long[] masks;
+        private final boolean[] done;
+        private int remaining;
+
+        WantedNames(String[] wanted) {
+            names = new byte[wanted.length][];
+            heads = new long[wanted.length];
+            masks = new long[wanted.length];
+            done = new boolean[wanted.length];
+            remaining = wanted.length;
+            for (int w = 0; w < wanted.length; w++) {
+                byte[] b = wanted[w].getBytes(StandardCharsets.UTF_8);
+                names[w] = b;
+                int compared = Math.min(8, b.length + 1);
+                long head = 0;
+                for (int i = 0; i < compared && i < b.length; i++) {
+                    head |= (b[i] & 0xffL) << (8 * i);
+                }
+                heads[w] = head;
+                masks[w] = compared == 8 ? -1L : (1L << (8 * compared)) - 1;
+            }
+        }
+
+        int remaining() {
+            return remaining;
+        }
+
+        void found(int w) {
+            if (!done[w]) {
+                done[w] = true;
+                remaining--;
+            }
+        }
+
+        /** Which name not found yet the string at {@code at} is, or -1. */
+        int match(ByteBuffer table, int at) {
+            if (at + 8 <= table.limit()) {
+                long word = table.getLong(at);
+                for (int w = 0; w < heads.length; w++) {
+                    if ((word & masks[w]) == heads[w] && !done[w] && equalsAt(table, at, names[w])) {
+                        return w;
+                    }
+                }
+                return -1;
+            }
+            for (int w = 0; w < names.length; w++) {
+                if (!done[w] && equalsAt(table, at, names[w])) {
+                    return w;
+                }
+            }
+            return -1;
+        }
+
+        private static boolean equalsAt(ByteBuffer table, int at, byte[] name) {
+            if (at + name.length >= table.limit()) {
+                return false;
+            }
+            for (int i = 0; i < name.length; i++) {
+                if (table.get(at + i) != name[i]) {
+                    return false;
+                }
+            }
+            return table.get(at + name.length) == 0;
+        }
     }
 }
