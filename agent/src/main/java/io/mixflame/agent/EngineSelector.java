@@ -40,21 +40,47 @@ final class EngineSelector {
     static EngineSelector forChoice(EngineChoice choice, ProfilingEvent event, EnumSet<ThreadState> states) {
         List<Supplier<SamplingEngine>> list = new ArrayList<>();
         // On Windows a thread of this JVM must not stop another (safepoints, locks): a helper process does it.
-        Supplier<SamplingEngine> nativeEngine = TargetProcesses.onWindows() ? HelperEngine::new
-                : event == ProfilingEvent.WALL
-                ? () -> new WallEngine(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), states)
-                : PerfEngine::new;
+        Supplier<SamplingEngine> nativeEngine = new EngineMaker(TargetProcesses.onWindows() ? EngineMaker.HELPER
+                : event == ProfilingEvent.WALL ? EngineMaker.WALL : EngineMaker.PERF, states);
         switch (choice) {
             case AUTO -> {
                 list.add(nativeEngine);
-                list.add(JfrEngine::new);
+                list.add(new EngineMaker(EngineMaker.JFR, states));
             }
             case PERF -> list.add(nativeEngine);
-            case JFR -> list.add(JfrEngine::new);
-            case HELPER -> list.add(HelperEngine::new);
+            case JFR -> list.add(new EngineMaker(EngineMaker.JFR, states));
+            case HELPER -> list.add(new EngineMaker(EngineMaker.HELPER, states));
             default -> throw new IllegalStateException("no engines for " + choice);
         }
         return new EngineSelector(list);
+    }
+
+    /**
+     * Makes one kind of engine when it is tried. A class rather than lambdas and constructor references: each is a
+     * class the JVM spins in the service's start-up.
+     */
+    private static final class EngineMaker implements Supplier<SamplingEngine> {
+        static final int PERF = 0;
+        static final int WALL = 1;
+        static final int JFR = 2;
+        static final int HELPER = 3;
+        private final int kind;
+        private final EnumSet<ThreadState> states;
+
+        EngineMaker(int kind, EnumSet<ThreadState> states) {
+            this.kind = kind;
+            this.states = states;
+        }
+
+        @Override
+        public SamplingEngine get() {
+            return switch (kind) {
+                case PERF -> new PerfEngine();
+                case WALL -> new WallEngine(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), states);
+                case JFR -> new JfrEngine();
+                default -> new HelperEngine();
+            };
+        }
     }
 
     /** A selector over given engines, for tests of the fallback. */

@@ -189,7 +189,13 @@ public final class ProfilerController {
             return;
         }
         hookInstalled = true;
-        Runtime.getRuntime().addShutdownHook(new Thread(this::writeAtExit, "mixflame-exit"));
+        // Anonymous classes here and below, not method references: those are classes the JVM spins at start-up.
+        Runtime.getRuntime().addShutdownHook(new Thread(new Runnable() {
+            @Override
+            public void run() {
+                writeAtExit();
+            }
+        }, "mixflame-exit"));
     }
 
     /**
@@ -204,7 +210,12 @@ public final class ProfilerController {
         if (ending == null) {
             return;
         }
-        Thread stopper = new Thread(ending::stop, "mixflame-exit-stop");
+        Thread stopper = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                ending.stop();
+            }
+        }, "mixflame-exit-stop");
         stopper.setDaemon(true);
         stopper.start();
         try {

@@ -19,6 +19,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ProfilingSession.class);
+    /** Warnings of the profiles, as a consumer: a class rather than {@code LOG::warn}, spun by the JVM at start-up. */
+    private static final java.util.function.Consumer<String> WARN = new java.util.function.Consumer<>() {
+        @Override
+        public void accept(String message) {
+            LOG.warn(message);
+        }
+    };
     /** The engine name of allocation and lock profiles: JFR's events, streamed in-process. */
     static final String JDK_EVENTS_ENGINE = "jfr";
 
@@ -59,7 +66,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         boolean labelled = false;
         if (options.event() != null) {
             EventProfile sampled = new EventProfile(options.event().optionName(), options.intervalNanos(), times,
-                    LOG::warn);
+                    WARN);
             InlinedFrameDetail.turnOn();
             try {
                 engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
@@ -121,8 +128,8 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         if (missing != null) {
             throw new EngineUnavailableException(missing);
         }
-        EventProfile alloc = new EventProfile(ProfileInfo.ALLOC, Math.max(0, wanted.allocBytes()), times, LOG::warn);
-        EventProfile lock = new EventProfile(ProfileInfo.LOCK, Math.max(0, wanted.lockNanos()), times, LOG::warn);
+        EventProfile alloc = new EventProfile(ProfileInfo.ALLOC, Math.max(0, wanted.allocBytes()), times, WARN);
+        EventProfile lock = new EventProfile(ProfileInfo.LOCK, Math.max(0, wanted.lockNanos()), times, WARN);
         JdkEventStream stream = new JdkEventStream();
         stream.start(wanted, alloc.sink(), lock.sink(), labels);
         if (wanted.alloc()) {

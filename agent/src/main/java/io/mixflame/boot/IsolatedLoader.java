@@ -86,8 +86,11 @@ final class IsolatedLoader {
                 instrumentation.redefineModule(Object.class.getModule(), Set.of(), Map.of(),
                         Map.of("java.lang", profiler), Set.of(), Map.of());
             }
-            ModuleLayer.boot().findModule("jdk.management").ifPresent(m -> instrumentation.redefineModule(m,
-                    Set.of(), Map.of(), Map.of("com.sun.management.internal", profiler), Set.of(), Map.of()));
+            java.util.Optional<Module> management = ModuleLayer.boot().findModule("jdk.management");
+            if (management.isPresent()) {
+                instrumentation.redefineModule(management.get(), Set.of(), Map.of(),
+                        Map.of("com.sun.management.internal", profiler), Set.of(), Map.of());
+            }
         } catch (RuntimeException e) {
             // A JDK that refuses: native-access warnings, and no directive.
         }

@@ -40,7 +40,7 @@ final class CodeCacheIndex {
     private final LongSupplier clock;
 
     CodeCacheIndex(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
-        this(layout, reader, System::nanoTime);
+        this(layout, reader, io.mixflame.cache.MonotonicClock.NANOS);
     }
 
     /** With the clock that times revalidation given: tests move it instead of waiting. */

@@ -201,20 +201,18 @@ final class HotSpotLayout {
         poolHolder = l.offset("ConstantPool", "_pool_holder");
         poolLength = l.offset("ConstantPool", "_length");
         poolSize = l.size("ConstantPool");
-        poolSourceFileIndex = vm.field("ConstantPool", "_source_file_name_index").map(VmStructs.Field::offset).orElse(-1L);
+        poolSourceFileIndex = vm.offsetOr("ConstantPool", "_source_file_name_index", -1);
         symbolLength = l.offset("Symbol", "_length");
         symbolBody = l.offset("Symbol", "_body[0]", "_body");
         klassName = l.offset("Klass", "_name");
-        symbolRefcount = vm.field("Symbol", "_hash_and_refcount").map(VmStructs.Field::offset).orElse(-1L);
-        long methods = vm.field("InstanceKlass", "_methods").map(VmStructs.Field::offset).orElse(-1L);
-        long methodData = vm.field("Array<Method*>", "_data").map(VmStructs.Field::offset).orElse(-1L);
+        symbolRefcount = vm.offsetOr("Symbol", "_hash_and_refcount", -1);
+        long methods = vm.offsetOr("InstanceKlass", "_methods", -1);
+        long methodData = vm.offsetOr("Array<Method*>", "_data", -1);
         instanceKlassMethods = methodData < 0 ? -1 : methods;
         methodArrayData = methodData;
         // Every Array<T> starts with the same int length; not every instantiation is described.
-        methodArrayLength = vm.field("Array<Method*>", "_length")
-                .or(() -> vm.field("Array<Klass*>", "_length"))
-                .or(() -> vm.field("Array<int>", "_length"))
-                .map(VmStructs.Field::offset).orElse(0L);
+        methodArrayLength = vm.offsetOr("Array<Method*>", "_length",
+                vm.offsetOr("Array<Klass*>", "_length", vm.offsetOr("Array<int>", "_length", 0)));
 
         threadListVariable = l.staticAddress("ThreadsSMRSupport", "_java_thread_list");
         threadListLength = l.offset("ThreadsList", "_length");

@@ -47,8 +47,9 @@ public final class HotSpotVm {
         this.callStubReturn = reader.u64(layout.callStubReturnVariable);
         this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
         this.lastJavaFrames = new LastJavaFrames(layout, reader);
-        this.stubs = new GeneratedStubs(reader, structs, new LibjvmSymbols(libjvm), codeCache::find,
-                codeCache::inCodeCache, System::nanoTime);
+        CodeCacheQueries code = new CodeCacheQueries(codeCache);
+        this.stubs = new GeneratedStubs(reader, structs, new LibjvmSymbols(libjvm), code, code,
+                io.mixflame.cache.MonotonicClock.NANOS);
     }
 
     /**

@@ -97,8 +97,7 @@ final class JavaHeapReader {
     }
 
     private static long field(VmStructs vm, String type, String name) throws UnsupportedVmException {
-        return vm.field(type, name).orElseThrow(
-                () -> new UnsupportedVmException("the JVM does not describe " + type + "::" + name)).offset();
+        return vm.requiredField(type, name).offset();
     }
 
     /** The object a reference field of {@code object} points to, or 0. */
@@ -154,7 +153,11 @@ final class JavaHeapReader {
 
     /** The offset of an instance field declared by the class or a superclass, or -1. */
     private int fieldOffset(long klass, String name) throws MemoryReadException {
-        Map<String, Integer> known = fieldOffsets.computeIfAbsent(klass, k -> new HashMap<>());
+        Map<String, Integer> known = fieldOffsets.get(klass);
+        if (known == null) {
+            known = new HashMap<>();
+            fieldOffsets.put(klass, known);
+        }
         Integer cached = known.get(name);
         if (cached != null) {
             return cached;
@@ -294,6 +297,6 @@ final class JavaHeapReader {
     }
 
     private static long constant(VmStructs vm, String name) throws UnsupportedVmException {
-        return vm.constant(name).orElseThrow(() -> new UnsupportedVmException("the JVM does not export " + name));
+        return vm.requiredConstant(name);
     }
 }

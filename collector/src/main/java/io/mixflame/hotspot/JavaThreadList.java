@@ -22,10 +22,8 @@ final class JavaThreadList {
         this.layout = layout;
         this.reader = reader;
         this.heap = heap;
-        this.threadObj = vm.field("JavaThread", "_threadObj").orElseThrow(
-                () -> new UnsupportedVmException("the JVM does not describe JavaThread::_threadObj")).offset();
-        this.oopHandleObj = vm.field("OopHandle", "_obj").orElseThrow(
-                () -> new UnsupportedVmException("the JVM does not describe OopHandle::_obj")).offset();
+        this.threadObj = vm.requiredField("JavaThread", "_threadObj").offset();
+        this.oopHandleObj = vm.requiredField("OopHandle", "_obj").offset();
     }
 
     private JavaThreadList(JavaThreadList from, VmReader reader) {

@@ -4,6 +4,7 @@ import io.mixflame.process.MemoryReadException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -23,16 +24,22 @@ final class JvmFlags {
      */
     JvmFlags(VmStructs vm, VmReader reader, String... wanted) throws UnsupportedVmException, MemoryReadException {
         this.reader = reader;
-        long table = reader.u64(vm.field("JVMFlag", "flags").filter(VmStructs.Field::isStatic)
-                .orElseThrow(() -> new UnsupportedVmException("the JVM does not describe JVMFlag::flags")).address());
-        long count = reader.u64(vm.field("JVMFlag", "numFlags").orElseThrow(
-                () -> new UnsupportedVmException("the JVM does not describe JVMFlag::numFlags")).address());
-        long size = vm.typeSize("JVMFlag").orElseThrow(() -> new UnsupportedVmException("no sizeof(JVMFlag)"));
-        long addr = vm.field("JVMFlag", "_addr").orElseThrow(() -> new UnsupportedVmException("no JVMFlag::_addr")).offset();
-        long name = vm.field("JVMFlag", "_name").orElseThrow(() -> new UnsupportedVmException("no JVMFlag::_name")).offset();
+        VmStructs.Field flags = vm.requiredField("JVMFlag", "flags");
+        if (!flags.isStatic()) {
+            throw new UnsupportedVmException("the JVM does not describe JVMFlag::flags");
+        }
+        long table = reader.u64(flags.address());
+        long count = reader.u64(vm.requiredField("JVMFlag", "numFlags").address());
+        OptionalLong sizeOf = vm.typeSize("JVMFlag");
+        if (sizeOf.isEmpty()) {
+            throw new UnsupportedVmException("no sizeof(JVMFlag)");
+        }
+        long size = sizeOf.getAsLong();
+        long addr = vm.requiredField("JVMFlag", "_addr").offset();
+        long name = vm.requiredField("JVMFlag", "_name").offset();
         // JDK 17 and later describe a flag's type as an int (an enum whose first value is bool); older JVMs as text.
-        long type = vm.field("JVMFlag", "_type").filter(f -> f.typeString().equals("int"))
-                .map(VmStructs.Field::offset).orElse(-1L);
+        Optional<VmStructs.Field> typeField = vm.field("JVMFlag", "_type");
+        long type = typeField.isPresent() && typeField.get().typeString().equals("int") ? typeField.get().offset() : -1;
         byte[][] wantedBytes = new byte[wanted.length][];
         for (int w = 0; w < wanted.length; w++) {
             wantedBytes[w] = wanted[w].getBytes(StandardCharsets.ISO_8859_1);

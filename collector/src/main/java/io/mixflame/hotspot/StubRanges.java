@@ -84,12 +84,29 @@ final class StubRanges {
             }
             begins[count] = begin;
             ends[count] = end;
-            nameIndexes[count] = nameIndex.computeIfAbsent(name, n -> {
-                names.add(n);
-                return names.size() - 1;
-            });
+            Integer known = nameIndex.get(name);
+            if (known == null) {
+                known = names.size();
+                names.add(name);
+                nameIndex.put(name, known);
+            }
+            nameIndexes[count] = known;
             count++;
             return this;
+        }
+
+        /** Orders range indexes by their start: a class, as a lambda is a class the JVM spins in the start-up. */
+        private static final class ByBegin implements java.util.Comparator<Integer> {
+            private final long[] begins;
+
+            ByBegin(long[] begins) {
+                this.begins = begins;
+            }
+
+            @Override
+            public int compare(Integer a, Integer b) {
+                return Long.compare(begins[a], begins[b]);
+            }
         }
 
         StubRanges build() {
@@ -98,7 +115,7 @@ final class StubRanges {
                 order[i] = i;
             }
             // Stable: of two ranges at one address, the one added first stays.
-            Arrays.sort(order, (a, b) -> Long.compare(begins[a], begins[b]));
+            Arrays.sort(order, new ByBegin(begins));
             long[] b = new long[count];
             long[] e = new long[count];
             int[] n = new int[count];
@@ -114,7 +131,7 @@ final class StubRanges {
                 kept++;
             }
             return new StubRanges(Arrays.copyOf(b, kept), Arrays.copyOf(e, kept), Arrays.copyOf(n, kept),
-                    names.toArray(String[]::new));
+                    names.toArray(new String[0]));
         }
     }
 }

@@ -46,13 +46,7 @@ public final class VmStructs {
         if (symbols.isEmpty()) {
             throw new UnsupportedVmException(libjvm.image().path() + " exports none of HotSpot's tables");
         }
-        Symbols s = name -> {
-            Long value = symbols.get(name);
-            if (value == null) {
-                throw new UnsupportedVmException(libjvm.image().name() + " does not export " + name);
-            }
-            return reader.u64(value + libjvm.bias());
-        };
+        Symbols s = new ExportedTables(symbols, libjvm, reader);
         try {
             vm.readStructs(reader, s);
             vm.readTypes(reader, s);
@@ -68,6 +62,28 @@ public final class VmStructs {
     @FunctionalInterface
     private interface Symbols {
         long value(String name) throws UnsupportedVmException, MemoryReadException;
+    }
+
+    /** libjvm's exported table variables, read in the process. */
+    private static final class ExportedTables implements Symbols {
+        private final Map<String, Long> symbols;
+        private final LoadedModule libjvm;
+        private final VmReader reader;
+
+        ExportedTables(Map<String, Long> symbols, LoadedModule libjvm, VmReader reader) {
+            this.symbols = symbols;
+            this.libjvm = libjvm;
+            this.reader = reader;
+        }
+
+        @Override
+        public long value(String name) throws UnsupportedVmException, MemoryReadException {
+            Long value = symbols.get(name);
+            if (value == null) {
+                throw new UnsupportedVmException(libjvm.image().name() + " does not export " + name);
+            }
+            return reader.u64(value + libjvm.bias());
+        }
     }
 
     private void readStructs(VmReader r, Symbols s) throws UnsupportedVmException, MemoryReadException {
@@ -151,16 +167,61 @@ public final class VmStructs {
         return Optional.ofNullable(fields.get(type + "::" + name));
     }
 
+    /**
+     * A field the caller cannot do without (these look-ups run in the service's start-up: checked here rather than
+     * through {@code Optional}'s lambdas, which the JVM spins classes for).
+     *
+     * @throws UnsupportedVmException naming the field when the JVM does not describe it
+     */
+    public Field requiredField(String type, String name) throws UnsupportedVmException {
+        Field f = fields.get(type + "::" + name);
+        if (f == null) {
+            throw new UnsupportedVmException("the JVM does not describe " + type + "::" + name);
+        }
+        return f;
+    }
+
+    /** A field's offset, or {@code absent} when the JVM does not describe it. */
+    public long offsetOr(String type, String name, long absent) {
+        Field f = fields.get(type + "::" + name);
+        return f == null ? absent : f.offset();
+    }
+
+    /**
+     * A constant the caller cannot do without.
+     *
+     * @throws UnsupportedVmException naming it when the JVM does not export it
+     */
+    public long requiredConstant(String name) throws UnsupportedVmException {
+        Long c = constants.get(name);
+        if (c == null) {
+            throw new UnsupportedVmException("the JVM does not export " + name);
+        }
+        return c;
+    }
+
     /** Every field of {@code type}, by name (for the stub entry points a JVM exports as static fields). */
     public Map<String, Field> fieldsOf(String type) {
-        String prefix = type + "::";
-        Map<String, Field> of = new HashMap<>();
-        fields.forEach((key, field) -> {
+        FieldsOfType of = new FieldsOfType(type + "::");
+        fields.forEach(of);
+        return of.found;
+    }
+
+    /** Collects the fields whose key starts with a type's prefix (a class, not a lambda: see requiredField). */
+    private static final class FieldsOfType implements java.util.function.BiConsumer<String, Field> {
+        private final String prefix;
+        private final Map<String, Field> found = new HashMap<>();
+
+        FieldsOfType(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        public void accept(String key, Field field) {
             if (key.startsWith(prefix) && key.indexOf("::", prefix.length()) < 0) {
-                of.put(key.substring(prefix.length()), field);
+                found.put(key.substring(prefix.length()), field);
             }
-        });
-        return of;
+        }
     }
 
     /** A type's size in bytes. */

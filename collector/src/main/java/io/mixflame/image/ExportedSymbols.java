@@ -10,7 +10,12 @@ import java.util.Map;
 public interface ExportedSymbols {
 
     /** Exports nothing: a file that could not be read. */
-    ExportedSymbols NONE = prefix -> Map.of();
+    ExportedSymbols NONE = new ExportedSymbols() {
+        @Override
+        public Map<String, Long> withPrefix(String prefix) {
+            return Map.of();
+        }
+    };
 
     /**
      * The link-time address of every exported symbol whose name starts with {@code prefix}, found in one pass (on

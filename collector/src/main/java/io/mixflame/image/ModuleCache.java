@@ -39,12 +39,22 @@ public final class ModuleCache {
     public synchronized ModuleImage file(String path, long fileId, Supplier<ModuleImage> open) {
         File f = new File(path);
         String key = path + '\0' + fileId + '\0' + f.length() + '\0' + f.lastModified();
-        return modules.computeIfAbsent(key, k -> open.get());
+        return kept(key, open);
+    }
+
+    /** The image kept under {@code key}, made when there is none (not computeIfAbsent: its lambda is spun). */
+    private ModuleImage kept(String key, Supplier<ModuleImage> open) {
+        ModuleImage image = modules.get(key);
+        if (image == null) {
+            image = open.get();
+            modules.put(key, image);
+        }
+        return image;
     }
 
     /** An image whose bytes are not a plain file (the vDSO, a deleted file), keyed by the caller. */
     public synchronized ModuleImage memory(String key, Supplier<ModuleImage> open) {
-        return modules.computeIfAbsent("mem\0" + key, k -> open.get());
+        return kept("mem\0" + key, open);
     }
 
     /** Number of images held. */

@@ -41,7 +41,7 @@ public final class CodeLineCache {
     /**
      * @param lines        how many lines, a power of two
      * @param refreshNanos how long a line is served before it is read again
-     * @param clock        the time in nanoseconds ({@code System::nanoTime}; tests move their own)
+     * @param clock        the time in nanoseconds ({@link io.mixflame.cache.MonotonicClock#NANOS}; tests move their own)
      */
     public CodeLineCache(int lines, long refreshNanos, LongSupplier clock) {
         if (Integer.bitCount(lines) != 1) {

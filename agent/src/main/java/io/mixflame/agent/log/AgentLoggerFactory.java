@@ -11,6 +11,15 @@ final class AgentLoggerFactory implements ILoggerFactory {
 
     @Override
     public Logger getLogger(String name) {
-        return loggers.computeIfAbsent(name, AgentLogger::new);
+        Logger logger = loggers.get(name);
+        if (logger == null) {
+            // Not computeIfAbsent with a constructor reference: a class the JVM would spin in the start-up.
+            Logger made = new AgentLogger(name);
+            logger = loggers.putIfAbsent(name, made);
+            if (logger == null) {
+                logger = made;
+            }
+        }
+        return logger;
     }
 }

@@ -37,8 +37,7 @@ public final class PerfCapture implements AutoCloseable {
     private final Set<Integer> refused = new HashSet<>();
     private final RawSample sample;
     /** One visitor for every drain, so that polling many buffers allocates nothing. */
-    private final PerfRingBuffer.RecordVisitor visitor = (type, buffer, offset, length) ->
-            record(type, buffer, offset, length);
+    private final PerfRingBuffer.RecordVisitor visitor = new RecordHandler();
     private Consumer<RawSample> consumer;
     private byte[] attr;
     private SampleRecordParser parser;
@@ -256,6 +255,14 @@ public final class PerfCapture implements AutoCloseable {
         }
         this.consumer = null;
         return (int) samples - before;
+    }
+
+    /** Passes each record to {@link #record}: a class rather than a lambda, which the JVM spins at start-up. */
+    private final class RecordHandler implements PerfRingBuffer.RecordVisitor {
+        @Override
+        public void record(int type, ByteBuffer buffer, int offset, int length) {
+            PerfCapture.this.record(type, buffer, offset, length);
+        }
     }
 
     private void record(int type, ByteBuffer buffer, int offset, int length) {

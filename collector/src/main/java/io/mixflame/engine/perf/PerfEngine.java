@@ -81,14 +81,18 @@ public final class PerfEngine implements SamplingEngine {
     private Thread walkerThread;
     private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(WARM_POOL);
     private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(WARM_POOL);
-    /** One consumer for every drain: a method reference made per drain would allocate. */
-    private final Consumer<RawSample> handOver = this::handOver;
+    /**
+     * The sampler's one callback object for every drain (made per drain it would allocate), for the requests for
+     * larger copies it applies and for the ended threads it drops. A class rather than lambdas: each lambda is a
+     * class the JVM spins in the service's start-up.
+     */
+    private final SamplerCallbacks callbacks = new SamplerCallbacks();
+    private final Consumer<RawSample> handOver = callbacks;
     /** Larger stack copies the walker asked for, applied by the sampler. */
     private final StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
             StackCopyGrowth.DEFAULT_THREADS);
-    /** Made once, like {@link #handOver}: the sampler applies requests and drops ended threads through these. */
-    private final StackCopyGrowth.Applier growStack = (tid, bytes) -> capture.growStack(tid, bytes, handOver);
-    private final IntPredicate sampled = tid -> capture.sampling(tid);
+    private final StackCopyGrowth.Applier growStack = callbacks;
+    private final IntPredicate sampled = callbacks;
 
     private final Histogram perSample = new Histogram(3_600_000_000L, 2);
     private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
@@ -180,8 +184,8 @@ public final class PerfEngine implements SamplingEngine {
         reads = new ReadsPerSample(startNanos, memory.systemReads());
         DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
                 captureSettings.stackBytes(), POOL);
-        sampler = new Thread(() -> sample(pacing), "mixflame-perf-sampler");
-        walkerThread = new Thread(() -> walk(settings, target), "mixflame-perf-walker");
+        sampler = new Thread(new EngineThread(pacing, null, null), "mixflame-perf-sampler");
+        walkerThread = new Thread(new EngineThread(null, settings, target), "mixflame-perf-walker");
         sampler.setDaemon(true);
         walkerThread.setDaemon(true);
         sampler.start();
@@ -401,6 +405,45 @@ public final class PerfEngine implements SamplingEngine {
     public List<io.mixflame.profile.NativeModule> modules() {
         SampleStackBuilder s = stacks;
         return s == null ? List.of() : s.touchedModules();
+    }
+
+    private final class SamplerCallbacks implements Consumer<RawSample>, StackCopyGrowth.Applier, IntPredicate {
+        @Override
+        public void accept(RawSample s) {
+            handOver(s);
+        }
+
+        @Override
+        public void apply(int tid, int bytes) {
+            capture.growStack(tid, bytes, handOver);
+        }
+
+        @Override
+        public boolean test(int tid) {
+            return capture.sampling(tid);
+        }
+    }
+
+    /** The body of the sampler thread (given pacing) or of the walker thread. */
+    private final class EngineThread implements Runnable {
+        private final DrainPacing pacing;
+        private final SamplingSettings settings;
+        private final SampleSink target;
+
+        EngineThread(DrainPacing pacing, SamplingSettings settings, SampleSink target) {
+            this.pacing = pacing;
+            this.settings = settings;
+            this.target = target;
+        }
+
+        @Override
+        public void run() {
+            if (pacing != null) {
+                sample(pacing);
+            } else {
+                walk(settings, target);
+            }
+        }
     }
 
     @Override

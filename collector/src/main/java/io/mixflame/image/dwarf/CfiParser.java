@@ -48,9 +48,9 @@ public final class CfiParser {
         // The builder only here: a parser of single FDEs, kept by an indexed table for its module's life, needs none.
         CfiTableBuilder table = new CfiTableBuilder();
         CfiParser parser = new CfiParser(elf);
-        elf.section(".eh_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseInto(s, true, table));
-        elf.section(".debug_frame").filter(ElfSection::hasData).ifPresent(s -> parser.parseInto(s, false, table));
-        debugFile.ifPresent(debug -> debug.section(".debug_frame").filter(ElfSection::hasData)
+        elf.sectionWithData(".eh_frame").ifPresent(s -> parser.parseInto(s, true, table));
+        elf.sectionWithData(".debug_frame").ifPresent(s -> parser.parseInto(s, false, table));
+        debugFile.ifPresent(debug -> debug.sectionWithData(".debug_frame")
                 .ifPresent(s -> new CfiParser(debug).parseInto(s, false, table)));
         return table.build();
     }

@@ -94,8 +94,8 @@ final class IndexedCfiTable implements CallFrameInfo {
 
     /** The index of a module, when it has {@code .eh_frame_hdr} with a binary-search table of the usual encoding. */
     static Optional<CallFrameInfo> open(ElfFile elf) {
-        Optional<ElfSection> hdr = elf.section(".eh_frame_hdr").filter(ElfSection::hasData);
-        Optional<ElfSection> frames = elf.section(".eh_frame").filter(ElfSection::hasData);
+        Optional<ElfSection> hdr = elf.sectionWithData(".eh_frame_hdr");
+        Optional<ElfSection> frames = elf.sectionWithData(".eh_frame");
         if (hdr.isEmpty() || frames.isEmpty()) {
             return Optional.empty();
         }
@@ -179,7 +179,10 @@ final class IndexedCfiTable implements CallFrameInfo {
                 rows = new FdeRows();
             }
             for (int k = 0; k < rows.count; k++) {
-                rows.rules[k] = interned.computeIfAbsent(rows.rules[k], r -> r);
+                CfiRule known = interned.putIfAbsent(rows.rules[k], rows.rules[k]);
+                if (known != null) {
+                    rows.rules[k] = known;
+                }
             }
             cache.put(index + 1L, rows);
         }

@@ -206,8 +206,25 @@ public final class ElfFile {
         if (!section.hasData() || section.offset() + section.size() > data.limit()) {
             throw new ElfFormatException("section " + section.name() + " has no data in the file");
         }
-        return slices.computeIfAbsent(section.offset(),
-                o -> data.slice((int) section.offset(), (int) section.size()).order(ByteOrder.LITTLE_ENDIAN));
+        ByteBuffer slice = slices.get(section.offset());
+        if (slice == null) {
+            slice = data.slice((int) section.offset(), (int) section.size()).order(ByteOrder.LITTLE_ENDIAN);
+            slices.put(section.offset(), slice);
+        }
+        return slice;
+    }
+
+    /**
+     * The first section with this name that has bytes in the file. (Not {@code section(name).filter(...)}: these
+     * look-ups run in the service's start-up, where each lambda or method reference is a class the JVM spins.)
+     */
+    public Optional<ElfSection> sectionWithData(String name) {
+        for (ElfSection s : sections) {
+            if (s.name().equals(name)) {
+                return s.hasData() ? Optional.of(s) : Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /** The GNU build id, from the {@code .note.gnu.build-id} section. */

@@ -88,7 +88,7 @@ public final class ElfSymbolLookup {
 
     /** A symbol table's entries and its names, or null when the file has not both. */
     private static ByteBuffer[] table(ElfFile elf, String name) {
-        Optional<ElfSection> section = elf.section(name).filter(ElfSection::hasData);
+        Optional<ElfSection> section = elf.sectionWithData(name);
         if (section.isEmpty()) {
             return null;
         }

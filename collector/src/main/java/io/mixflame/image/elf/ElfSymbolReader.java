@@ -21,7 +21,10 @@ public final class ElfSymbolReader {
     /** Adds every function symbol of {@code elf} to the builder. */
     public static void readInto(ElfFile elf, SymbolTableBuilder out) {
         for (String table : new String[] {".symtab", ".dynsym"}) {
-            elf.section(table).filter(ElfSection::hasData).ifPresent(s -> readTable(elf, s, out));
+            Optional<ElfSection> s = elf.sectionWithData(table);
+            if (s.isPresent()) {
+                readTable(elf, s.get(), out);
+            }
         }
         readPlt(elf, out);
     }
@@ -58,7 +61,7 @@ public final class ElfSymbolReader {
      * resolver entry.
      */
     private static void readPlt(ElfFile elf, SymbolTableBuilder out) {
-        Optional<ElfSection> rela = elf.section(".rela.plt").filter(ElfSection::hasData);
+        Optional<ElfSection> rela = elf.sectionWithData(".rela.plt");
         Optional<ElfSection> pltSec = elf.section(".plt.sec");
         Optional<ElfSection> plt = elf.section(".plt");
         if (rela.isEmpty() || (pltSec.isEmpty() && plt.isEmpty())) {

@@ -26,15 +26,20 @@ public final class DefaultCacheDirectory {
                 String local = env.get("LOCALAPPDATA");
                 Path base = local != null && !local.isEmpty() ? Path.of(local)
                         : userHome.isEmpty() ? null : Path.of(userHome, "AppData", "Local");
-                return Optional.ofNullable(base).filter(Path::isAbsolute).map(b -> b.resolve("mixflame").resolve("modules"));
+                return under(base);
             }
             String xdg = env.get("XDG_CACHE_HOME");
             // The XDG spec says a relative value is to be ignored.
             Path base = xdg != null && xdg.startsWith("/") ? Path.of(xdg)
                     : userHome.isEmpty() ? null : Path.of(userHome, ".cache");
-            return Optional.ofNullable(base).filter(Path::isAbsolute).map(b -> b.resolve("mixflame").resolve("modules"));
+            return under(base);
         } catch (InvalidPathException e) {
             return Optional.empty();
         }
+    }
+
+    private static Optional<Path> under(Path base) {
+        return base != null && base.isAbsolute() ? Optional.of(base.resolve("mixflame").resolve("modules"))
+                : Optional.empty();
     }
 }

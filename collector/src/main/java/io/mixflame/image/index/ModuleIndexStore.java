@@ -59,9 +59,8 @@ public final class ModuleIndexStore {
         if (s == null) {
             synchronized (ModuleIndexStore.class) {
                 if (shared == null) {
-                    shared = DefaultCacheDirectory.forThisProcess()
-                            .map(ModuleIndexStore::at)
-                            .orElse(DISABLED);
+                    Optional<Path> directory = DefaultCacheDirectory.forThisProcess();
+                    shared = directory.isPresent() ? at(directory.get()) : DISABLED;
                 }
                 s = shared;
             }

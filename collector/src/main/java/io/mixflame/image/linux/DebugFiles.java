@@ -36,19 +36,19 @@ public final class DebugFiles {
 
     static List<Path> candidates(String path, ElfFile module) {
         List<Path> list = new ArrayList<>();
-        module.buildId().filter(id -> id.length > 1).ifPresent(id -> {
-            String hex = HexFormat.of().formatHex(id);
+        Optional<byte[]> id = module.buildId();
+        if (id.isPresent() && id.get().length > 1) {
+            String hex = HexFormat.of().formatHex(id.get());
             list.add(DEBUG_ROOT.resolve(".build-id").resolve(hex.substring(0, 2)).resolve(hex.substring(2) + ".debug"));
-        });
-        if (path.startsWith("/")) {
-            module.debugLink().filter(n -> !n.isEmpty() && !n.contains("/")).ifPresent(link -> {
-                Path dir = Path.of(path).getParent();
-                if (dir != null) {
-                    list.add(dir.resolve(link));
-                    list.add(dir.resolve(".debug").resolve(link));
-                    list.add(Path.of(DEBUG_ROOT + dir.toString()).resolve(link));
-                }
-            });
+        }
+        Optional<String> link = module.debugLink();
+        if (path.startsWith("/") && link.isPresent() && !link.get().isEmpty() && !link.get().contains("/")) {
+            Path dir = Path.of(path).getParent();
+            if (dir != null) {
+                list.add(dir.resolve(link.get()));
+                list.add(dir.resolve(".debug").resolve(link.get()));
+                list.add(Path.of(DEBUG_ROOT + dir.toString()).resolve(link.get()));
+            }
         }
         return list;
     }

@@ -74,7 +74,8 @@ public final class ElfModuleImage implements ModuleImage {
         if (n == null) {
             String soname;
             try {
-                soname = elf().flatMap(ElfFile::soname).orElse(null);
+                Optional<ElfFile> file = elf();
+                soname = file.isPresent() ? file.get().soname().orElse(null) : null;
             } catch (RuntimeException e) {
                 // A malformed dynamic section costs the soname: the file name without its random part stands in.
                 soname = null;
@@ -90,7 +91,9 @@ public final class ElfModuleImage implements ModuleImage {
         String id = buildId;
         if (id == null) {
             try {
-                id = elf().flatMap(ElfFile::buildId).map(ElfModuleImage::hex).orElse("");
+                Optional<ElfFile> file = elf();
+                Optional<byte[]> bytes = file.isPresent() ? file.get().buildId() : Optional.empty();
+                id = bytes.isPresent() ? hex(bytes.get()) : "";
             } catch (RuntimeException e) {
                 id = "";
             }
@@ -154,7 +157,8 @@ public final class ElfModuleImage implements ModuleImage {
     public ExportedSymbols exports() {
         ExportedSymbols e = exports;
         if (e == null) {
-            e = elf().<ExportedSymbols>map(ElfExportedSymbols::new).orElse(ExportedSymbols.NONE);
+            Optional<ElfFile> file = elf();
+            e = file.isPresent() ? new ElfExportedSymbols(file.get()) : ExportedSymbols.NONE;
             exports = e;
         }
         return e;

@@ -76,7 +76,9 @@ final class IndexedSymbolTables {
     /** The table read from the module's files, then written to its index (replacing any there) when it can be. */
     SymbolTable buildAndIndex(String path, ElfFile module, Optional<ElfFile> debug) {
         SymbolTableBuilder builder = new SymbolTableBuilder();
-        debug.ifPresent(d -> ElfSymbolReader.readInto(d, builder));
+        if (debug.isPresent()) {
+            ElfSymbolReader.readInto(debug.get(), builder);
+        }
         ElfSymbolReader.readInto(module, builder);
         SymbolTable table = builder.build();
         Optional<ModuleIndexKey> key = key(path, module);
@@ -142,7 +144,7 @@ final class IndexedSymbolTables {
         if (moduleSize != module.data().capacity()) {
             throw new IndexRefusedException("made from a module of another size");
         }
-        if (debugSize != debug.map(d -> (long) d.data().capacity()).orElse(-1L)) {
+        if (debugSize != (debug.isPresent() ? debug.get().data().capacity() : -1L)) {
             throw new IndexRefusedException("made with another debug file, or with none");
         }
         ByteBuffer origins = section(index, STRING_TABLES, 3 * Long.BYTES);

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The module map of a Linux process, from {@code /proc/PID/maps}: every executable file mapping is an ELF module
@@ -63,19 +64,42 @@ public final class ProcModuleMap extends SnapshotModuleMap {
                 // The file is gone (JNA deletes its extracted library); the kernel still serves the mapped file.
                 String name = m.path().substring(0, m.path().length() - DELETED.length());
                 String mapFile = "/proc/" + pid + "/map_files/" + Long.toHexString(m.start()) + "-" + Long.toHexString(m.end());
-                list.add(loaded(cache.memory(mapFile, () -> new ElfModuleImage(name, () -> ElfFile.open(Path.of(mapFile)),
-                        ModuleIndexStore.shared())),
-                        m, m.fileOffset()));
+                list.add(loaded(cache.memory(mapFile, new ImageOpening(name, mapFile, null)), m, m.fileOffset()));
             } else if (m.isFile()) {
-                list.add(loaded(cache.file(m.path(), m.inode(), () -> new ElfModuleImage(m.path(), () -> ElfFile.open(Path.of(m.path())),
-                        ModuleIndexStore.shared())),
-                        m, m.fileOffset()));
+                list.add(loaded(cache.file(m.path(), m.inode(), new ImageOpening(m.path(), m.path(), null)), m,
+                        m.fileOffset()));
             } else if (m.path().equals("[vdso]")) {
-                list.add(loaded(cache.memory(pid + ":" + m.start(), () -> new ElfModuleImage("[vdso]", () -> readVdso(m))),
-                        m, 0));
+                list.add(loaded(cache.memory(pid + ":" + m.start(), new ImageOpening("[vdso]", null, m)), m, 0));
             }
         }
         install(new ModuleSnapshot(maps, list));
+    }
+
+    /**
+     * Makes a module's image when the cache has none, and opens its ELF file when the image first needs it: from a
+     * path, or the vDSO from the process's memory. A class rather than lambdas, which the JVM spins classes for in
+     * the service's start-up.
+     */
+    private final class ImageOpening implements Supplier<ModuleImage>, ElfModuleImage.ElfSource {
+        private final String name;
+        private final String file;
+        private final MemoryMapping vdso;
+
+        ImageOpening(String name, String file, MemoryMapping vdso) {
+            this.name = name;
+            this.file = file;
+            this.vdso = vdso;
+        }
+
+        @Override
+        public ModuleImage get() {
+            return vdso != null ? new ElfModuleImage(name, this) : new ElfModuleImage(name, this, ModuleIndexStore.shared());
+        }
+
+        @Override
+        public ElfFile open() throws Exception {
+            return vdso != null ? readVdso(vdso) : ElfFile.open(Path.of(file));
+        }
     }
 
     private static LoadedModule loaded(ModuleImage image, MemoryMapping m, long fileOffset) {

@@ -27,7 +27,7 @@ public final class HotSpotUnwinder implements Unwinder {
     private static final int SEARCH_BYTES = 64 * 1024;
 
     private final HotSpotVm vm;
-    private final BlobFrameStep frames = new BlobFrameStep(System::nanoTime);
+    private final BlobFrameStep frames = new BlobFrameStep(io.mixflame.cache.MonotonicClock.NANOS);
 
     public HotSpotUnwinder(HotSpotVm vm) {
         this.vm = vm;

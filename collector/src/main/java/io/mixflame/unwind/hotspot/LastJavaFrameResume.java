@@ -44,7 +44,11 @@ public final class LastJavaFrameResume {
     private long returnAddress;
 
     public LastJavaFrameResume(HotSpotVm vm) {
-        this(vm::inCodeCache, vm::blobAt, vm::lastJavaFrame);
+        this(new VmQueries(vm));
+    }
+
+    private LastJavaFrameResume(VmQueries vm) {
+        this(vm, vm, vm);
     }
 
     /**

@@ -25,10 +25,19 @@ public final class PeUnwinder implements Unwinder {
     private long foundPc;
     private LoadedModule foundModule;
     /** Images' code does not change while mapped: lines are kept 10 s. */
-    private final CodeLineCache codeCache = new CodeLineCache(512, 10_000_000_000L, System::nanoTime);
+    private final CodeLineCache codeCache = new CodeLineCache(512, 10_000_000_000L,
+            io.mixflame.cache.MonotonicClock.NANOS);
+    /** Reads code through the line cache (a class, not a lambda: one fewer class spun at start-up). */
+    private final class CodeBytes implements UnwindMemory {
+        @Override
+        public long readLong(long address) throws io.mixflame.process.MemoryReadException {
+            return codeCache.readLong(codeProcess, address);
+        }
+    }
+
     /** The process whose code {@link #code} reads: the one of the frame being unwound. */
     private ProcessMemory codeProcess;
-    private final UnwindMemory code = address -> codeCache.readLong(codeProcess, address);
+    private final UnwindMemory code = new CodeBytes();
     /**
      * What was found for each pc while the set of modules stays the same: the same return addresses come back in
      * sample after sample, and finding them anew was a binary search of the module's RUNTIME_FUNCTIONs and a decode
