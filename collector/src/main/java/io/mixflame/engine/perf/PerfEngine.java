@@ -118,6 +118,8 @@ public final class PerfEngine implements SamplingEngine {
     /** Kernel thread ids of the sampler and the walker, once they run; their samples are counted, not walked. */
     private volatile int samplerTid = -1;
     private volatile int walkerTid = -1;
+    /** Whether the profiler's own threads' events copy no stack yet (the sampler's alone). */
+    private boolean ownThreadsCopyNoStack;
     private final Frame[] ownStack = new Frame[2];
     private long startNanos;
     private long samplerCpuNanos;
@@ -218,6 +220,7 @@ public final class PerfEngine implements SamplingEngine {
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
                         capture.refreshThreads();
                         growth.retain(sampled);
+                        ownThreadsCopyNoStack = ownThreadsCopyNoStack || copyNoStackForOwnThreads();
                         if (nameRecorder != null) {
                             nameRecorder.run();
                         }
@@ -240,6 +243,17 @@ public final class PerfEngine implements SamplingEngine {
             }
             samplerCpuNanos = cpuTime(mx);
         }
+    }
+
+    /**
+     * Gives the sampler's and the walker's events no stack copy once both are open: their samples only count the
+     * profiler's CPU ({@link #addOwn}).
+     *
+     * @return whether both are done
+     */
+    private boolean copyNoStackForOwnThreads() {
+        int walker = walkerTid;
+        return walker > 0 && capture.copyNoStack(samplerTid, handOver) & capture.copyNoStack(walker, handOver);
     }
 
     /**

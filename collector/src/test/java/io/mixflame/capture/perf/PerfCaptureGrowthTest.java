@@ -175,6 +175,33 @@ class PerfCaptureGrowthTest {
     }
 
     @Test
+    void aThreadWhoseSamplesAreNotWalkedIsReopenedWithoutAStackCopy() throws Exception {
+        capture.start();
+        int oldFd = kernel.fdOf(100);
+        kernel.sample(100, 16 * KIB);
+        kernel.calls.clear();
+
+        assertThat(capture.copyNoStack(100, this::deliver)).isTrue();
+
+        int newFd = kernel.fdOf(100);
+        assertThat(kernel.calls).containsExactly("open 100 stack=0 -> " + newFd,
+                "mmap " + newFd + " pages=" + PerfCaptureSettings.DEFAULT_DATA_PAGES,
+                "munmap " + oldFd, "close " + oldFd, "enable " + newFd);
+        assertThat(delivered).as("the old ring drained before it was closed").containsExactly("100:16384");
+        assertThat(capture.stackBytes(100)).isZero();
+        assertThat(capture.stackBytes(101)).as("other threads keep theirs").isEqualTo(16 * KIB);
+
+        delivered.clear();
+        kernel.sample(100, 0);
+        capture.drain(this::deliver);
+        assertThat(delivered).as("its samples still arrive, to be counted").containsExactly("100:0");
+        kernel.calls.clear();
+        assertThat(capture.copyNoStack(100, this::deliver)).as("already without").isTrue();
+        assertThat(capture.copyNoStack(999, this::deliver)).as("no event yet").isFalse();
+        assertThat(kernel.calls).isEmpty();
+    }
+
+    @Test
     void theLargestCopyIsCappedAndItsRingHoldsAsManyRecordsAsTheDefault() throws Exception {
         capture.start();
         kernel.calls.clear();
