@@ -1,10 +1,8 @@
 package io.mixflame.symbolize;
 
-import com.sun.jna.Function;
-import com.sun.jna.Memory;
+import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,30 +17,42 @@ public final class CxxDemangler {
     }
 
     /**
-     * The library, looked up on the first mangled name rather than when the class loads: a process with no Itanium
-     * names (a Windows JVM's modules) never needs libstdc++, and must not log that it lacks it.
+     * libstdc++'s demangler, bound on the first mangled name rather than when the class loads: a process with no
+     * Itanium names (a Windows JVM's modules) never needs libstdc++, and must not log that it lacks it. Direct
+     * mapping, not {@code Function.invoke}: that converts every argument by reflection and allocated a JNA
+     * {@code Memory} (with its cleaner) per name, and was compiled by the service's JIT for it.
      */
-    private static final class Library {
-        static final Optional<Function> DEMANGLE = lookup("__cxa_demangle");
-        static final Optional<Function> FREE = lookupFree();
+    private static final class Itanium {
+        static final boolean LINKED = link();
+
+        private static boolean link() {
+            try {
+                Native.register(Itanium.class, NativeLibrary.getInstance("libstdc++.so.6"));
+                return true;
+            } catch (UnsatisfiedLinkError e) {
+                LOG.info("C++ names stay mangled: libstdc++.so.6 not found ({})",
+                        String.valueOf(e.getMessage()).replaceAll("\\s+", " ").strip());
+                return false;
+            }
+        }
+
+        static native Pointer __cxa_demangle(String mangled, Pointer buffer, Pointer length, int[] status);
     }
 
-    private static Optional<Function> lookup(String name) {
-        try {
-            return Optional.of(NativeLibrary.getInstance("libstdc++.so.6").getFunction(name));
-        } catch (UnsatisfiedLinkError e) {
-            LOG.info("C++ names stay mangled: libstdc++.so.6 not found ({})",
-                    e.getMessage().replaceAll("\\s+", " ").strip());
-            return Optional.empty();
-        }
-    }
+    /** libc's {@code free}, for the demangler's answers. */
+    private static final class Libc {
+        static final boolean LINKED = link();
 
-    private static Optional<Function> lookupFree() {
-        try {
-            return Optional.of(NativeLibrary.getInstance("c").getFunction("free"));
-        } catch (UnsatisfiedLinkError e) {
-            return Optional.empty();
+        private static boolean link() {
+            try {
+                Native.register(Libc.class, NativeLibrary.getInstance("c"));
+                return true;
+            } catch (UnsatisfiedLinkError e) {
+                return false;
+            }
         }
+
+        static native void free(Pointer memory);
     }
 
     /** Whether a name is in a mangled form (Itanium or Microsoft). */
@@ -55,7 +65,7 @@ public final class CxxDemangler {
         if (MsvcDemangler.isMangled(name)) {
             return MsvcDemangler.demangle(name);
         }
-        if (!name.startsWith("_Z") || Library.DEMANGLE.isEmpty() || Library.FREE.isEmpty()) {
+        if (!name.startsWith("_Z") || !Itanium.LINKED || !Libc.LINKED) {
             return name;
         }
         // A trailing "@plt" or ".cold" is ours or the compiler's, not part of the mangled name.
@@ -66,18 +76,15 @@ public final class CxxDemangler {
             suffix = name.substring(at);
             mangled = name.substring(0, at);
         }
-        try (Memory status = new Memory(4)) {
-            status.setInt(0, -1);
-            Pointer result = (Pointer) Library.DEMANGLE.get().invoke(Pointer.class,
-                    new Object[] {mangled, Pointer.NULL, Pointer.NULL, status});
-            if (result == null || status.getInt(0) != 0) {
-                return name;
-            }
-            try {
-                return result.getString(0, "UTF-8") + suffix;
-            } finally {
-                Library.FREE.get().invokeVoid(new Object[] {result});
-            }
+        int[] status = {-1};
+        Pointer result = Itanium.__cxa_demangle(mangled, null, null, status);
+        if (result == null) {
+            return name;
+        }
+        try {
+            return status[0] == 0 ? result.getString(0, "UTF-8") + suffix : name;
+        } finally {
+            Libc.free(result);
         }
     }
 }
