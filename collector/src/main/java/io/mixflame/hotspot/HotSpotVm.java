@@ -19,6 +19,7 @@ public final class HotSpotVm {
     private final HotSpotLayout layout;
     private final VmReader reader;
     private final CodeCacheIndex codeCache;
+    private final CodeCacheQueries codeQueries;
     private final JavaMethodReader methods;
     private final ScopeDecoder scopes;
     private final long interpreterStart;
@@ -47,8 +48,8 @@ public final class HotSpotVm {
         this.callStubReturn = reader.u64(layout.callStubReturnVariable);
         this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
         this.lastJavaFrames = new LastJavaFrames(layout, reader);
-        CodeCacheQueries code = new CodeCacheQueries(codeCache);
-        this.stubs = new GeneratedStubs(reader, structs, new LibjvmSymbols(libjvm), code, code,
+        this.codeQueries = new CodeCacheQueries(codeCache);
+        this.stubs = new GeneratedStubs(reader, structs, new LibjvmSymbols(libjvm), codeQueries, codeQueries,
                 io.mixflame.cache.MonotonicClock.NANOS);
     }
 
@@ -86,6 +87,11 @@ public final class HotSpotVm {
     /** The code blob holding a pc, or null. */
     public CodeBlobInfo blobAt(long pc) {
         return codeCache.find(pc);
+    }
+
+    /** {@link #blobAt} and {@link #inCodeCache} as the function and predicate unwinders take. */
+    public CodeCacheQueries codeQueries() {
+        return codeQueries;
     }
 
     /**

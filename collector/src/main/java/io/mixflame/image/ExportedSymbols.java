@@ -25,7 +25,8 @@ public interface ExportedSymbols {
 
     /**
      * The link-time address of each of {@code names}, exactly as named, or 0 where there is none: on ELF also symbols
-     * the module does not export (its static symbol table, when not stripped), all of them found in one pass.
+     * the module does not export (its static symbol table, when not stripped), all of them found in one pass of each
+     * table; by default one {@link #withPrefix} per name.
      */
     default long[] addresses(String... names) {
         long[] values = new long[names.length];

@@ -118,7 +118,10 @@ public final class PerfEngine implements SamplingEngine {
     /** Kernel thread ids of the sampler and the walker, once they run; their samples are counted, not walked. */
     private volatile int samplerTid = -1;
     private volatile int walkerTid = -1;
-    /** Whether the profiler's own threads' events copy no stack yet (the sampler's alone). */
+    /**
+     * Whether the profiler's own threads' events copy no stack yet, or need not (another process profiled); the
+     * sampler's alone after start.
+     */
     private boolean ownThreadsCopyNoStack;
     private final Frame[] ownStack = new Frame[2];
     private long startNanos;
@@ -153,6 +156,8 @@ public final class PerfEngine implements SamplingEngine {
                     + settings.event().optionName() + " is not built on it yet");
         }
         PerfCaptureSettings captureSettings = PerfCaptureSettings.defaults(pid, settings.intervalNanos());
+        // Profiling another process (record --pid), the profiler's own threads are not among those sampled.
+        ownThreadsCopyNoStack = pid != ProcessHandle.current().pid();
         capture = new PerfCapture(captureSettings, syscalls);
         try {
             memory = new LinuxProcessMemory(pid);

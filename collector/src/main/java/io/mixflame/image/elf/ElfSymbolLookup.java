@@ -33,18 +33,19 @@ public final class ElfSymbolLookup {
         Map<String, Long> found = new HashMap<>();
         byte[] prefixBytes = prefix.getBytes(StandardCharsets.UTF_8);
         for (String table : TABLES) {
-            ByteBuffer[] read = table(elf, table);
-            if (read == null) {
+            ElfSection[] sections = table(elf, table);
+            if (sections == null) {
                 continue;
             }
-            ByteBuffer symbols = read[0];
-            ByteBuffer names = read[1];
+            ByteBuffer symbols = elf.sectionBytes(sections[0]);
+            ByteBuffer names = elf.sectionBytes(sections[1]);
             int count = symbols.limit() / SYMBOL_SIZE;
             for (int i = 0; i < count; i++) {
                 int at = i * SYMBOL_SIZE;
                 long nameIndex = Integer.toUnsignedLong(symbols.getInt(at + NAME));
                 if (defined(symbols, at) && nameIndex != 0 && startsWith(names, nameIndex, prefixBytes)) {
-                    found.putIfAbsent(cString(names, (int) nameIndex), symbols.getLong(at + VALUE));
+                    found.putIfAbsent(elf.stringAt(sections[1].offset(), sections[1].size(), nameIndex),
+                            symbols.getLong(at + VALUE));
                 }
             }
             return found;
@@ -63,12 +64,12 @@ public final class ElfSymbolLookup {
             if (wanted.remaining() == 0) {
                 break;
             }
-            ByteBuffer[] read = table(elf, table);
-            if (read == null) {
+            ElfSection[] sections = table(elf, table);
+            if (sections == null) {
                 continue;
             }
-            ByteBuffer symbols = read[0];
-            ByteBuffer nameBytes = read[1];
+            ByteBuffer symbols = elf.sectionBytes(sections[0]);
+            ByteBuffer nameBytes = elf.sectionBytes(sections[1]);
             int count = symbols.limit() / SYMBOL_SIZE;
             for (int i = 0; i < count; i++) {
                 int at = i * SYMBOL_SIZE;
@@ -86,8 +87,8 @@ public final class ElfSymbolLookup {
         return values;
     }
 
-    /** A symbol table's entries and its names, or null when the file has not both. */
-    private static ByteBuffer[] table(ElfFile elf, String name) {
+    /** A symbol table and its string table, or null when the file has not both with their bytes. */
+    private static ElfSection[] table(ElfFile elf, String name) {
         Optional<ElfSection> section = elf.sectionWithData(name);
         if (section.isEmpty()) {
             return null;
@@ -96,7 +97,7 @@ public final class ElfSymbolLookup {
         if (!strings.hasData()) {
             return null;
         }
-        return new ByteBuffer[] {elf.sectionBytes(section.get()), elf.sectionBytes(strings)};
+        return new ElfSection[] {section.get(), strings};
     }
 
     private static boolean defined(ByteBuffer symbols, int at) {
@@ -114,16 +115,6 @@ public final class ElfSymbolLookup {
             }
         }
         return true;
-    }
-
-    private static String cString(ByteBuffer names, int at) {
-        int end = at;
-        while (end < names.limit() && names.get(end) != 0) {
-            end++;
-        }
-        byte[] bytes = new byte[end - at];
-        names.get(at, bytes);
-        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /**

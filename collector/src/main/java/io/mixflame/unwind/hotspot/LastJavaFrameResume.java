@@ -44,11 +44,21 @@ public final class LastJavaFrameResume {
     private long returnAddress;
 
     public LastJavaFrameResume(HotSpotVm vm) {
-        this(new VmQueries(vm));
+        this(vm.codeQueries(), vm.codeQueries(), new VmAnchors(vm));
     }
 
-    private LastJavaFrameResume(VmQueries vm) {
-        this(vm, vm, vm);
+    /** The threads' last Java frames, read from the JVM (a class: a method reference is spun at start-up). */
+    private static final class VmAnchors implements Anchors {
+        private final HotSpotVm vm;
+
+        VmAnchors(HotSpotVm vm) {
+            this.vm = vm;
+        }
+
+        @Override
+        public boolean read(int tid, long[] out) {
+            return vm.lastJavaFrame(tid, out);
+        }
     }
 
     /**
