@@ -56,10 +56,11 @@ public final class CompilerDirective {
                 return;
             }
             // Not Files.createTempFile: its random names start SecureRandom, some 30 ms and a hundred JDK methods
-            // compiled, in the service's start-up. A name of this process's own, created only when new (O_EXCL: an
-            // existing file or link there makes this fail, and the directive is left out).
-            file = Path.of(System.getProperty("java.io.tmpdir"), "mixflame-directive-" + ProcessHandle.current().pid()
-                    + "-" + System.nanoTime() + ".json");
+            // compiled, in the service's start-up; nor the pid, whose ProcessHandle loads two dozen classes more. A
+            // name unlikely to be taken, created only when new (O_EXCL: an existing file or link there makes this
+            // fail, and the directive is left out).
+            file = Path.of(System.getProperty("java.io.tmpdir"), "mixflame-directive-" + System.nanoTime() + "-"
+                    + Integer.toHexString(System.identityHashCode(new Object())) + ".json");
             if (file.toString().indexOf(' ') >= 0) {
                 // The command line below takes the path as one word.
                 LOG.debug("no compiler directive for the profiler's classes: a space in {}", file);

@@ -10,6 +10,7 @@ import io.mixflame.engine.perf.PerfEngine;
 import io.mixflame.engine.wall.ThreadState;
 import io.mixflame.engine.wall.WallEngine;
 import io.mixflame.platform.TargetProcesses;
+import io.mixflame.process.OwnPid;
 import java.util.EnumSet;
 import io.mixflame.profile.SampleSink;
 import java.util.ArrayList;
@@ -76,7 +77,7 @@ final class EngineSelector {
         public SamplingEngine get() {
             return switch (kind) {
                 case PERF -> new PerfEngine();
-                case WALL -> new WallEngine(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), states);
+                case WALL -> new WallEngine(OwnPid.get(), new LinuxPerfSyscalls(), states);
                 case JFR -> new JfrEngine();
                 default -> new HelperEngine();
             };

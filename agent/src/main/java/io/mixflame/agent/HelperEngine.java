@@ -3,6 +3,7 @@ package io.mixflame.agent;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
+import io.mixflame.process.OwnPid;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.SampleSink;
@@ -74,7 +75,7 @@ final class HelperEngine implements SamplingEngine {
             // Wine 10.5% -> 7.0-7.4% of one core over a 40-s launch, per sample 185 -> 200 us p50).
             List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1", "-jar", jar,
-                    HelperCommandLine.COMMAND, HelperCommandLine.PID, Long.toString(ProcessHandle.current().pid())));
+                    HelperCommandLine.COMMAND, HelperCommandLine.PID, Long.toString(OwnPid.get())));
             if (settings.times()) {
                 command.add(HelperCommandLine.TIMES);
             }

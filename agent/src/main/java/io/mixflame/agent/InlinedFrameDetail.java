@@ -3,6 +3,7 @@ package io.mixflame.agent;
 import io.mixflame.hotspot.BooleanFlagSwitch;
 import io.mixflame.platform.TargetProcess;
 import io.mixflame.platform.TargetProcesses;
+import io.mixflame.process.OwnPid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,7 @@ final class InlinedFrameDetail {
     /** Turns the flag on where it is off, saying in one log line what came of it; never fails. */
     static BooleanFlagSwitch.Outcome turnOn() {
         BooleanFlagSwitch.Outcome outcome;
-        try (TargetProcess self = TargetProcesses.open(ProcessHandle.current().pid())) {
+        try (TargetProcess self = TargetProcesses.open(OwnPid.get())) {
             outcome = BooleanFlagSwitch.turnOn(self.modules(), self.memory(), FLAG);
         } catch (RuntimeException | java.io.IOException e) {
             LOG.info("{} could not be turned on ({}): compiled frames are named at safepoint granularity", FLAG,

@@ -1,5 +1,6 @@
 package io.mixflame.agent;
 
+import io.mixflame.process.OwnPid;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.OutputFormat;
@@ -160,7 +161,7 @@ final class ProfileOutput {
     }
 
     private Path target(String template, String event, boolean looping) {
-        return OutputPath.expandNow(template, event, ProcessHandle.current().pid(), looping);
+        return OutputPath.expandNow(template, event, OwnPid.get(), looping);
     }
 
     private synchronized void retain(Path path) {

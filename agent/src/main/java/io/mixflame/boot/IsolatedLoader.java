@@ -2,20 +2,28 @@ package io.mixflame.boot;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.net.URLClassLoader;
+import java.security.CodeSigner;
+import java.security.CodeSource;
+import java.security.ProtectionDomain;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * The class loader that holds the profiler and its dependencies, apart from the application's.
  *
  * <p>The jar keeps them under {@value #PREFIX}, a path no class loader of the application looks into, and this
- * loader reads them from there through a {@code jar:} URL: JNA, SLF4J and Byte Buddy of the profiler's own
+ * loader reads them from there, entry by entry: JNA, SLF4J and Byte Buddy of the profiler's own
  * versions load here even when the application carries others. JNA cannot be relocated to another package (its
  * JNI library binds to its class names), which is why the profiler is isolated rather than shaded.
  *
@@ -26,16 +34,16 @@ final class IsolatedLoader {
     static final String PREFIX = "MIXFLAME-INF/classes/";
     private static final String GRANT = "io.mixflame.agent.NativeAccessGrant";
 
-    private static URLClassLoader loader;
+    private static ProfilerClassLoader loader;
 
     private IsolatedLoader() {
     }
 
     /** The one loader of this JVM, created on first use, for the command-line tool (its own process). */
-    static synchronized ClassLoader get(ClassLoader parent) throws MalformedURLException, URISyntaxException {
+    static synchronized ClassLoader get(ClassLoader parent) throws IOException, URISyntaxException {
         if (loader == null) {
             JnaSearchPath.presetOnLinux();
-            loader = new ProfilerClassLoader(new URL[] {inner()}, parent);
+            loader = new ProfilerClassLoader(ownJar(), parent);
         }
         return loader;
     }
@@ -46,7 +54,7 @@ final class IsolatedLoader {
      * as for the tool. When the layer cannot be made, likewise, and JNA's warnings are the only difference.
      */
     static synchronized ClassLoader getForAgent(ClassLoader parent, Instrumentation instrumentation)
-            throws MalformedURLException, URISyntaxException {
+            throws IOException, URISyntaxException {
         if (loader != null) {
             return loader;
         }
@@ -54,7 +62,7 @@ final class IsolatedLoader {
         if (Runtime.version().feature() < 22) {
             // The layer only quiets JDK 22's native-access warning; building it (module descriptors resolved and
             // a layer defined) is start-up work the service's JIT compiled a few dozen JDK methods for.
-            loader = new ProfilerClassLoader(new URL[] {inner()}, parent);
+            loader = new ProfilerClassLoader(ownJar(), parent);
             openJdkInternals(instrumentation);
             return loader;
         }
@@ -64,7 +72,7 @@ final class IsolatedLoader {
         } catch (IOException | RuntimeException e) {
             return get(parent);
         }
-        loader = new ProfilerClassLoader(new URL[] {inner()}, jna.loader());
+        loader = new ProfilerClassLoader(ownJar(), jna.loader());
         openJdkInternals(instrumentation);
         grantNativeAccess(jna.module());
         return loader;
@@ -108,24 +116,79 @@ final class IsolatedLoader {
         }
     }
 
-    private static URL inner() throws MalformedURLException, URISyntaxException {
-        return new URL("jar:" + ownJar().toURI() + "!/" + PREFIX);
-    }
-
     /** The jar these boot classes were loaded from. */
     static File ownJar() throws URISyntaxException {
         return new File(IsolatedLoader.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     /**
-     * The profiler's loader. Not registered as parallel capable, unlike {@link URLClassLoader} itself: such a loader
-     * keeps a lock object and an entry for every class name it is ever asked for (some 1 400, the JDK's among them),
-     * on the service's heap for as long as the loader lives; this one locks itself while it loads, as loaders did
-     * before Java 7 (its parents never call back into it, so none can wait on another).
+     * The profiler's loader: classes read straight from the jar's entries under {@value #PREFIX}. Not a
+     * {@code URLClassLoader} over a {@code jar:} URL: that makes, for every class, URLs of the entry and a connection
+     * to it, string and URL parsing that had the service's JIT compile some 160 JDK methods more while the profiler's
+     * 400 classes loaded (issue 24). Resources, which JNA and the service loader of SLF4J ask for a handful of, are
+     * still answered with {@code jar:} URLs.
+     *
+     * <p>Not registered as parallel capable: such a loader keeps a lock object and an entry for every class name it
+     * is ever asked for (some 1 400, the JDK's among them), on the service's heap for as long as the loader lives;
+     * this one locks itself while it loads, as loaders did before Java 7 (its parents never call back into it, so
+     * none can wait on another).
      */
-    private static final class ProfilerClassLoader extends URLClassLoader {
-        ProfilerClassLoader(URL[] urls, ClassLoader parent) {
-            super("mixflame", urls, parent);
+    static final class ProfilerClassLoader extends ClassLoader {
+        private final ZipFile jar;
+        private final String jarUrl;
+        private final ProtectionDomain domain;
+
+        ProfilerClassLoader(File jarFile, ClassLoader parent) throws IOException {
+            super("mixflame", parent);
+            this.jar = new ZipFile(jarFile);
+            URL location = jarFile.toURI().toURL();
+            this.jarUrl = "jar:" + location + "!/";
+            this.domain = new ProtectionDomain(new CodeSource(location, (CodeSigner[]) null), null, this, null);
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            StringBuilder path = new StringBuilder(PREFIX.length() + name.length() + 6).append(PREFIX);
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                path.append(c == '.' ? '/' : c);
+            }
+            ZipEntry entry = jar.getEntry(path.append(".class").toString());
+            if (entry == null) {
+                throw new ClassNotFoundException(name);
+            }
+            byte[] bytes;
+            try (InputStream in = jar.getInputStream(entry)) {
+                bytes = in.readAllBytes();
+            } catch (IOException e) {
+                throw new ClassNotFoundException(name, e);
+            }
+            int dot = name.lastIndexOf('.');
+            if (dot > 0) {
+                String pkg = name.substring(0, dot);
+                if (getDefinedPackage(pkg) == null) {
+                    definePackage(pkg, null, null, null, null, null, null, null);
+                }
+            }
+            return defineClass(name, bytes, 0, bytes.length, domain);
+        }
+
+        @Override
+        protected URL findResource(String name) {
+            if (jar.getEntry(PREFIX + name) == null) {
+                return null;
+            }
+            try {
+                return new URL(jarUrl + PREFIX + name);
+            } catch (MalformedURLException e) {
+                return null;
+            }
+        }
+
+        @Override
+        protected Enumeration<URL> findResources(String name) {
+            URL url = findResource(name);
+            return url == null ? Collections.emptyEnumeration() : Collections.enumeration(List.of(url));
         }
     }
 }

@@ -44,6 +44,10 @@ class ModuleIndexIT {
         String second = run(jdk, cache, "second");
         assertThat(second).contains("symbols of " + libjvm + " from module index")
                 .doesNotContain("symbols of " + libjvm + " written");
+        // JNA's native library is kept there too, copied by the first JVM and loaded from there by both.
+        String jnaCopy = "JNA's library loaded from " + cache.resolve("lib" + JnaDispatchCache.NAME_PREFIX);
+        assertThat(first).contains("JNA's library copied to").contains(jnaCopy);
+        assertThat(second).doesNotContain("JNA's library copied to").contains(jnaCopy);
 
         Set<String> firstNames = libjvmFunctions(dir.resolve("first.collapsed"));
         Set<String> secondNames = libjvmFunctions(dir.resolve("second.collapsed"));

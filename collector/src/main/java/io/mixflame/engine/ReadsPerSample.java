@@ -1,6 +1,5 @@
 package io.mixflame.engine;
 
-import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -52,11 +51,11 @@ public final class ReadsPerSample {
         if (samples == 0 || startReads < 0 || readsNow < startReads) {
             return "";
         }
-        String text = String.format(Locale.ROOT, "%d reads p50 / %.1f mean per sample", all.getValueAtPercentile(50),
-                (double) (readsNow - startReads) / samples);
+        String text = all.getValueAtPercentile(50) + " reads p50 / "
+                + FixedPoint.format((double) (readsNow - startReads) / samples, 1) + " mean per sample";
         if (warm.getTotalCount() > 0) {
-            text += String.format(Locale.ROOT, ", after the first 10 s %d p50 / %d p99", warm.getValueAtPercentile(50),
-                    warm.getValueAtPercentile(99));
+            text += ", after the first 10 s " + warm.getValueAtPercentile(50) + " p50 / "
+                    + warm.getValueAtPercentile(99) + " p99";
         }
         return text;
     }

@@ -13,6 +13,7 @@ import io.mixflame.hotspot.VmReader;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.platform.TargetProcess;
 import io.mixflame.platform.TargetProcesses;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.FrameType;
@@ -105,7 +106,7 @@ public final class ProcessStackWalker implements AutoCloseable {
 
     /** Attaches to the process it runs in. */
     public static ProcessStackWalker attachSelf() throws IOException {
-        return new ProcessStackWalker(ProcessHandle.current().pid(), PeFrameUnwinding.OWN);
+        return new ProcessStackWalker(OwnPid.get(), PeFrameUnwinding.OWN);
     }
 
     /** The process. */

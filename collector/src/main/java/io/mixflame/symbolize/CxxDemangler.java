@@ -3,6 +3,7 @@ package io.mixflame.symbolize;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import io.mixflame.process.linux.LibcLibrary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +46,7 @@ public final class CxxDemangler {
 
         private static boolean link() {
             try {
-                Native.register(Libc.class, NativeLibrary.getInstance("c"));
+                Native.register(Libc.class, LibcLibrary.get());
                 return true;
             } catch (UnsatisfiedLinkError e) {
                 return false;

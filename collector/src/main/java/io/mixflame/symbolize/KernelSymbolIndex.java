@@ -3,6 +3,7 @@ package io.mixflame.symbolize;
 import io.mixflame.cache.OffHeapArray;
 import io.mixflame.image.index.IndexRefusedException;
 import io.mixflame.image.index.IndexSection;
+import io.mixflame.image.index.KeyHash;
 import io.mixflame.image.index.LongArraySection;
 import io.mixflame.image.index.ModuleIndex;
 import io.mixflame.image.index.ModuleIndexKey;
@@ -13,9 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -105,16 +103,15 @@ public final class KernelSymbolIndex {
      * Of each module line only its name, size and address count: the use count between them changes as it is used.
      */
     static ModuleIndexKey key(String bootId, List<String> moduleLines, long firstLineAddress) {
-        MessageDigest digest = sha256();
+        KeyHash digest = new KeyHash();
         for (String line : moduleLines) {
-            String[] fields = line.trim().split(" +");
+            String[] fields = words(line);
             if (fields.length >= 2) {
                 digest.update((fields[0] + ' ' + fields[1] + ' ' + fields[fields.length - 1] + '\n')
                         .getBytes(StandardCharsets.ISO_8859_1));
             }
         }
-        String identity = "kallsyms\n" + bootId + '\n' + Long.toHexString(firstLineAddress) + '\n'
-                + HexFormat.of().formatHex(digest.digest());
+        String identity = "kallsyms\n" + bootId + '\n' + Long.toHexString(firstLineAddress) + '\n' + digest.hex();
         return ModuleIndexKey.kernel(identity.getBytes(StandardCharsets.US_ASCII));
     }
 
@@ -129,12 +126,24 @@ public final class KernelSymbolIndex {
         return KernelSymbols.firstLineAddress(head, length);
     }
 
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
+    /** A line's words between runs of spaces (not {@code split(" +")}: a regular expression in the start-up). */
+    static String[] words(String line) {
+        java.util.ArrayList<String> words = new java.util.ArrayList<>();
+        int i = 0;
+        int n = line.length();
+        while (i < n) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int start = i;
+            while (i < n && line.charAt(i) != ' ') {
+                i++;
+            }
+            if (i > start) {
+                words.add(line.substring(start, i));
+            }
         }
+        return words.toArray(new String[0]);
     }
 
     /** The sections of a parsed table. */

@@ -124,4 +124,15 @@ class KernelSymbolIndexTest {
             assertThat(second.name(address)).isEqualTo(first.name(address));
         }
     }
+
+    /** The words of a module line are what {@code split(" +")} of the trimmed line gives. */
+    @Test
+    void splitsModuleLinesAsARunOfSpacesWould() {
+        for (String line : List.of("zlib 16384 0 - Live 0xffffffffc0a00000", "  nf_tables   286720 3 nft_ct,  Live 0x0  ",
+                "", "   ", "one", "a b", " a  b ")) {
+            String trimmed = line.trim();
+            String[] expected = trimmed.isEmpty() ? new String[0] : trimmed.split(" +");
+            assertThat(KernelSymbolIndex.words(line)).as(line).containsExactly(expected);
+        }
+    }
 }

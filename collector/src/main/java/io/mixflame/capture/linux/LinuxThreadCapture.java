@@ -9,6 +9,7 @@ import io.mixflame.capture.proc.BlockedThreadState;
 import io.mixflame.capture.proc.KernelStack;
 import io.mixflame.capture.ptrace.PtraceCapture;
 import io.mixflame.process.MemoryMapping;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
 import java.io.IOException;
 import java.util.List;
@@ -53,7 +54,7 @@ public final class LinuxThreadCapture implements ThreadCapture {
             lastBlocked = state.get();
             return CaptureMethod.BLOCKED_IN_KERNEL;
         }
-        if (pid == ProcessHandle.current().pid()) {
+        if (pid == OwnPid.get()) {
             throw new ThreadCaptureException("thread " + tid + " is running; a running thread of the own process can"
                     + " only be captured by the perf sampler");
         }

@@ -1,8 +1,8 @@
 package io.mixflame.capture.perf;
 
 import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import io.mixflame.process.linux.LibcLibrary;
 
 /** {@link PerfSyscalls} through libc, with JNA's direct mapping (no per-call reflection). */
 public final class LinuxPerfSyscalls implements PerfSyscalls {
@@ -15,7 +15,7 @@ public final class LinuxPerfSyscalls implements PerfSyscalls {
     /** The libc functions, bound once. */
     private static final class Libc {
         static {
-            Native.register(Libc.class, NativeLibrary.getInstance("c"));
+            Native.register(Libc.class, LibcLibrary.get());
         }
 
         // syscall() is variadic, but it only moves integer registers, so a fixed signature is safe on x86-64.

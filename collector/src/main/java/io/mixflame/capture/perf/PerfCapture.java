@@ -34,6 +34,12 @@ public final class PerfCapture implements AutoCloseable {
     private final ThreadSource threads;
     private final int pageSize;
     private final Map<Integer, ThreadEvent> events = new HashMap<>();
+    /**
+     * The events' ring buffers as an array for the drain, which runs every poll: made again only after the events
+     * change, so that the steady state iterates no HashMap (whose iterator code the service's JIT would otherwise
+     * compile with C2 for the profiler, in code it shares with the service).
+     */
+    private PerfRingBuffer[] rings;
     private final Set<Integer> refused = new HashSet<>();
     private final RawSample sample;
     /** One visitor for every drain, so that polling many buffers allocates nothing. */
@@ -145,6 +151,7 @@ public final class PerfCapture implements AutoCloseable {
             if (!alive.contains(e.getKey())) {
                 release(e.getValue());
                 it.remove();
+                rings = null;
             }
         }
         refused.retainAll(alive);
@@ -191,6 +198,7 @@ public final class PerfCapture implements AutoCloseable {
         }
         events.put(tid, new ThreadEvent(fd, address, length, new PerfRingBuffer(address, pageSize, dataPages),
                 stackBytes));
+        rings = null;
         if (enable) {
             sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
         }
@@ -270,8 +278,17 @@ public final class PerfCapture implements AutoCloseable {
     public int drain(Consumer<RawSample> consumer) {
         int before = (int) samples;
         this.consumer = consumer;
-        for (ThreadEvent e : events.values()) {
-            e.ring().drain(visitor);
+        PerfRingBuffer[] all = rings;
+        if (all == null) {
+            all = new PerfRingBuffer[events.size()];
+            int i = 0;
+            for (ThreadEvent e : events.values()) {
+                all[i++] = e.ring();
+            }
+            rings = all;
+        }
+        for (PerfRingBuffer ring : all) {
+            ring.drain(visitor);
         }
         this.consumer = null;
         return (int) samples - before;
@@ -352,5 +369,6 @@ public final class PerfCapture implements AutoCloseable {
             release(e);
         }
         events.clear();
+        rings = null;
     }
 }

@@ -3,10 +3,10 @@ package io.mixflame.capture.ptrace;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
-import io.mixflame.process.ProcessMemory;
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.process.ProcessMemory;
+import io.mixflame.process.linux.LibcLibrary;
 
 /**
  * Captures a running thread of another process with a stop of microseconds: {@code PTRACE_SEIZE} and
@@ -33,7 +33,7 @@ public final class PtraceCapture {
     private static final int REGS_BYTES = 27 * 8;
 
     static {
-        Native.register(PtraceCapture.class, NativeLibrary.getInstance("c"));
+        Native.register(PtraceCapture.class, LibcLibrary.get());
     }
 
     private static native long ptrace(long request, int pid, Pointer address, Pointer data) throws LastErrorException;

@@ -1,6 +1,7 @@
 package io.mixflame.engine.perf;
 
 import io.mixflame.engine.EpochClock;
+import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.PerfCapture;
@@ -15,17 +16,14 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.linux.ProcThreadSelf;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -79,8 +77,9 @@ public final class PerfEngine implements SamplingEngine {
     private final EpochClock clock = new EpochClock();
     private Thread sampler;
     private Thread walkerThread;
-    private final BlockingQueue<CapturedThread> free = new ArrayBlockingQueue<>(WARM_POOL);
-    private final BlockingQueue<CapturedThread> ready = new ArrayBlockingQueue<>(WARM_POOL);
+    /** Captures back from the walker to the sampler, and captured samples from the sampler to the walker. */
+    private final HandOffRing<CapturedThread> free = new HandOffRing<>(WARM_POOL);
+    private final HandOffRing<CapturedThread> ready = new HandOffRing<>(WARM_POOL);
     /**
      * The sampler's one callback object for every drain (made per drain it would allocate), for the requests for
      * larger copies it applies and for the ended threads it drops. A class rather than lambdas: each lambda is a
@@ -130,7 +129,7 @@ public final class PerfEngine implements SamplingEngine {
 
     /** The engine for the process it runs in. */
     public PerfEngine() {
-        this(ProcessHandle.current().pid(), new LinuxPerfSyscalls());
+        this(OwnPid.get(), new LinuxPerfSyscalls());
     }
 
     /** The engine for another process, or with other system calls (tests force refusals through them). */
@@ -157,7 +156,7 @@ public final class PerfEngine implements SamplingEngine {
         }
         PerfCaptureSettings captureSettings = PerfCaptureSettings.defaults(pid, settings.intervalNanos());
         // Profiling another process (record --pid), the profiler's own threads are not among those sampled.
-        ownThreadsCopyNoStack = pid != ProcessHandle.current().pid();
+        ownThreadsCopyNoStack = pid != OwnPid.get();
         capture = new PerfCapture(captureSettings, syscalls);
         try {
             memory = new LinuxProcessMemory(pid);
@@ -201,7 +200,7 @@ public final class PerfEngine implements SamplingEngine {
 
     private void sample(DrainPacing pacing) {
         samplerTid = ProcThreadSelf.tid();
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        ThreadCpuClock cpuClock = new ThreadCpuClock();
         long lastPoll = System.nanoTime();
         long lastListing = lastPoll;
         int listedCount = -1;
@@ -246,7 +245,7 @@ public final class PerfEngine implements SamplingEngine {
                 // No more samples from the kernel either; stop() closes it again, harmlessly, after joining us.
                 capture.close();
             }
-            samplerCpuNanos = cpuTime(mx);
+            samplerCpuNanos = Math.max(0, cpuClock.nanos());
         }
     }
 
@@ -294,7 +293,7 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     private void walk(SamplingSettings settings, SampleSink target) {
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        ThreadCpuClock cpuClock = new ThreadCpuClock();
         // Here rather than in start(): start() runs on the application's thread (premain), which must not wait
         // for symbol tables; samples taken meanwhile wait in the ring buffers and the pool.
         walkerTid = ProcThreadSelf.tid();
@@ -311,7 +310,7 @@ public final class PerfEngine implements SamplingEngine {
                 long t0 = System.nanoTime();
                 long readsBefore = memory.systemReads();
                 boolean cpuTimed = ++walked % CPU_TIMED_EVERY == 0 && t0 - startNanos >= WARM_UP_NANOS;
-                long c0 = cpuTimed ? mx.getCurrentThreadCpuTime() : 0;
+                long c0 = cpuTimed ? cpuClock.nanos() : 0;
                 try {
                     if (s.tid() == samplerTid || s.tid() == walkerTid) {
                         addOwn(s, settings, target);
@@ -337,7 +336,7 @@ public final class PerfEngine implements SamplingEngine {
                         free.offer(s);
                     }
                 }
-                long c1 = cpuTimed ? mx.getCurrentThreadCpuTime() : 0;
+                long c1 = cpuTimed ? cpuClock.nanos() : 0;
                 long t1 = System.nanoTime();
                 synchronized (perSample) {
                     perSample.recordValue(Math.min(t1 - t0, perSample.getHighestTrackableValue()));
@@ -353,7 +352,7 @@ public final class PerfEngine implements SamplingEngine {
         } catch (OutOfMemoryError e) {
             giveWay();
         } finally {
-            walkerCpuNanos = cpuTime(mx);
+            walkerCpuNanos = Math.max(0, cpuClock.nanos());
         }
     }
 
@@ -368,14 +367,6 @@ public final class PerfEngine implements SamplingEngine {
         }
         ownStack[depth++] = Frame.PROFILER;
         target.add(ownStack, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
-    }
-
-    private static long cpuTime(ThreadMXBean mx) {
-        try {
-            return mx.isCurrentThreadCpuTimeSupported() ? mx.getCurrentThreadCpuTime() : 0;
-        } catch (UnsupportedOperationException e) {
-            return 0;
-        }
     }
 
     @Override
@@ -477,14 +468,16 @@ public final class PerfEngine implements SamplingEngine {
             warmText = perSampleWarm.getTotalCount() == 0 ? ""
                     : "; after the first 10 s: " + percentiles(perSampleWarm);
             if (cpuPerSampleWarm.getTotalCount() > 0) {
-                warmText += String.format(" (the walker's CPU: %.1f µs p50 / %.1f µs p99, one sample in %d timed)",
-                        cpuPerSampleWarm.getValueAtPercentile(50) / 1000.0,
-                        cpuPerSampleWarm.getValueAtPercentile(99) / 1000.0, CPU_TIMED_EVERY);
+                warmText += " (the walker's CPU: " + FixedPoint.micros(cpuPerSampleWarm.getValueAtPercentile(50))
+                        + " µs p50 / " + FixedPoint.micros(cpuPerSampleWarm.getValueAtPercentile(99))
+                        + " µs p99, one sample in "
+                        + CPU_TIMED_EVERY + " timed)";
             }
         }
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
         String cpu = samplerCpuNanos + walkerCpuNanos == 0 ? ""
-                : String.format(", sampler %.2f%% of one core", 100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed);
+                : ", sampler " + FixedPoint.format(100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed, 2)
+                + "% of one core";
         notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText);
         ReadsPerSample r = reads;
         String read = r == null ? "" : r.describe(memory.systemReads());
@@ -502,7 +495,7 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     private static String percentiles(Histogram h) {
-        return String.format("%.1f µs p50 / %.1f µs p99 per sample", h.getValueAtPercentile(50) / 1000.0,
-                h.getValueAtPercentile(99) / 1000.0);
+        return FixedPoint.micros(h.getValueAtPercentile(50)) + " µs p50 / "
+                + FixedPoint.micros(h.getValueAtPercentile(99)) + " µs p99 per sample";
     }
 }

@@ -1,6 +1,7 @@
 package io.mixflame.engine.suspend;
 
 import io.mixflame.engine.EpochClock;
+import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
@@ -12,6 +13,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.TickRate;
 import io.mixflame.platform.TargetProcess;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.SampleSink;
 import java.time.Duration;
@@ -96,7 +98,7 @@ public final class SuspendEngine implements SamplingEngine {
         if (running) {
             throw new IllegalStateException("already started");
         }
-        if (target.pid() == ProcessHandle.current().pid()) {
+        if (target.pid() == OwnPid.get()) {
             throw new EngineUnavailableException("threads are stopped from another process, never from their own");
         }
         stacks = new SampleStackBuilder(target.modules(), target.memory(), target.threads());
@@ -247,20 +249,22 @@ public final class SuspendEngine implements SamplingEngine {
         String walked;
         synchronized (paused) {
             stopped = paused.getTotalCount() == 0 ? "no thread stopped"
-                    : String.format("threads stopped %.1f µs p50 / %.1f µs p99 / %.1f µs max per capture",
-                    paused.getValueAtPercentile(50) / 1000.0, paused.getValueAtPercentile(99) / 1000.0,
-                    paused.getMaxValue() / 1000.0);
+                    : "threads stopped " + FixedPoint.micros(paused.getValueAtPercentile(50)) + " µs p50 / "
+                    + FixedPoint.micros(paused.getValueAtPercentile(99)) + " µs p99 / "
+                    + FixedPoint.micros(paused.getMaxValue()) + " µs max per capture";
             walked = perSample.getTotalCount() == 0 ? "no samples walked"
-                    : String.format("%.1f µs p50 / %.1f µs p99 per sample", perSample.getValueAtPercentile(50) / 1000.0,
-                    perSample.getValueAtPercentile(99) / 1000.0);
+                    : FixedPoint.micros(perSample.getValueAtPercentile(50)) + " µs p50 / "
+                    + FixedPoint.micros(perSample.getValueAtPercentile(99)) + " µs p99 per sample";
         }
         long cpuNow = profilerCpuNanos >= 0 ? profilerCpuNanos : processCpuNanos();
         long end = endNanos != 0 ? endNanos : System.nanoTime();
         double elapsed = Math.max(1, end - startNanos);
         String cpu = cpuNow < 0 || startCpuNanos < 0 ? ""
-                : String.format(", profiler process %.1f%% of one core", 100.0 * (cpuNow - startCpuNanos) / elapsed);
+                : ", profiler process " + FixedPoint.format(100.0 * (cpuNow - startCpuNanos) / elapsed, 1)
+                + "% of one core";
         if (cpuNow >= 0 && warmCpuNanos >= 0 && end - warmNanos > 0) {
-            cpu += String.format(" (%.1f%% after the first 10 s)", 100.0 * (cpuNow - warmCpuNanos) / (end - warmNanos));
+            cpu += " (" + FixedPoint.format(100.0 * (cpuNow - warmCpuNanos) / (end - warmNanos), 1)
+                    + "% after the first 10 s)";
         }
         // A sampler that falls behind its interval (a slow walk, a slow system such as Wine) skips ticks rather than
         // bursting; how many it kept of those asked for tells a thin profile's cause from a quiet target.

@@ -1,6 +1,7 @@
 package io.mixflame.engine.wall;
 
 import io.mixflame.engine.EpochClock;
+import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
@@ -16,6 +17,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.perf.LinuxSampleStacks;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
@@ -118,7 +120,7 @@ public final class WallEngine implements SamplingEngine {
 
     /** Wall-clock sampling of the own process, every state. */
     public WallEngine() {
-        this(ProcessHandle.current().pid(), new LinuxPerfSyscalls(), EnumSet.allOf(ThreadState.class));
+        this(OwnPid.get(), new LinuxPerfSyscalls(), EnumSet.allOf(ThreadState.class));
     }
 
     /**
@@ -425,7 +427,7 @@ public final class WallEngine implements SamplingEngine {
         List<String> notes = new ArrayList<>();
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
         notes.add(ticks + " wall-clock ticks, " + walks + " blocked stacks walked, " + reused + " reused unchanged"
-                + (cpuNanos == 0 ? "" : String.format(", sampler %.2f%% of one core", 100.0 * cpuNanos / elapsed)));
+                + (cpuNanos == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * cpuNanos / elapsed, 2) + "% of one core"));
         return notes;
     }
 }

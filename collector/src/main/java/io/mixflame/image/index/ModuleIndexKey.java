@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Optional;
@@ -28,7 +26,6 @@ public final class ModuleIndexKey {
     /** Longer build ids are not seen in practice; a longer one would only make a long file name. */
     private static final int MAX_BUILD_ID = 64;
     private static final int MAX_PATH = 4096;
-    private static final int NAME_DIGEST_BYTES = 16;
     /** The extension of index files, by which the directory's bound finds them. */
     static final String EXTENSION = ".mfidx";
 
@@ -87,12 +84,7 @@ public final class ModuleIndexKey {
     }
 
     private static String digest(byte[] key) {
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(key);
-            return HexFormat.of().formatHex(hash, 0, NAME_DIGEST_BYTES);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
+        return KeyHash.of(key);
     }
 
     /** The index file's name in the cache directory. */

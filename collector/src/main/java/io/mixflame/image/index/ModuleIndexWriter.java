@@ -1,5 +1,6 @@
 package io.mixflame.image.index;
 
+import io.mixflame.process.OwnPid;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -50,7 +51,7 @@ final class ModuleIndexWriter {
      */
     static void write(Path directory, ModuleIndexKey key, List<IndexSection> sections) throws IOException {
         Path target = directory.resolve(key.fileName());
-        Path temporary = directory.resolve(key.fileName() + "." + ProcessHandle.current().pid() + "."
+        Path temporary = directory.resolve(key.fileName() + "." + OwnPid.get() + "."
                 + SEQUENCE.incrementAndGet() + TEMPORARY);
         boolean moved = false;
         try {

@@ -2,9 +2,9 @@ package io.mixflame.process.linux;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
 import io.mixflame.process.ChunkedProcessMemory;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
 
 /**
@@ -15,7 +15,7 @@ import io.mixflame.process.ProcessMemory;
 public final class LinuxProcessMemory extends ChunkedProcessMemory {
 
     static {
-        Native.register(LinuxProcessMemory.class, NativeLibrary.getInstance("c"));
+        Native.register(LinuxProcessMemory.class, LibcLibrary.get());
     }
 
     private static native long process_vm_readv(int pid, Pointer localIov, long localCount, Pointer remoteIov,
@@ -41,7 +41,7 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
 
     /** A reader of the process it runs in. */
     public static LinuxProcessMemory self() {
-        return new LinuxProcessMemory(ProcessHandle.current().pid());
+        return new LinuxProcessMemory(OwnPid.get());
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.mixflame.process.windows;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import io.mixflame.process.ChunkedProcessMemory;
+import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
 
 /**
@@ -46,7 +47,7 @@ public final class WindowsProcessMemory extends ChunkedProcessMemory {
     /** Writes through this process's own pseudo-handle, and only to this process: the handle opened reads only. */
     @Override
     public boolean writeByte(long address, byte value) {
-        if (pid != ProcessHandle.current().pid()) {
+        if (pid != OwnPid.get()) {
             return false;
         }
         // The count written at 0, the byte at 8: each where its type's alignment wants it.
