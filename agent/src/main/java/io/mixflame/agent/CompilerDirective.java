@@ -9,32 +9,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks HotSpot, once per JVM, not to inline the profiler's methods into each other when C2 compiles them. The
- * profiler's code is compiled by the application's JIT, on the application's CPUs; inlined into one another its
- * per-sample methods made compile units that took C2 seconds each, where compiled one by one they cost about half
- * the compile time and a few percent per sample (BENCHMARKS.md). The directive names the profiler's own packages
- * only, so no method of the application is compiled differently. Added with the {@code Compiler.directives_add}
- * diagnostic command, reached through jdk.management's internal bean (opened to this loader alone by the boot
- * classes); where that is missing (a jlinked runtime without jdk.management) nothing is done.
+ * Asks HotSpot, once per JVM, to compile the profiler's methods with C1 alone. The profiler's code is compiled by
+ * the application's JIT, on the application's CPUs. C2 took about a fifth of a second of compile time for it in the
+ * saturated study and, in the steady state, deoptimized its walk now and then when a sample first took a branch C2
+ * had left out (a stack of a kind not seen before), which ran the walk interpreted for a while: samples five to ten
+ * times slower than usual, the tail of the per-sample cost. C1 compiles every branch and cost the walk nothing
+ * measurable (BENCHMARKS.md). The directive names the profiler's own packages only, so no method of the application
+ * is compiled differently. Added with the {@code Compiler.directives_add} diagnostic command, reached through
+ * jdk.management's internal bean (opened to this loader alone by the boot classes); where that is missing (a jlinked
+ * runtime without jdk.management) nothing is done.
  */
 public final class CompilerDirective {
     private static final Logger LOG = LoggerFactory.getLogger(CompilerDirective.class);
     private static final String[] PACKAGES = {"agent", "boot", "cache", "capture", "cli", "engine", "hotspot", "image",
-        "process", "profile", "report", "stack", "symbolize", "unwind"};
+        "platform", "process", "profile", "report", "stack", "symbolize", "unwind"};
     private static boolean installed;
 
     private CompilerDirective() {
     }
 
-    /** The directive, as JSON: C2 inlines none of the profiler's methods into the profiler's methods. */
+    /**
+     * The directive, as JSON: C2 compiles none of the profiler's methods (HotSpot then compiles them with C1 without
+     * profiling, its tier 1, once it finds C2 excluded).
+     */
     static String json() {
         StringBuilder match = new StringBuilder();
-        StringBuilder inline = new StringBuilder();
         for (String p : PACKAGES) {
             match.append(match.length() == 0 ? "" : ", ").append("\"io/mixflame/").append(p).append("/*.*\"");
-            inline.append(inline.length() == 0 ? "" : ", ").append("\"-io/mixflame/").append(p).append("/*.*\"");
         }
-        return "[{ match: [" + match + "], c2: { inline: [" + inline + "] } }]\n";
+        return "[{ match: [" + match + "], c2: { Exclude: true } }]\n";
     }
 
     /** Adds the directive unless it was added already; never throws. */

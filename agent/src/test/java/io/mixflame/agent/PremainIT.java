@@ -62,6 +62,8 @@ class PremainIT {
             assertThat(jcmd.waitFor()).as(printed).isZero();
             assertThat(printed).contains("io/mixflame/unwind/*.*", "io/mixflame/symbolize/*.*")
                     .doesNotContain("io/mixflame/testapp").doesNotContain("io/mixflame/*.*");
+            // C1 compiles the profiler's methods, C2 none of them.
+            assertThat(printed).containsPattern("(?s)c1 directives:.*Exclude:false.*c2 directives:.*Exclude:true");
         }
     }
 }
