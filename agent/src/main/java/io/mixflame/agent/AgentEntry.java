@@ -16,10 +16,6 @@ import org.slf4j.LoggerFactory;
 public final class AgentEntry {
     private static final Logger LOG = LoggerFactory.getLogger(AgentEntry.class);
     private static final int MAX_SHOWN = 200;
-    /** Where the boot classes say the agent's jar is ({@code io.mixflame.boot.CliBoot}). */
-    private static final String JAR_PROPERTY = "mixflame.jar";
-    /** Where in that jar the isolated loader finds the profiler's classes and JNA's libraries. */
-    private static final String ISOLATED_PREFIX = "MIXFLAME-INF/classes/";
 
     private AgentEntry() {
     }
@@ -59,19 +55,9 @@ public final class AgentEntry {
             ModuleIndexStore.useShared(options.cacheDir().equals(AgentOptions.CACHE_OFF) ? ModuleIndexStore.DISABLED
                     : ModuleIndexStore.at(Path.of(options.cacheDir())));
         }
-        initializeJna();
+        JnaDispatchCache.initializeFromHostCache();
         CompilerDirective.installOnce();
         run(options);
-    }
-
-    /** JNA, from the host's cached copy of its library where there is a cache directory and the agent's jar. */
-    private static void initializeJna() {
-        ModuleIndexStore store = ModuleIndexStore.shared();
-        String jar = System.getProperty(JAR_PROPERTY);
-        if (store.enabled() && jar != null) {
-            JnaDispatchCache.initializeJna(store.directory(), Path.of(jar), ISOLATED_PREFIX,
-                    AgentEntry.class.getClassLoader());
-        }
     }
 
     /** The option text as a log line may echo it: a megabyte of options must not become a megabyte of log. */

@@ -9,20 +9,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Asks HotSpot, once per JVM, to compile the profiler's methods with C1 alone. The profiler's code is compiled by
- * the application's JIT, on the application's CPUs. C2 took about a fifth of a second of compile time for it in the
- * saturated study and, in the steady state, deoptimized its walk now and then when a sample first took a branch C2
- * had left out (a stack of a kind not seen before), which ran the walk interpreted for a while: samples five to ten
- * times slower than usual, the tail of the per-sample cost. C1 compiles every branch and cost the walk nothing
- * measurable (BENCHMARKS.md). The directive names the profiler's own packages only, so no method of the application
- * is compiled differently. Added with the {@code Compiler.directives_add} diagnostic command, reached through
- * jdk.management's internal bean (opened to this loader alone by the boot classes); where that is missing (a jlinked
- * runtime without jdk.management) nothing is done.
+ * Asks HotSpot, once per JVM, to compile the profiler's methods with C1 alone, but for the labels' recorder, which
+ * runs on the application's threads. The profiler's code is compiled by the application's JIT, on its CPUs. C2 took
+ * about a fifth of a second of compile time for it in the saturated study and, in the steady state, deoptimized its
+ * walk now and then when a sample first took a branch C2 had left out (a stack of a kind not seen before), which ran
+ * the walk interpreted for a while: samples several times slower than usual, in the tail of the per-sample cost. C1
+ * compiles every branch and cost the walk nothing measurable (BENCHMARKS.md). The directive names the profiler's own
+ * packages only, so no method of the application is compiled differently. Added with the
+ * {@code Compiler.directives_add} diagnostic command, reached through jdk.management's internal bean (opened to this
+ * loader alone by the boot classes); where that is missing (a jlinked runtime without jdk.management) nothing is
+ * done.
  */
 public final class CompilerDirective {
     private static final Logger LOG = LoggerFactory.getLogger(CompilerDirective.class);
     private static final String[] PACKAGES = {"agent", "boot", "cache", "capture", "cli", "engine", "hotspot", "image",
         "platform", "process", "profile", "report", "stack", "symbolize", "unwind"};
+    /** Code of the profiler's that the application's own threads run, per request: labels entered and left. */
+    private static final String[] APPLICATION_THREAD_PACKAGES = {"capture/labels", "agent/labels"};
     private static boolean installed;
 
     private CompilerDirective() {
@@ -30,14 +33,21 @@ public final class CompilerDirective {
 
     /**
      * The directive, as JSON: C2 compiles none of the profiler's methods (HotSpot then compiles them with C1 without
-     * profiling, its tier 1, once it finds C2 excluded).
+     * profiling, its tier 1, once it finds C2 excluded) but those that run on the application's threads, the labels'
+     * recorder: a first directive, matched first, leaves their compilation as it is.
      */
     static String json() {
         StringBuilder match = new StringBuilder();
         for (String p : PACKAGES) {
             match.append(match.length() == 0 ? "" : ", ").append("\"io/mixflame/").append(p).append("/*.*\"");
         }
-        return "[{ match: [" + match + "], c2: { Exclude: true } }]\n";
+        StringBuilder onApplicationThreads = new StringBuilder();
+        for (String p : APPLICATION_THREAD_PACKAGES) {
+            onApplicationThreads.append(onApplicationThreads.length() == 0 ? "" : ", ").append("\"io/mixflame/")
+                    .append(p).append("/*.*\"");
+        }
+        return "[{ match: [" + onApplicationThreads + "], c2: { Exclude: false } },\n"
+                + " { match: [" + match + "], c2: { Exclude: true } }]\n";
     }
 
     /** Adds the directive unless it was added already; never throws. */

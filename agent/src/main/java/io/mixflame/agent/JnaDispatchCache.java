@@ -1,5 +1,6 @@
 package io.mixflame.agent;
 
+import io.mixflame.image.index.ModuleIndexStore;
 import java.io.File;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * while the profiler's JNA initializes and cleared right after, so that an application's own JNA never sees them;
  * where the user set either, nothing is changed.
  */
-final class JnaDispatchCache {
+public final class JnaDispatchCache {
     static final String PATH_PROPERTY = "jna.boot.library.path";
     static final String NAME_PROPERTY = "jna.boot.library.name";
     /** Cached copies are named {@code jnidispatch-CRC-SIZE}, as {@link System#mapLibraryName} decorates it. */
@@ -44,6 +45,24 @@ final class JnaDispatchCache {
     private static final Logger LOG = LoggerFactory.getLogger(JnaDispatchCache.class);
 
     private JnaDispatchCache() {
+    }
+
+    /** Where the boot classes say the profiler's jar is ({@code io.mixflame.boot.CliBoot}). */
+    private static final String JAR_PROPERTY = "mixflame.jar";
+    /** Where in that jar the isolated loader finds the profiler's classes and JNA's libraries. */
+    private static final String ISOLATED_PREFIX = "MIXFLAME-INF/classes/";
+
+    /**
+     * Initializes the profiler's JNA from the copy in this JVM's module index directory ({@code cachedir=}), for the
+     * agent and the command-line tool alike; nothing when there is no such directory or the profiler was not loaded
+     * from its jar (tests). Never throws.
+     */
+    public static void initializeFromHostCache() {
+        ModuleIndexStore store = ModuleIndexStore.shared();
+        String jar = System.getProperty(JAR_PROPERTY);
+        if (store.enabled() && jar != null) {
+            initializeJna(store.directory(), Path.of(jar), ISOLATED_PREFIX, JnaDispatchCache.class.getClassLoader());
+        }
     }
 
     /**

@@ -53,6 +53,8 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        // The tool's own JVM is a service's neighbour (record, helper) or the service itself (launch).
+        io.mixflame.agent.JnaDispatchCache.initializeFromHostCache();
         int status = run(Arrays.asList(args), System.out, System.err);
         if (status == LaunchCommand.APPLICATION_RETURNED) {
             // The application's main returned; its other threads decide when this JVM ends, as with java itself.
