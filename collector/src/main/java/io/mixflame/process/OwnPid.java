@@ -22,11 +22,16 @@ public final class OwnPid {
         if (p == 0) {
             p = fromProc();
             if (p <= 0) {
-                p = OwnPid.get();
+                p = fromHandle();
             }
             pid = p;
         }
         return p;
+    }
+
+    /** The JDK's answer, where {@code /proc} has none (Windows). */
+    static long fromHandle() {
+        return ProcessHandle.current().pid();
     }
 
     private static long fromProc() {

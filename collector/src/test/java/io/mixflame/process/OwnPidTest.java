@@ -8,6 +8,8 @@ class OwnPidTest {
     @Test
     void isTheProcessHandlesPid() {
         assertEquals(ProcessHandle.current().pid(), OwnPid.get());
+        // Where /proc has no answer (Windows), the fallback's.
+        assertEquals(ProcessHandle.current().pid(), OwnPid.fromHandle());
     }
 
     @Test
