@@ -66,10 +66,14 @@ class HttpLabelsIT {
                 .as("samples outside requests with a label").isZero();
         long heavyWork = stacks.samples(s -> s.has("EndpointWork.heavy"));
         long lightWork = stacks.samples(s -> s.has("EndpointWork.light"));
-        assertThat(stacks.samples(s -> s.has("EndpointWork.heavy") && !s.labels().equals(List.of(heavy))))
-                .as("of %d samples in /heavy's work, those without its label", heavyWork).isZero();
-        assertThat(stacks.samples(s -> s.has("EndpointWork.light") && !s.labels().equals(List.of(light))))
-                .as("of %d samples in /light's work, those without its label", lightWork).isZero();
+        java.util.function.Predicate<LabeledStacks.Stack> heavyUnlabelled = s -> s.has("EndpointWork.heavy")
+                && !s.labels().equals(List.of(heavy));
+        java.util.function.Predicate<LabeledStacks.Stack> lightUnlabelled = s -> s.has("EndpointWork.light")
+                && !s.labels().equals(List.of(light));
+        assertThat(stacks.samples(heavyUnlabelled)).as("of %d samples in /heavy's work, those without its label:%s",
+                heavyWork, stacks.describe(heavyUnlabelled)).isZero();
+        assertThat(stacks.samples(lightUnlabelled)).as("of %d samples in /light's work, those without its label:%s",
+                lightWork, stacks.describe(lightUnlabelled)).isZero();
         assertThat(stacks.labelFrames()).as("the label frames: endpoints named by pattern, never by a request's id")
                 .containsExactlyInAnyOrder(heavy, light);
     }

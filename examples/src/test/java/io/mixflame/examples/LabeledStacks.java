@@ -69,6 +69,14 @@ final class LabeledStacks {
         return stacks.stream().filter(test).mapToLong(Stack::samples).sum();
     }
 
+    /** The first few stacks {@code test} accepts, each with its count, for a failure's message. */
+    String describe(Predicate<Stack> test) {
+        StringBuilder b = new StringBuilder();
+        stacks.stream().filter(test).limit(5).forEach(s -> b.append('\n').append(String.join(";", s.frames()))
+                .append(' ').append(s.samples()));
+        return b.toString();
+    }
+
     /** The samples with frame text {@code code} whose labels are exactly {@code labels}. */
     long samplesIn(String code, List<String> labels) {
         return samples(s -> s.has(code) && s.labels().equals(labels));
