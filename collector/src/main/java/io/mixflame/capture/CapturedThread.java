@@ -29,6 +29,7 @@ public final class CapturedThread {
     private long tid;
     private long time;
     private long pausedNanos;
+    private int labelSet;
     /** The copy's bytes when they are on the heap (captures that read into an array); null when off-heap. */
     private byte[] stack;
     /** The copy as the walk reads it, little-endian, over {@link #stack} or over memory outside the heap. */
@@ -74,6 +75,7 @@ public final class CapturedThread {
         tid = threadId;
         time = timeNanos;
         pausedNanos = 0;
+        labelSet = 0;
         Arrays.fill(registers, 0);
         known = 0;
         stackLength = 0;
@@ -103,6 +105,19 @@ public final class CapturedThread {
      */
     public void setTime(long timeNanos) {
         time = timeNanos;
+    }
+
+    /**
+     * The set of labels the thread had when captured, looked up as it was taken rather than when walked
+     * ({@code io.mixflame.capture.labels.SampleLabeler#setAt}); 0, no labels, unless set.
+     */
+    public int labelSet() {
+        return labelSet;
+    }
+
+    /** Records the set of labels the thread had when captured. */
+    public void setLabelSet(int set) {
+        labelSet = set;
     }
 
     /** Records how long the capture kept the thread stopped. */

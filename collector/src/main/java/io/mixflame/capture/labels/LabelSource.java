@@ -8,9 +8,15 @@ import io.mixflame.process.ProcessMemory;
  */
 public interface LabelSource {
     /**
-     * A labeler for one sampling thread.
+     * A labeler for one engine ({@link SampleLabeler}: its two halves may run on two threads).
      *
-     * @param memory the sampled process's memory, as the engine reads it (unused for this process's own labels)
+     * @param memory the sampled process's memory, used by {@link SampleLabeler#setAt} alone (unused for this
+     *               process's own labels): a reader no other thread uses while that one does
      */
     SampleLabeler labeler(ProcessMemory memory);
+
+    /** Whether the labeler reads the sampled process's memory: an engine then gives it a reader of its own. */
+    default boolean readsMemory() {
+        return false;
+    }
 }

@@ -13,4 +13,9 @@ public record RemoteLabelSource(long directory) implements LabelSource {
     public SampleLabeler labeler(ProcessMemory memory) {
         return new RemoteSampleLabels(memory, directory);
     }
+
+    @Override
+    public boolean readsMemory() {
+        return true;
+    }
 }

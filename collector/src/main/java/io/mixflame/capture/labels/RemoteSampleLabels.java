@@ -12,16 +12,17 @@ import java.nio.ByteOrder;
  * in force, {@code [labels=#ID]}, which the JVM turns into the set's frames as the samples arrive (the helper has the
  * ids, not the labels). A copy of a slot is read while its thread may write: the latest changes, which a sample's
  * time almost always falls after, are the last to be reused (a thread would have to make 256 changes during one
- * read), and a slot given to another thread meanwhile is caught by its tid.
+ * read), and a slot given to another thread meanwhile is caught by its tid. The copy is read as a sample is taken
+ * off the kernel's buffer, not as it is walked ({@link SampleLabeler}): a helper whose walk fell behind (at its start,
+ * before its code is compiled and its symbol tables read) labelled a run of samples unknown.
  */
-final class RemoteSampleLabels implements SampleLabeler {
+final class RemoteSampleLabels extends InsertingLabeler {
     /** The key of a set id's frame: the profiler's own, which the application may not set ({@link LabelKeys}). */
     static final String ID_KEY = "labels";
     /** The prefix of the value of a set id's frame. */
     static final String ID_PREFIX = "#";
 
     private static final Frame[] NO_FRAMES = new Frame[0];
-    private static final Frame[] UNKNOWN_FRAMES = {SampleLabels.UNKNOWN};
     private static final int MAX_IDS = 4096;
     /**
      * How long after one look at the directory's header the next may be taken for a thread without a slot: most
@@ -40,8 +41,9 @@ final class RemoteSampleLabels implements SampleLabeler {
     private long registrationsSeen = -1;
     private long nextDirectoryLook = Long.MIN_VALUE;
     private final Frame[][] idFrames = new Frame[MAX_IDS][];
-    private final LabelInsertion insertion = new LabelInsertion();
-    private long unknown;
+    /** The thread whose slot {@link #slot} holds (0: none), and this process's clock when it was read. */
+    private long copiedTid;
+    private long copiedAt;
 
     RemoteSampleLabels(ProcessMemory memory, long directory) {
         this.memory = memory;
@@ -49,44 +51,40 @@ final class RemoteSampleLabels implements SampleLabeler {
     }
 
     @Override
-    public int label(long tid, long nanoTime, Frame[] frames, int depth, boolean threadRoot) {
-        return insertion.insert(labelsAt(tid, nanoTime), frames, depth, threadRoot);
-    }
-
-    @Override
-    public Frame[] frames() {
-        return insertion.frames();
-    }
-
-    @Override
-    public long unknown() {
-        return unknown;
-    }
-
-    private Frame[] labelsAt(long tid, long nanoTime) {
+    public int setAt(long tid, long nanoTime) {
         if (tid <= 0) {
-            return NO_FRAMES;
+            return LabelSets.NONE;
         }
+        // The copy already read serves every sample of its thread taken before it was read: the change in force then
+        // was published before the sample's code ran. An engine looks up a drain's samples together, each thread's
+        // in a row: one read per thread and drain rather than one per sample.
+        if (tid != copiedTid || nanoTime - copiedAt >= 0) {
+            copiedTid = 0;
+            long readAt = System.nanoTime();
+            if (!copySlot(tid, nanoTime)) {
+                return LabelSets.NONE;
+            }
+            copiedTid = tid;
+            copiedAt = readAt;
+        }
+        return counted(LabelLog.setAt(slot, 0, nanoTime));
+    }
+
+    /** Copies {@code tid}'s slot into {@link #slot}; whether it has one. */
+    private boolean copySlot(long tid, long nanoTime) {
         Long address = slots.get(tid);
-        if (address == null || !readSlot(address, tid)) {
-            if (nanoTime < nextDirectoryLook) {
-                return NO_FRAMES;
-            }
-            nextDirectoryLook = nanoTime + DIRECTORY_RECHECK_NANOS;
-            if (!readDirectory()) {
-                return NO_FRAMES;
-            }
-            address = slots.get(tid);
-            if (address == null || !readSlot(address, tid)) {
-                return NO_FRAMES;
-            }
+        if (address != null && readSlot(address, tid)) {
+            return true;
         }
-        int set = LabelLog.setAt(slot, 0, nanoTime);
-        if (set == LabelLog.UNKNOWN) {
-            unknown++;
-            return UNKNOWN_FRAMES;
+        if (nanoTime < nextDirectoryLook) {
+            return false;
         }
-        return framesOf(set);
+        nextDirectoryLook = nanoTime + DIRECTORY_RECHECK_NANOS;
+        if (!readDirectory()) {
+            return false;
+        }
+        address = slots.get(tid);
+        return address != null && readSlot(address, tid);
     }
 
     /** Reads the slot at {@code address}; whether it is {@code tid}'s. */
@@ -123,7 +121,11 @@ final class RemoteSampleLabels implements SampleLabeler {
         return true;
     }
 
-    private Frame[] framesOf(int set) {
+    @Override
+    Frame[] framesOf(int set) {
+        if (set == LabelLog.UNKNOWN) {
+            return UNKNOWN_FRAMES;
+        }
         if (set == LabelSets.NONE) {
             return NO_FRAMES;
         }

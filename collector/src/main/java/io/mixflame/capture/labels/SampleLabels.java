@@ -4,29 +4,26 @@ import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.profile.Frame;
 
 /**
- * The sampler's side of labels: puts the label frames in force on a thread at the moment of a sample into the
- * sample's stack, right after its thread's root frame (or first, without one), one {@code [key=value]} frame per
+ * This JVM's labels as its own engines see them, read in place from the log: puts the label frames in force on a
+ * thread at the moment of a sample into the sample's stack, right after its thread's root frame (or first, without one), one {@code [key=value]} frame per
  * label in the order of the keys.
  *
- * <p>Used by one sampling thread: it keeps its own map from thread ids to log slots, made anew when a thread gets a
- * slot, and the frames of each set, made at a set's first sample.
+ * <p>{@link #setAt} keeps its own map from thread ids to log slots, made anew when a thread gets a slot; {@link #label}
+ * the frames of each set, made at a set's first sample: each used by one thread.
  */
-public final class SampleLabels implements SampleLabeler {
+public final class SampleLabels extends InsertingLabeler {
     /** In place of the labels of a sample whose thread changed them so often since that the log no longer says. */
     public static final Frame UNKNOWN = Frame.label("labels", "unknown");
     /** In place of the labels of a sample whose set was past the bound on distinct sets. */
     public static final Frame OTHER = Frame.label("labels", "other");
 
     private static final Frame[] NO_FRAMES = new Frame[0];
-    private static final Frame[] UNKNOWN_FRAMES = {UNKNOWN};
 
     private final LabelSets sets;
     private final LabelLog log;
     private final LongKeyedCache<Integer> slots = new LongKeyedCache<>(8192);
     private int registrationsSeen = -1;
     private final SetFrames setFrames;
-    private final LabelInsertion insertion = new LabelInsertion();
-    private long unknown;
 
     /** Reads what {@code recorder} writes. */
     public SampleLabels(LabelRecorder recorder) {
@@ -35,41 +32,25 @@ public final class SampleLabels implements SampleLabeler {
         this.setFrames = new SetFrames(sets);
     }
 
-    /**
-     * The stack {@code frames[0..depth)} with the labels thread {@code tid} had at {@code nanoTime} (the clock of
-     * {@link System#nanoTime()}) after its first frame when {@code threadRoot}, else first; the result is in
-     * {@link #frames()}, its depth returned. Without labels the frames are copied as they are.
-     */
     @Override
-    public int label(long tid, long nanoTime, Frame[] frames, int depth, boolean threadRoot) {
-        return insertion.insert(labelsAt(tid, nanoTime), frames, depth, threadRoot);
-    }
-
-    @Override
-    public Frame[] frames() {
-        return insertion.frames();
-    }
-
-    /** The label frames thread {@code tid} had at {@code nanoTime}, in the order of their keys; do not modify. */
-    public Frame[] labelsAt(long tid, long nanoTime) {
+    public int setAt(long tid, long nanoTime) {
         int slot = slotOf(tid);
         if (slot < 0) {
-            return NO_FRAMES;
+            return LabelSets.NONE;
         }
         int set = log.setAt(slot, nanoTime);
         if (log.tid(slot) != tid) {
-            return NO_FRAMES; // the slot went to another thread while it was read
+            return LabelSets.NONE; // the slot went to another thread while it was read
         }
-        if (set == LabelLog.UNKNOWN) {
-            unknown++;
-            return UNKNOWN_FRAMES;
-        }
-        return framesOf(set);
+        return counted(set);
     }
 
-    @Override
-    public long unknown() {
-        return unknown;
+    /**
+     * The label frames thread {@code tid} had at {@code nanoTime} (the clock of {@link System#nanoTime()}), in the
+     * order of their keys; do not modify.
+     */
+    public Frame[] labelsAt(long tid, long nanoTime) {
+        return framesOf(setAt(tid, nanoTime));
     }
 
     private int slotOf(long tid) {
@@ -99,7 +80,8 @@ public final class SampleLabels implements SampleLabeler {
         return slot == null ? -1 : slot;
     }
 
-    private Frame[] framesOf(int set) {
-        return setFrames.of(set);
+    @Override
+    Frame[] framesOf(int set) {
+        return set == LabelLog.UNKNOWN ? UNKNOWN_FRAMES : setFrames.of(set);
     }
 }

@@ -71,8 +71,13 @@ public final class PerfEngine implements SamplingEngine {
     /** Takes the JVM's thread names on the sampler, while threads live; null without a readable JVM. */
     private Runnable nameRecorder;
     private SampleStackBuilder stacks;
-    /** The labels of this JVM's threads, read by the walker; null when not recorded. */
+    /**
+     * The labels of the sampled threads, looked up by the sampler as it drains and put into stacks by the walker;
+     * null when not recorded.
+     */
     private SampleLabeler labels;
+    /** The sampler's reader of the sampled process for labels kept there; null when they are not. */
+    private LinuxProcessMemory labelsMemory;
     /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
     private final EpochClock clock = new EpochClock();
     private Thread sampler;
@@ -184,7 +189,11 @@ public final class PerfEngine implements SamplingEngine {
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
-        labels = settings.labels() == null ? null : settings.labels().labeler(memory);
+        if (settings.labels() != null) {
+            // Looked up by the sampler as it drains, beside the walker's reads: a reader of their own.
+            labelsMemory = settings.labels().readsMemory() ? new LinuxProcessMemory(pid) : null;
+            labels = settings.labels().labeler(labelsMemory);
+        }
         stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
@@ -278,6 +287,11 @@ public final class PerfEngine implements SamplingEngine {
             return;
         }
         s.copyTo(copy);
+        SampleLabeler l = labels;
+        if (l != null) {
+            // Now, not when walked: a walker that fell behind would find the thread's log moved on.
+            copy.setLabelSet(l.setAt(s.tid, s.time));
+        }
         ready.offer(copy);
         handedOver = true;
     }
@@ -322,8 +336,8 @@ public final class PerfEngine implements SamplingEngine {
                         }
                         Frame[] frames = stacks.frames();
                         if (labels != null) {
-                            // The sample's own time (perf's clock is the JVM's nanoTime): the labels it was taken in.
-                            depth = labels.label(s.tid(), s.time(), frames, depth, settings.threadRoots());
+                            // The set in force at the sample's own time, looked up by the sampler.
+                            depth = labels.label(s.labelSet(), frames, depth, settings.threadRoots());
                             frames = labels.frames();
                         }
                         target.add(frames, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
@@ -399,6 +413,9 @@ public final class PerfEngine implements SamplingEngine {
 
     private void closeMemory() {
         memory.close();
+        if (labelsMemory != null) {
+            labelsMemory.close();
+        }
         if (namesMemory != null) {
             namesMemory.close();
         }
@@ -487,7 +504,12 @@ public final class PerfEngine implements SamplingEngine {
         }
         SampleLabeler l = labels;
         if (l != null && l.unknown() > 0) {
-            notes.add(l.unknown() + " samples walked after their thread's label log had moved on: [labels unknown]");
+            notes.add(l.unknown() + " samples looked up after their thread's label log had moved on: [labels unknown]");
+        }
+        LinuxProcessMemory lm = labelsMemory;
+        if (lm != null && samples > 0) {
+            notes.add(lm.systemReads() + " reads of the label log, " + FixedPoint.format((double) lm.systemReads()
+                    / samples, 2) + " per sample");
         }
         if (heap.reached()) {
             notes.add("profiling stopped early: the Java heap was exhausted, and the profiler gave way");

@@ -68,6 +68,32 @@ class RemoteSampleLabelsTest {
         assertThat(labelled(remote, later).get(1)).startsWith("[labels=#");
     }
 
+    /**
+     * An engine looks up a drain's samples together, each thread's in a row: samples taken before the slot's copy
+     * was read share it, and one taken after it reads the slot again, finding the changes made since.
+     */
+    @Test
+    void samplesTakenBeforeTheCopyShareOneReadAndALaterSampleReadsAgain() {
+        long directory = recorder.log().directory();
+        long token = recorder.enter("phase", "a");
+        long firstInA = System.nanoTime();
+        long secondInA = System.nanoTime();
+        SampleLabeler remote = new RemoteLabelSource(directory).labeler(memory);
+        int a = remote.setAt(91, firstInA);
+        assertThat(a).as("the set in force").isNotIn(LabelSets.NONE, LabelLog.UNKNOWN);
+        long reads = memory.systemReads();
+        assertThat(remote.setAt(91, secondInA)).isEqualTo(a);
+        assertThat(memory.systemReads()).as("reads for a sample taken before the copy").isEqualTo(reads);
+
+        recorder.exit(token);
+        recorder.enter("phase", "b");
+        int b = remote.setAt(91, System.nanoTime());
+        assertThat(memory.systemReads()).as("reads for a sample taken after the copy").isGreaterThan(reads);
+        assertThat(b).as("the set in force after the change").isNotIn(a, LabelSets.NONE, LabelLog.UNKNOWN);
+        assertThat(remote.setAt(91, firstInA)).as("the set at the first sample's time, from the new copy")
+                .isEqualTo(a);
+    }
+
     @Test
     void aSetIdThatIsNotANumberArrivesAsNoLabels() {
         List<String> arrived = new ArrayList<>();
