@@ -37,17 +37,17 @@ public final class CompilerDirective {
      * recorder: a first directive, matched first, leaves their compilation as it is.
      */
     static String json() {
+        return "[{ match: [" + patterns(APPLICATION_THREAD_PACKAGES) + "], c2: { Exclude: false } },\n"
+                + " { match: [" + patterns(PACKAGES) + "], c2: { Exclude: true } }]\n";
+    }
+
+    /** The directive's patterns for every method of {@code packages} (under {@code io/mixflame/}). */
+    private static String patterns(String[] packages) {
         StringBuilder match = new StringBuilder();
-        for (String p : PACKAGES) {
+        for (String p : packages) {
             match.append(match.length() == 0 ? "" : ", ").append("\"io/mixflame/").append(p).append("/*.*\"");
         }
-        StringBuilder onApplicationThreads = new StringBuilder();
-        for (String p : APPLICATION_THREAD_PACKAGES) {
-            onApplicationThreads.append(onApplicationThreads.length() == 0 ? "" : ", ").append("\"io/mixflame/")
-                    .append(p).append("/*.*\"");
-        }
-        return "[{ match: [" + onApplicationThreads + "], c2: { Exclude: false } },\n"
-                + " { match: [" + match + "], c2: { Exclude: true } }]\n";
+        return match.toString();
     }
 
     /** Adds the directive unless it was added already; never throws. */

@@ -42,26 +42,38 @@ public final class JnaDispatchCache {
     private static final int MAX_LISTED = 4096;
     /** A temporary copy this old was left by a process that died writing it: a write takes milliseconds. */
     private static final long ABANDONED_AFTER_MILLIS = 10 * 60 * 1000L;
-    private static final Logger LOG = LoggerFactory.getLogger(JnaDispatchCache.class);
-
-    private JnaDispatchCache() {
-    }
-
     /** Where the boot classes say the profiler's jar is ({@code io.mixflame.boot.CliBoot}). */
     private static final String JAR_PROPERTY = "mixflame.jar";
     /** Where in that jar the isolated loader finds the profiler's classes and JNA's libraries. */
     private static final String ISOLATED_PREFIX = "MIXFLAME-INF/classes/";
+    private static final Logger LOG = LoggerFactory.getLogger(JnaDispatchCache.class);
+    /** Whether the profiler's JNA was seen to already; guarded by the class. */
+    private static boolean attempted;
+
+    private JnaDispatchCache() {
+    }
 
     /**
      * Initializes the profiler's JNA from the copy in this JVM's module index directory ({@code cachedir=}), for the
      * agent and the command-line tool alike; nothing when there is no such directory or the profiler was not loaded
      * from its jar (tests). Never throws.
      */
-    public static void initializeFromHostCache() {
-        ModuleIndexStore store = ModuleIndexStore.shared();
-        String jar = System.getProperty(JAR_PROPERTY);
-        if (store.enabled() && jar != null) {
-            initializeJna(store.directory(), Path.of(jar), ISOLATED_PREFIX, JnaDispatchCache.class.getClassLoader());
+    public static synchronized void initializeFromHostCache() {
+        // Once per JVM: each later agent command (an attach's start, stop, dump) would only read and check the copy
+        // again, JNA being initialized already.
+        if (attempted) {
+            return;
+        }
+        attempted = true;
+        try {
+            ModuleIndexStore store = ModuleIndexStore.shared();
+            String jar = System.getProperty(JAR_PROPERTY);
+            if (store.enabled() && jar != null) {
+                initializeJna(store.directory(), Path.of(jar), ISOLATED_PREFIX,
+                        JnaDispatchCache.class.getClassLoader());
+            }
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("JNA's library not loaded from the cache directory: {}", e.toString());
         }
     }
 

@@ -1,6 +1,5 @@
 package io.mixflame.image.index;
 
-import io.mixflame.process.OwnPid;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,7 +50,9 @@ final class ModuleIndexWriter {
      */
     static void write(Path directory, ModuleIndexKey key, List<IndexSection> sections) throws IOException {
         Path target = directory.resolve(key.fileName());
-        Path temporary = directory.resolve(key.fileName() + "." + OwnPid.get() + "."
+        // The clock and a sequence rather than the pid, which this package need not know: a name another process
+        // happens to hold fails CREATE_NEW, and the index is only not written this time.
+        Path temporary = directory.resolve(key.fileName() + "." + Long.toHexString(System.nanoTime()) + "."
                 + SEQUENCE.incrementAndGet() + TEMPORARY);
         boolean moved = false;
         try {
