@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * about a fifth of a second of compile time for it in the saturated study and, in the steady state, deoptimized its
  * walk now and then when a sample first took a branch C2 had left out (a stack of a kind not seen before), which ran
  * the walk interpreted for a while: samples several times slower than usual, in the tail of the per-sample cost. C1
- * compiles every branch and cost the walk nothing measurable (BENCHMARKS.md). The directive names the profiler's own
+ * compiles every branch; it cost neither the walk nor the service's steady-state throughput anything that eight
+ * interleaved pairs of runs could tell from the noise (BENCHMARKS.md). The directive names the profiler's own
  * packages only, so no method of the application is compiled differently. Added with the
  * {@code Compiler.directives_add} diagnostic command, reached through jdk.management's internal bean (opened to this
  * loader alone by the boot classes); where that is missing (a jlinked runtime without jdk.management) nothing is
