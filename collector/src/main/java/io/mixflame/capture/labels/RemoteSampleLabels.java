@@ -8,7 +8,7 @@ import java.nio.ByteOrder;
 
 /**
  * A helper process's labeler: reads the sampled JVM's label log through its memory — the directory when a thread it
- * does not know comes, then one read of the thread's slot per sample — and marks each sample with the id of the set
+ * does not know comes, then one read of the thread's slot per sample taken after its last copy — and marks each sample with the id of the set
  * in force, {@code [labels=#ID]}, which the JVM turns into the set's frames as the samples arrive (the helper has the
  * ids, not the labels). A copy of a slot is read while its thread may write: the latest changes, which a sample's
  * time almost always falls after, are the last to be reused (a thread would have to make 256 changes during one
@@ -24,6 +24,11 @@ final class RemoteSampleLabels extends InsertingLabeler {
 
     private static final Frame[] NO_FRAMES = new Frame[0];
     private static final int MAX_IDS = 4096;
+    /**
+     * Directory entries read at most: the agent's log has 4 096 slots; a count past this bound is not a log's, and
+     * reading it would make a buffer of gigabytes.
+     */
+    static final int MAX_DIRECTORY_ENTRIES = 65_536;
     /**
      * How long after one look at the directory's header the next may be taken for a thread without a slot: most
      * sampled threads never set labels (GC and compiler threads, and all but a few under {@code labels=api}), and
@@ -102,7 +107,7 @@ final class RemoteSampleLabels extends InsertingLabeler {
         if (registrations == registrationsSeen) {
             return false;
         }
-        int count = (int) Math.min(Math.max(0, header.getLong(16)), Integer.MAX_VALUE / LabelLog.DIRECTORY_ENTRY);
+        int count = (int) Math.min(Math.max(0, header.getLong(16)), MAX_DIRECTORY_ENTRIES);
         int bytes = count * LabelLog.DIRECTORY_ENTRY;
         if (entries == null || entries.capacity() < bytes) {
             entries = ByteBuffer.allocateDirect(Math.max(bytes, 1024)).order(ByteOrder.nativeOrder());

@@ -290,7 +290,12 @@ public final class PerfEngine implements SamplingEngine {
         SampleLabeler l = labels;
         if (l != null) {
             // Now, not when walked: a walker that fell behind would find the thread's log moved on.
-            copy.setLabelSet(l.setAt(s.tid, s.time));
+            try {
+                copy.setLabelSet(l.setAt(s.tid, s.time));
+            } catch (RuntimeException e) {
+                // A log that cannot be read costs this sample its labels, never the sampler its drain.
+                LOG.debug("a sample's labels could not be looked up: {}", e.toString());
+            }
         }
         ready.offer(copy);
         handedOver = true;

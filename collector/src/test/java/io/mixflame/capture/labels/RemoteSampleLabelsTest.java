@@ -113,6 +113,27 @@ class RemoteSampleLabelsTest {
         assertThat(labelled(remote, System.nanoTime())).containsExactly("[worker tid=91]", "app/Handler.handle");
     }
 
+    /** A directory whose count of slots is garbage is read no further than the bound: no buffer of gigabytes. */
+    @Test
+    void aDirectoryClaimingBillionsOfSlotsIsReadOnlyUpToTheBound() {
+        java.nio.ByteBuffer fake = java.nio.ByteBuffer.allocateDirect(LabelLog.DIRECTORY_HEADER)
+                .order(java.nio.ByteOrder.nativeOrder());
+        fake.putLong(0, LabelLog.DIRECTORY_MAGIC);
+        fake.putLong(8, 1);
+        fake.putLong(16, 1L << 40);
+        long address = com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(fake));
+        java.lang.management.BufferPoolMXBean direct = java.lang.management.ManagementFactory.getPlatformMXBeans(
+                java.lang.management.BufferPoolMXBean.class).stream().filter(b -> b.getName().equals("direct"))
+                .findFirst().orElseThrow();
+        long before = direct.getMemoryUsed();
+        SampleLabeler remote = new RemoteLabelSource(address).labeler(memory);
+        assertThat(remote.setAt(91, System.nanoTime())).isEqualTo(LabelSets.NONE);
+        assertThat(direct.getMemoryUsed() - before).as("direct memory the labeler took")
+                .isLessThanOrEqualTo((long) RemoteSampleLabels.MAX_DIRECTORY_ENTRIES * LabelLog.DIRECTORY_ENTRY
+                        + 2 * LabelLog.SLOT);
+        assertThat(fake.getLong(0)).isEqualTo(LabelLog.DIRECTORY_MAGIC);
+    }
+
     private static List<String> labelled(SampleLabeler labeler, long time) {
         int depth = labeler.label(91, time, new Frame[] {THREAD, METHOD}, 2, true);
         return Arrays.stream(labeler.frames(), 0, depth).map(Frame::name).toList();
