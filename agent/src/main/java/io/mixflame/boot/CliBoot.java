@@ -11,7 +11,13 @@ public final class CliBoot {
 
     public static void main(String[] args) {
         try {
-            System.setProperty(JAR_PROPERTY, IsolatedLoader.ownJar().getAbsolutePath());
+            String jar = IsolatedLoader.ownJar().getAbsolutePath();
+            // Before the tool's classes load: the JVM that relaunches does nothing but wait.
+            Integer relaunched = ToolJvmRelaunch.run(args, jar);
+            if (relaunched != null) {
+                System.exit(relaunched);
+            }
+            System.setProperty(JAR_PROPERTY, jar);
             ClassLoader loader = IsolatedLoader.get(ClassLoader.getSystemClassLoader());
             Thread.currentThread().setContextClassLoader(loader);
             Class<?> main = Class.forName(MAIN, true, loader);

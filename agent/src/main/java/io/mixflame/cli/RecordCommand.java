@@ -23,7 +23,32 @@ import java.util.concurrent.TimeUnit;
  * it has, when the target exits or on Ctrl-C.
  */
 final class RecordCommand {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RecordCommand.class);
+    /** Set by the boot classes in a JVM they started to record in ({@code io.mixflame.boot.ToolJvmRelaunch}). */
+    static final String RELAUNCHED_PROPERTY = "mixflame.relaunched";
+
     private RecordCommand() {
+    }
+
+    /**
+     * The cost of the JVM that started this one, counted with the profiler's: the CPU time it had used when it
+     * started this one (it only waits after), over the recording.
+     *
+     * @param cpuNanos the value the launcher gave {@value #RELAUNCHED_PROPERTY}: its CPU time in nanoseconds
+     */
+    static String launcherNote(String cpuNanos, long elapsedNanos) {
+        long cpu;
+        try {
+            cpu = Long.parseLong(cpuNanos);
+        } catch (NumberFormatException e) {
+            cpu = -1;
+        }
+        if (cpu < 0) {
+            return "the JVM that started this one: its CPU time is unknown";
+        }
+        return "the JVM that started this one: " + io.mixflame.engine.FixedPoint.format(cpu / 1e9, 2)
+                + " s of CPU, " + io.mixflame.engine.FixedPoint.format(100.0 * cpu / Math.max(1, elapsedNanos), 1)
+                + "% of one core over the recording";
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -36,6 +61,11 @@ final class RecordCommand {
         }
         long pid = parsed.pid();
         AgentOptions options = parsed.options();
+        if (options.logLevel() != null) {
+            io.mixflame.agent.log.LogLevel.set(options.logLevel());
+        }
+        String relaunched = System.getProperty(RELAUNCHED_PROPERTY);
+        ProcessHandle launcher = relaunched != null ? ProcessHandle.current().parent().orElse(null) : null;
         String file = options.file();
         long start = System.currentTimeMillis();
         long startNanos = System.nanoTime();
@@ -63,14 +93,25 @@ final class RecordCommand {
         }, "mixflame-record-exit");
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         target.onExit().thenRun(done::countDown);
+        if (launcher != null) {
+            // The JVM the user started waits for this one; if it is gone (killed), nobody is left to wait for.
+            launcher.onExit().thenRun(done::countDown);
+            LOG.debug("recording in a JVM of its own (C1 alone), started by {}", launcher.pid());
+        }
         try {
             done.await(options.durationNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         engine.stop();
+        long elapsed = System.nanoTime() - startNanos;
+        List<String> notes = engine.costNotes();
+        if (relaunched != null) {
+            notes = new java.util.ArrayList<>(notes);
+            notes.add(launcherNote(relaunched, elapsed));
+        }
         Profile result = profile.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),
-                start, System.nanoTime() - startNanos, engine.costNotes(), engine.modules()));
+                start, elapsed, notes, engine.modules()));
         Path path = Path.of(file);
         try {
             ProfileFiles.write(result, path, options.reportOptions());

@@ -2,6 +2,7 @@ package io.mixflame.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.ChildJvm;
 import io.mixflame.testsupport.CommandRun;
 import io.mixflame.testsupport.TestJdks;
@@ -23,9 +24,7 @@ class RecordIT {
     @Test
     void recordsAnotherJvmWithThePerfEngine() throws Exception {
         Path out = dir.resolve("rec.collapsed");
-        try (ChildJvm app = ChildJvm.start(JDK, dir, List.of("-cp", AttachIT.TEST_CLASSES,
-                "io.mixflame.testapp.SpinApp", "60"))) {
-            app.awaitOutput("ready", Duration.ofSeconds(30));
+        try (ChildJvm app = spinning(60)) {
             CommandRun run = CommandRun.tool(JDK, dir.resolve("record"), List.of("record", "--pid",
                     Long.toString(app.pid()), "-d", "2", "-f", out.toString(), "-t"));
             assertThat(run.status()).as(run.stderr()).isZero();
@@ -35,6 +34,45 @@ class RecordIT {
                     .containsPattern("(?m)^\\[main tid=\\d+\\];.*SpinApp\\.spinOuter;.*SpinApp\\.spinInner \\d+$");
             assertThat(app.isAlive()).isTrue();
             assertThat(app.stderr()).doesNotContain("mixflame");
+            // It recorded in a JVM of its own, started by the one run here, whose cost is counted with it.
+            assertThat(run.stdout()).containsPattern("profiler cost: the JVM that started this one: \\d+\\.\\d\\d s of CPU");
+        }
+    }
+
+    /**
+     * The JVM the user started relaunches the tool with C1 alone and the serial collector; killed, it leaves no
+     * recording behind: the second JVM stops and writes what it has.
+     */
+    @Test
+    void theRecordingJvmOfItsOwnEndsWithTheOneTheUserStarted() throws Exception {
+        Path out = dir.resolve("orphan.collapsed");
+        try (ChildJvm app = spinning(120)) {
+            Path runDir = Files.createDirectories(dir.resolve("orphan"));
+            try (ChildJvm first = ChildJvm.start(JDK, runDir, List.of("-jar", BuiltJars.agent().toString(), "record",
+                    "--pid", Long.toString(app.pid()), "-d", "100", "-f", out.toString()))) {
+                first.awaitOutput("recording " + app.pid(), Duration.ofSeconds(60));
+                List<ProcessHandle> second = ProcessHandle.of(first.pid()).orElseThrow().children().toList();
+                assertThat(second).hasSize(1);
+                assertThat(second.get(0).info().arguments().map(List::of).orElse(List.of()))
+                        .contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+                ProcessHandle.of(first.pid()).orElseThrow().destroyForcibly();
+                second.get(0).onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(first.stdout()).containsPattern("[1-9]\\d* samples written to " + out);
+                assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("SpinApp.spinInner");
+            }
+        }
+    }
+
+    /** A JVM spinning in {@code SpinApp} for that many seconds, ready to be recorded. */
+    private ChildJvm spinning(int seconds) throws Exception {
+        ChildJvm app = ChildJvm.start(JDK, dir, List.of("-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp",
+                Integer.toString(seconds)));
+        try {
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            return app;
+        } catch (Exception | AssertionError e) {
+            app.close();
+            throw e;
         }
     }
 
