@@ -43,6 +43,7 @@ final class HelperEngine implements SamplingEngine {
     private Process helper;
     private Thread reader;
     private volatile String lastError = "";
+    private volatile boolean inlinedFrameDetail;
     /** Whether the helper was given the label log: its samples then carry set ids, resolved here. */
     private boolean labels;
 
@@ -148,7 +149,15 @@ final class HelperEngine implements SamplingEngine {
         }
     }
 
+    /** Whether the helper turned {@code DebugNonSafepoints} on in this JVM (it says so before it samples). */
+    boolean turnedOnInlinedFrameDetail() {
+        return inlinedFrameDetail;
+    }
+
     private void note(String text) {
+        if (text.equals(InlinedFrameDetail.HELPER_NOTE)) {
+            inlinedFrameDetail = true;
+        }
         synchronized (notes) {
             if (notes.size() < MAX_NOTES) {
                 notes.add(text);

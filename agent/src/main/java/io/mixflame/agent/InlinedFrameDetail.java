@@ -14,11 +14,33 @@ import org.slf4j.LoggerFactory;
  * safepoint belongs to. The compilers read the flag at each compilation, so methods compiled from then on are
  * attributed exactly; those compiled earlier (before an attach) stay at safepoint granularity until recompiled.
  */
-final class InlinedFrameDetail {
+public final class InlinedFrameDetail {
     private static final Logger LOG = LoggerFactory.getLogger(InlinedFrameDetail.class);
     static final String FLAG = "DebugNonSafepoints";
 
     private InlinedFrameDetail() {
+    }
+
+    /** The helper process's note saying it turned the flag on in the JVM it samples. */
+    public static final String HELPER_NOTE = "helper: " + FLAG + " on";
+
+    /**
+     * Turns the flag on in another process, as the helper process does for the JVM that started it: the JVM's own
+     * switch reads its flag table through JNA, some 150 compilations in the service's JIT (BENCHMARKS.md), which the
+     * helper then spares it. Not on Windows, where the helper's handle to the JVM reads only.
+     *
+     * @return whether the flag is on now (or was)
+     */
+    public static boolean turnOnFrom(long pid) {
+        if (TargetProcesses.onWindows()) {
+            return false;
+        }
+        try (TargetProcess target = TargetProcesses.open(pid)) {
+            BooleanFlagSwitch.Outcome outcome = BooleanFlagSwitch.turnOn(target.modules(), target.memory(), FLAG);
+            return outcome == BooleanFlagSwitch.Outcome.TURNED_ON || outcome == BooleanFlagSwitch.Outcome.ALREADY_ON;
+        } catch (RuntimeException | java.io.IOException e) {
+            return false;
+        }
     }
 
     /** Turns the flag on where it is off, saying in one log line what came of it; never fails. */

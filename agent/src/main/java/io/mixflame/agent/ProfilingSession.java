@@ -67,7 +67,6 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         if (options.event() != null) {
             EventProfile sampled = new EventProfile(options.event().optionName(), options.intervalNanos(), times,
                     WARN);
-            InlinedFrameDetail.turnOn();
             try {
                 engine = EngineSelector.forChoice(options.engine(), options.event(), options.states())
                         .start(options.samplingSettings(recorder), sampled.sink());
@@ -76,6 +75,11 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
                     labels.stop();
                 }
                 throw e;
+            }
+            if (engine instanceof HelperEngine helper && helper.turnedOnInlinedFrameDetail()) {
+                LOG.debug("{} turned on by the helper process", InlinedFrameDetail.FLAG);
+            } else {
+                InlinedFrameDetail.turnOn();
             }
             if (labels != null && !engine.recordsLabels()) {
                 LOG.error("labels refused for {} samples: the {} engine does not record them (the perf, wall and "

@@ -82,6 +82,9 @@ final class HelperCommand {
         ProfileInfo info = new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(), 0, 0,
                 List.of());
         try {
+            if (io.mixflame.agent.InlinedFrameDetail.turnOnFrom(pid)) {
+                out.note(io.mixflame.agent.InlinedFrameDetail.HELPER_NOTE);
+            }
             out.note("helper: sampling process " + pid + " with the " + engine.name() + " engine");
             while (watcher.isAlive() && target.isAlive()) {
                 watcher.join(TimeUnit.NANOSECONDS.toMillis(PERIOD_NANOS));
