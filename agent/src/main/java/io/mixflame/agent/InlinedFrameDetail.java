@@ -17,12 +17,11 @@ import org.slf4j.LoggerFactory;
 public final class InlinedFrameDetail {
     private static final Logger LOG = LoggerFactory.getLogger(InlinedFrameDetail.class);
     static final String FLAG = "DebugNonSafepoints";
+    /** The helper process's note saying it turned the flag on in the JVM it samples. */
+    public static final String HELPER_NOTE = "helper: " + FLAG + " on";
 
     private InlinedFrameDetail() {
     }
-
-    /** The helper process's note saying it turned the flag on in the JVM it samples. */
-    public static final String HELPER_NOTE = "helper: " + FLAG + " on";
 
     /**
      * Turns the flag on in another process, as the helper process does for the JVM that started it: the JVM's own
