@@ -20,6 +20,12 @@ import java.util.Map;
  * those modules (the process's main executable) is mapping 1 whether or not a frame lies in it, as pprof takes
  * mapping 1 for the main binary ({@code File:} in its reports); the other mappings follow in the order the frames first
  * name their modules.
+ *
+ * <p>Modules with one build id are one mapping: pprof takes a mapping's build id, size and offset as the binary's
+ * identity and merges mappings that agree on them when it loads a profile, renumbering the rest, so two copies of one
+ * library (an application's JNA unpacked to a temporary file and the profiler's JNA from its cache directory) would
+ * otherwise leave ids that the {@code mixflame mapping N} comments no longer match. The first module to appear names
+ * the shared mapping's file, and its frames' module name is the one read back.
  */
 final class PprofMappings {
 
@@ -37,7 +43,8 @@ final class PprofMappings {
 
     private static final long ALIGNMENT = 1L << 32;
 
-    private final Map<String, Mapping> byModule = new LinkedHashMap<>();
+    private final Map<String, Mapping> byModule = new HashMap<>();
+    private final List<Mapping> all = new ArrayList<>();
 
     /**
      * The mappings of the modules of {@code frames}, after the first of {@code modules}.
@@ -58,15 +65,30 @@ final class PprofMappings {
                 maxOffset.merge(f.module(), Math.max(0, f.offset()), Math::max);
             }
         }
+        // Module names by the binary they are, in order of appearance, with the largest offset any of them reaches.
+        Map<String, List<String>> names = new LinkedHashMap<>();
+        Map<String, Long> reach = new HashMap<>();
+        for (Map.Entry<String, Long> m : maxOffset.entrySet()) {
+            NativeModule module = known.get(m.getKey());
+            String binary = module == null || module.buildId().isEmpty() ? "name\0" + m.getKey()
+                    : "build\0" + module.buildId();
+            names.computeIfAbsent(binary, k -> new ArrayList<>()).add(m.getKey());
+            reach.merge(binary, m.getValue(), Math::max);
+        }
         // Not 0: pprof takes address 0 for "unknown".
         long base = ALIGNMENT;
-        for (Map.Entry<String, Long> m : maxOffset.entrySet()) {
+        for (Map.Entry<String, List<String>> binary : names.entrySet()) {
             try {
-                long limit = Math.addExact(Math.addExact(base, m.getValue()), 1);
-                NativeModule module = known.get(m.getKey());
-                String file = module == null ? m.getKey() : module.path();
+                long limit = Math.addExact(Math.addExact(base, reach.get(binary.getKey())), 1);
+                String first = binary.getValue().get(0);
+                NativeModule module = known.get(first);
+                String file = module == null ? first : module.path();
                 String buildId = module == null ? "" : module.buildId();
-                byModule.put(m.getKey(), new Mapping(byModule.size() + 1, base, limit, file, buildId, m.getKey()));
+                Mapping mapping = new Mapping(all.size() + 1, base, limit, file, buildId, first);
+                all.add(mapping);
+                for (String name : binary.getValue()) {
+                    byModule.put(name, mapping);
+                }
                 base = Math.multiplyExact(Math.addExact(limit, ALIGNMENT - 1) / ALIGNMENT, ALIGNMENT);
             } catch (ArithmeticException e) {
                 break;
@@ -76,7 +98,7 @@ final class PprofMappings {
 
     /** Every mapping, ids 1..n. */
     List<Mapping> all() {
-        return new ArrayList<>(byModule.values());
+        return new ArrayList<>(all);
     }
 
     /** The mapping of the frame's module, or null for a frame without one (Java, markers, unknown module). */

@@ -88,6 +88,38 @@ class PprofModulePathsTest {
     }
 
     @Test
+    void twoCopiesOfOneLibraryAreOneMappingAsPprofWouldMergeThem() throws IOException {
+        // The application's JNA unpacked to a temporary file, the profiler's from its cache: one build id.
+        NativeModule unpacked = new NativeModule("jna.tmp", "/root/.cache/JNA/temp/jna3721890675290358472.tmp", "4c60f4");
+        NativeModule cached = new NativeModule("libjnidispatch-23f864eb-134447.so",
+                "/root/.cache/mixflame/modules/libjnidispatch-23f864eb-134447.so", "4c60f4");
+        Profile p = TestProfiles.with(TestProfiles.JFR_CPU.withModules(List.of(JAVA, unpacked, LIBZ, cached)))
+                .add(3, jit("a/B.run"), Frame.nativeCode("ffi_call", "jna.tmp", 0x14fd0))
+                .add(1, jit("a/B.run"), Frame.nativeCode("deflate", "libz.so.1.2.13", 0x7000))
+                .add(2, jit("m/Agent.start"), Frame.nativeCode("[libjnidispatch-23f864eb-134447.so+0x16000]",
+                        "libjnidispatch-23f864eb-134447.so", 0x16000))
+                .build();
+
+        PprofWriterTest.Decoded d = PprofWriterTest.decode(PprofWriterTest.write(p));
+
+        assertThat(mappings(d)).containsOnly(
+                Map.entry(1L, List.of("/usr/lib/jvm/jdk-17/bin/java", "0a1b2c")),
+                Map.entry(2L, List.of("/root/.cache/JNA/temp/jna3721890675290358472.tmp", "4c60f4")),
+                Map.entry(3L, List.of("/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", "ffee0011")));
+        Map<String, long[]> located = new HashMap<>();
+        d.locationFunction.forEach((location, function) -> located.put(
+                d.string(d.functionNames.get(function)[0]), d.locationMappingAndAddress.get(location)));
+        long[] mapping2 = d.mappings.stream().filter(m -> m[1] == 2).findFirst().orElseThrow();
+        assertThat(located.get("ffi_call")[0]).isEqualTo(2L);
+        assertThat(located.get("[libjnidispatch-23f864eb-134447.so+0x16000]")[0]).isEqualTo(2L);
+        assertThat(located.get("[libjnidispatch-23f864eb-134447.so+0x16000]")[1]).as("inside the shared range")
+                .isGreaterThanOrEqualTo(mapping2[2]).isLessThan(mapping2[3]);
+        List<String> comments = new ArrayList<>();
+        d.comments.forEach(c -> comments.add(d.string(c)));
+        assertThat(comments).contains("mixflame mapping 2 module jna.tmp").noneMatch(c -> c.contains("mapping 4"));
+    }
+
+    @Test
     void aProfileWithoutModulesMapsWhatItsFramesName() throws IOException {
         PprofWriterTest.Decoded d = PprofWriterTest.decode(PprofWriterTest.write(profile(List.of())));
 
