@@ -23,8 +23,15 @@ public final class AgentEntry {
     /**
      * Handles one agent invocation from {@code -javaagent} or attach, whose instrumentation weaves what
      * {@code labels} asks for.
+     *
+     * @param attached whether the application was already running (an attach), rather than waiting for
+     *                 {@code premain} to return
      */
-    public static void handle(String optionText, java.lang.instrument.Instrumentation instrumentation) {
+    public static void handle(String optionText, java.lang.instrument.Instrumentation instrumentation,
+            boolean attached) {
+        if (attached) {
+            JnaDispatchCache.leaveToJna();
+        }
         AgentInstrumentation.set(instrumentation);
         handle(optionText);
     }

@@ -28,8 +28,11 @@ import org.slf4j.LoggerFactory;
  * place, so a reader never sees a partial one), and checked against that CRC before every use: a damaged, truncated
  * or foreign file is replaced, and when the directory cannot be written JNA unpacks as it always did. JNA is pointed
  * at the copy through its {@code jna.boot.library.path} and {@code jna.boot.library.name} properties, set only
- * while the profiler's JNA initializes and cleared right after, so that an application's own JNA never sees them;
- * where the user set either, nothing is changed.
+ * while the profiler's JNA initializes and cleared right after, so that an application's own JNA does not see them;
+ * where the user set either, nothing is changed. Those properties are the whole JVM's: while they are set, an
+ * application's JNA that initializes would load the profiler's copy (and, being another version, fail its own check
+ * and stay unusable). Before {@code main} and in the command-line tool nothing else loads JNA meanwhile; once the
+ * application runs (an attach) JNA is left to unpack its library as it always does ({@link #leaveToJna}).
  */
 public final class JnaDispatchCache {
     static final String PATH_PROPERTY = "jna.boot.library.path";
@@ -51,6 +54,15 @@ public final class JnaDispatchCache {
     private static boolean attempted;
 
     private JnaDispatchCache() {
+    }
+
+    /**
+     * Leaves JNA to find its library itself (unpacking a temporary copy), without the properties that point at the
+     * host's copy: for an agent attached to a running application, whose own JNA may initialize while the profiler's
+     * does. Nothing once the profiler's JNA has been seen to already.
+     */
+    public static synchronized void leaveToJna() {
+        attempted = true;
     }
 
     /**

@@ -15,21 +15,22 @@ public final class AgentBoot {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String options, Instrumentation instrumentation) {
-        dispatch(options, instrumentation);
+        dispatch(options, instrumentation, false);
     }
 
     /** Called by the JVM when a tool attaches this jar to a running process. */
     public static void agentmain(String options, Instrumentation instrumentation) {
-        dispatch(options, instrumentation);
+        dispatch(options, instrumentation, true);
     }
 
-    private static void dispatch(String options, Instrumentation instrumentation) {
+    private static void dispatch(String options, Instrumentation instrumentation, boolean attached) {
         try {
             // The profiler starts helper processes from this jar (the helper engine).
             System.setProperty(CliBoot.JAR_PROPERTY, IsolatedLoader.ownJar().getAbsolutePath());
             ClassLoader loader = IsolatedLoader.getForAgent(ClassLoader.getPlatformClassLoader(), instrumentation);
             Class<?> entry = Class.forName(ENTRY, true, loader);
-            entry.getMethod("handle", String.class, Instrumentation.class).invoke(null, options, instrumentation);
+            entry.getMethod("handle", String.class, Instrumentation.class, boolean.class)
+                    .invoke(null, options, instrumentation, attached);
         } catch (Throwable t) {
             // The profiler's own logging lives in the loader that just failed, so this is the one place that
             // writes to stderr directly.

@@ -59,4 +59,26 @@ class AttachIT {
             assertThat(app.isAlive()).isTrue();
         }
     }
+    /**
+     * An attach must not show the application the properties that point JNA at the profiler's copy of its library:
+     * the application's own JNA, initializing at that moment, would load the profiler's build (and fail on its
+     * version check where the application carries another JNA). The watcher polls them throughout the attach's
+     * start, when the profiler's JNA loads.
+     */
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void anAttachNeverShowsTheApplicationJnasLoadingProperties(Path jdk) throws Exception {
+        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of("-cp", TEST_CLASSES, "io.mixflame.testapp.PropertyWatchApp",
+                "120"))) {
+            app.awaitOutput("ready", Duration.ofSeconds(30));
+            String pid = Long.toString(app.pid());
+            CommandRun start = CommandRun.tool(jdk, dir.resolve("start"),
+                    List.of("attach", pid, "start,interval=10ms,file=" + dir.resolve("p.collapsed")));
+            assertThat(start.status()).as(start.stderr()).isZero();
+            CommandRun stop = CommandRun.tool(jdk, dir.resolve("stop"), List.of("attach", pid, "stop"));
+            assertThat(stop.status()).as(stop.stderr()).isZero();
+            assertThat(app.isAlive()).isTrue();
+            assertThat(app.stdout()).doesNotContain("seen ");
+        }
+    }
 }
