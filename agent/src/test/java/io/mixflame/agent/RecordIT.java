@@ -57,8 +57,11 @@ class RecordIT {
                         .contains("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
                 ProcessHandle.of(first.pid()).orElseThrow().destroyForcibly();
                 second.get(0).onExit().get(60, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(first.stdout()).containsPattern("[1-9]\\d* samples written to " + out);
-                assertThat(Files.readString(out, StandardCharsets.UTF_8)).contains("SpinApp.spinInner");
+                // Killed the moment it began, it may have walked no sample of the target yet (the case above checks
+                // what a recording holds): what matters here is that it ends and writes its file.
+                assertThat(first.stdout()).containsPattern("\\d+ samples written to " + out);
+                assertThat(Files.readString(out, StandardCharsets.UTF_8))
+                        .startsWith("# mixflame engine=perf event=cpu interval=10ms");
             }
         }
     }
