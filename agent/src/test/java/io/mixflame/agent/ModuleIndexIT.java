@@ -51,8 +51,12 @@ class ModuleIndexIT {
 
         Set<String> firstNames = libjvmFunctions(dir.resolve("first.collapsed"));
         Set<String> secondNames = libjvmFunctions(dir.resolve("second.collapsed"));
-        assertThat(secondNames).isNotEmpty().noneMatch(n -> n.startsWith("[") || n.contains("+0x"));
-        assertThat(firstNames).noneMatch(n -> n.startsWith("[") || n.contains("+0x"));
+        // A function found by its unwind data alone ([libjvm.so+0x...]) means a symbol was missing. A bare
+        // [libjvm.so] is a pc that neither symbols nor unwind data place in any function (seen once on CI, in the
+        // first JVM, which read the symbols from the file): not the index's to name.
+        assertThat(secondNames).isNotEmpty().noneMatch(n -> n.contains("+0x"));
+        assertThat(firstNames).noneMatch(n -> n.contains("+0x"));
+        assertThat(secondNames).as("functions named from the index").filteredOn(n -> !n.startsWith("[")).isNotEmpty();
         // Sampled runs see different functions; many are the same, and spelled the same.
         Set<String> both = new TreeSet<>(firstNames);
         both.retainAll(secondNames);
