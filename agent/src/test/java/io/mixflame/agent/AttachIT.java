@@ -59,6 +59,7 @@ class AttachIT {
             assertThat(app.isAlive()).isTrue();
         }
     }
+
     /**
      * An attach must not show the application the properties that point JNA at the profiler's copy of its library:
      * the application's own JNA, initializing at that moment, would load the profiler's build (and fail on its
@@ -68,8 +69,8 @@ class AttachIT {
     @ParameterizedTest
     @MethodSource("io.mixflame.testsupport.TestJdks#homes")
     void anAttachNeverShowsTheApplicationJnasLoadingProperties(Path jdk) throws Exception {
-        try (ChildJvm app = ChildJvm.start(jdk, dir, List.of("-cp", TEST_CLASSES, "io.mixflame.testapp.PropertyWatchApp",
-                "120"))) {
+        try (ChildJvm app = ChildJvm.start(jdk, dir,
+                List.of("-cp", TEST_CLASSES, "io.mixflame.testapp.PropertyWatchApp", "120"))) {
             app.awaitOutput("ready", Duration.ofSeconds(30));
             String pid = Long.toString(app.pid());
             CommandRun start = CommandRun.tool(jdk, dir.resolve("start"),

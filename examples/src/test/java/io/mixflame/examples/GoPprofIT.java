@@ -25,8 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code Deflater.deflateBytesBytes}; libc's {@code memcmp} below its Java caller), the line each Java frame ran, the
  * threads as labels, and the main executable (the JDK's {@code java} launcher) as pprof's {@code File:} and mapping
  * 1, every mapping with its full path; JNA's library, a temporary copy, mapped by its path and named {@code jna.tmp}
- * in frames (or, where the profiler's own copy of that build is sampled first, mapped by that copy's path). Go comes from {@code .ci/go-toolchain}; where it cannot be installed the test
- * is reported as not run with the script's reason.
+ * in frames (or, where the profiler's own copy of that build is sampled first, mapped by that copy's path). Go comes
+ * from {@code .ci/go-toolchain}; where it cannot be installed the test is reported as not run with the script's
+ * reason.
  */
 class GoPprofIT {
     private static final String MEMCMP_CALLER = "io/mixflame/examples/mixed/MemcmpPhase.run";

@@ -90,7 +90,8 @@ class PprofModulePathsTest {
     @Test
     void twoCopiesOfOneLibraryAreOneMappingAsPprofWouldMergeThem() throws IOException {
         // The application's JNA unpacked to a temporary file, the profiler's from its cache: one build id.
-        NativeModule unpacked = new NativeModule("jna.tmp", "/root/.cache/JNA/temp/jna3721890675290358472.tmp", "4c60f4");
+        NativeModule unpacked = new NativeModule("jna.tmp", "/root/.cache/JNA/temp/jna3721890675290358472.tmp",
+                "4c60f4");
         NativeModule cached = new NativeModule("libjnidispatch-23f864eb-134447.so",
                 "/root/.cache/mixflame/modules/libjnidispatch-23f864eb-134447.so", "4c60f4");
         Profile p = TestProfiles.with(TestProfiles.JFR_CPU.withModules(List.of(JAVA, unpacked, LIBZ, cached)))

@@ -10,11 +10,12 @@ import java.nio.ByteOrder;
  * A helper process's labeler: reads the sampled JVM's label log through its memory — the directory when a thread it
  * does not know comes, then one read of the thread's slot per sample taken after its last copy — and marks each
  * sample with the id of the set in force, {@code [labels=#ID]}, which the JVM turns into the set's frames as the
- * samples arrive (the helper has the ids, not the labels). A copy of a slot is read while its thread may write: the latest changes, which a sample's
- * time almost always falls after, are the last to be reused (a thread would have to make 256 changes during one
- * read), and a slot given to another thread meanwhile is caught by its tid. The copy is read as a sample is taken
- * off the kernel's buffer, not as it is walked ({@link SampleLabeler}): a helper whose walk fell behind (at its start,
- * before its code is compiled and its symbol tables read) labelled a run of samples unknown.
+ * samples arrive (the helper has the ids, not the labels). A copy of a slot is read while its thread may write: the
+ * latest changes, which a sample's time almost always falls after, are the last to be reused (a thread would have
+ * to make 256 changes during one read), and a slot given to another thread meanwhile is caught by its tid. The copy
+ * is read as a sample is taken off the kernel's buffer, not as it is walked ({@link SampleLabeler}): a helper whose
+ * walk fell behind (at its start, before its code is compiled and its symbol tables read) labelled a run of samples
+ * unknown.
  */
 final class RemoteSampleLabels extends InsertingLabeler {
     /** The key of a set id's frame: the profiler's own, which the application may not set ({@link LabelKeys}). */
