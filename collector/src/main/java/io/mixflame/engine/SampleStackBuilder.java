@@ -46,6 +46,7 @@ public final class SampleStackBuilder {
     private final ProfileFrameNamer namer;
     private final WalkedStack walked = new WalkedStack();
     private final ThreadNames threadNames;
+    private final ThreadSource threads;
     private final LongKeyedCache<Frame> kernelFrames = new LongKeyedCache<>(KERNEL_CACHE);
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
@@ -68,7 +69,8 @@ public final class SampleStackBuilder {
         this.walker = UnwinderChain.walker(vm);
         this.resume = vm == null ? null : new LastJavaFrameResume(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
-        this.threadNames = new ThreadNames(threads, vm);
+        this.threadNames = new ThreadNames(threads, vm == null ? null : vm.threadNames(new VmReader(memory)));
+        this.threads = threads;
     }
 
     /**
@@ -146,17 +148,15 @@ public final class SampleStackBuilder {
     }
 
     /**
-     * What another thread runs, while threads start and every second or so, to take the names of the JVM's threads
-     * while they live (see {@link ThreadNames}); it reads through {@code own}, a reader of the same process that no
-     * other thread uses. Null when the process has no JVM that could be read.
+     * What another thread uses to take the names of threads while they live (see {@link ThreadNames}), reading through
+     * {@code own}, a reader of the same process that no other thread uses. Null when the process has no JVM that could
+     * be read.
      */
-    public Runnable threadNameRecorder(ProcessMemory own) {
+    public ThreadNameRecorder threadNameRecorder(ProcessMemory own) {
         if (vm == null) {
             return null;
         }
-        io.mixflame.hotspot.JavaThreadNames source = vm.threadNames(new VmReader(own));
-        io.mixflame.hotspot.JavaThreadNames.Visitor record = threadNames::record;
-        return () -> source.read(record);
+        return new ThreadNameRecorder(vm.threadNames(new VmReader(own)), threadNames, threads);
     }
 
     /** The name of a thread: its Java name, else the kernel's. */

@@ -1,8 +1,7 @@
 package io.mixflame.engine;
 
 import io.mixflame.cache.LongKeyedCache;
-import io.mixflame.hotspot.HotSpotVm;
-import io.mixflame.hotspot.JavaThreadInfo;
+import io.mixflame.hotspot.JavaThreadNames;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,28 +11,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Names threads by id for per-thread profiles: the full Java name from the JVM's thread list where there is one,
  * else the kernel's 15-byte name.
  *
- * <p>A name must be taken while its thread lives: the walker can be hundreds of milliseconds behind the samples at
- * start-up, and a thread that ended meanwhile has left both lists. So names come two ways: {@link #record}, called
- * by a thread that reads the JVM's list while threads start and every second (and so also sees renames), and, for a
- * thread not recorded, the walker's own look-up at its first sample (the JVM's list read again at most once a
- * second, then the kernel's name). The walker alone calls {@link #frame} and {@link #name}.
+ * <p>A name must be taken while its thread lives: the walker can be seconds behind the samples on a machine whose
+ * cores the application's threads keep busy, and a thread that ended meanwhile has left both lists. So names come two
+ * ways: {@link #record}, called by a thread that names each thread as soon as its first sample is drained and reads
+ * the JVM's whole list every second or so (and so also sees renames), and, for a thread not recorded yet, the
+ * walker's own look-up of that one thread at its first sample (its Java name, else the kernel's). The walker alone
+ * calls {@link #frame} and {@link #name}.
  */
 final class ThreadNames {
-    private static final long REFRESH_NANOS = 1_000_000_000L;
     private static final int LIMIT = 65_536;
 
     private final ThreadSource threads;
-    private final HotSpotVm vm;
+    /** The walker's reader of single threads' Java names; null without a readable JVM. */
+    private final JavaThreadNames javaNames;
     private final ConcurrentHashMap<Integer, String> names = new ConcurrentHashMap<>();
     /** Bumped when a thread already named is renamed: the walker then makes its root frames anew. */
     private final AtomicInteger renames = new AtomicInteger();
     private final LongKeyedCache<Frame> roots = new LongKeyedCache<>(LIMIT);
     private int rootsMadeAt;
-    private long lastRefresh;
 
-    ThreadNames(ThreadSource threads, HotSpotVm vm) {
+    ThreadNames(ThreadSource threads, JavaThreadNames javaNames) {
         this.threads = threads;
-        this.vm = vm;
+        this.javaNames = javaNames;
     }
 
     /**
@@ -59,25 +58,23 @@ final class ThreadNames {
         if (n != null) {
             return n;
         }
-        long now = System.nanoTime();
-        if (vm != null && now - lastRefresh > REFRESH_NANOS) {
-            lastRefresh = now;
-            for (JavaThreadInfo t : vm.javaThreads()) {
-                if (t.name() != null) {
-                    record((int) t.tid(), t.name());
-                }
-            }
-            n = names.get(tid);
-            if (n != null) {
-                return n;
-            }
-        }
-        n = threads.name(tid);
+        n = living(tid);
         if (n == null) {
             n = "thread " + tid;
         }
         record(tid, n);
         return n;
+    }
+
+    /** The name of a thread looked up now: its Java name, else the kernel's; null when it has ended. */
+    String living(int tid) {
+        String n = javaNames == null ? null : javaNames.nameOf(tid);
+        return n != null ? n : threads.name(tid);
+    }
+
+    /** Whether a name was recorded for the thread. */
+    boolean named(int tid) {
+        return names.containsKey(tid);
     }
 
     /**

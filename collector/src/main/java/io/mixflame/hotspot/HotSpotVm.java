@@ -169,7 +169,7 @@ public final class HotSpotVm {
      * thread that records names while another walks stacks through this instance.
      */
     public JavaThreadNames threadNames(VmReader own) {
-        return new JavaThreadNames(threads.withReader(own));
+        return new JavaThreadNames(threads.withReader(own), layout);
     }
 
     /**

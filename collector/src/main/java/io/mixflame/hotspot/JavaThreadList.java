@@ -34,6 +34,11 @@ final class JavaThreadList {
         this.oopHandleObj = from.oopHandleObj;
     }
 
+    /** The reader this list reads through. */
+    VmReader reader() {
+        return reader;
+    }
+
     /** The same list read through another reader, for use on another thread. */
     JavaThreadList withReader(VmReader other) {
         return new JavaThreadList(this, other);
@@ -79,7 +84,8 @@ final class JavaThreadList {
         }
     }
 
-    private String name(long thread) {
+    /** The Java name of the {@code JavaThread} at {@code thread}, or null. */
+    String name(long thread) {
         try {
             long handle = reader.u64(thread + threadObj + oopHandleObj);
             long threadOop = handle == 0 ? 0 : reader.u64(handle);

@@ -32,7 +32,12 @@ public final class LinuxPerfSyscalls implements PerfSyscalls {
 
     @Override
     public int perfEventOpen(byte[] attr, int tid, long flags) {
-        long fd = Libc.syscall(PERF_EVENT_OPEN, attr, tid, -1, -1, flags);
+        return perfEventOpen(attr, tid, -1, flags);
+    }
+
+    @Override
+    public int perfEventOpen(byte[] attr, int tid, int cpu, long flags) {
+        long fd = Libc.syscall(PERF_EVENT_OPEN, attr, tid, cpu, -1, flags);
         return fd < 0 ? -Native.getLastError() : (int) fd;
     }
 
@@ -49,7 +54,12 @@ public final class LinuxPerfSyscalls implements PerfSyscalls {
 
     @Override
     public int ioctl(int fd, long request) {
-        return Libc.ioctl(fd, request, 0) < 0 ? -Native.getLastError() : 0;
+        return ioctl(fd, request, 0);
+    }
+
+    @Override
+    public int ioctl(int fd, long request, long argument) {
+        return Libc.ioctl(fd, request, argument) < 0 ? -Native.getLastError() : 0;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.mixflame.capture.perf;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * new threads found by polling {@code /proc/PID/task}, events of ended threads closed, and the number of
  * descriptors bounded. Not thread-safe: one sampler thread drives it.
  */
-public final class PerfCapture implements AutoCloseable {
+public final class PerfCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(PerfCapture.class);
     private static final long PERF_EVENT_IOC_ENABLE = 0x2400;
     private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
@@ -48,12 +49,15 @@ public final class PerfCapture implements AutoCloseable {
     private byte[] attr;
     private SampleRecordParser parser;
     private boolean kernel;
+    /** The profiler's own threads, sorted: their events copy no stack. */
+    private int[] own = new int[0];
     private boolean limitReported;
     private boolean mapReported;
     private long samples;
     private long lost;
     private long throttled;
     private long malformed;
+    private int mapFailures;
 
     /** One thread's event, and the stack copy it was opened with. */
     private record ThreadEvent(int fd, long address, long length, PerfRingBuffer ring, int stackBytes) {
@@ -83,6 +87,13 @@ public final class PerfCapture implements AutoCloseable {
      * @throws PerfCaptureUnavailableException when the kernel refuses perf events at all; the message explains
      */
     public void start() throws PerfCaptureUnavailableException {
+        start(new int[0]);
+    }
+
+    @Override
+    public void start(int[] ownThreads) throws PerfCaptureUnavailableException {
+        own = ownThreads.clone();
+        Arrays.sort(own);
         kernel = settings.kernel();
         configure();
         int first = firstThread();
@@ -97,6 +108,7 @@ public final class PerfCapture implements AutoCloseable {
             throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
         }
         if (!register(first, fd, settings.stackBytes(), true)) {
+            mapFailures++;
             throw new PerfCaptureUnavailableException("the perf ring buffer could not be mapped (perf_event_mlock_kb "
                     + "or RLIMIT_MEMLOCK too low for " + (settings.dataPages() + 1) * pageSize / 1024 + " KiB)");
         }
@@ -114,6 +126,7 @@ public final class PerfCapture implements AutoCloseable {
     }
 
     /** Whether samples carry kernel callchains. */
+    @Override
     public boolean kernelFrames() {
         return kernel;
     }
@@ -127,11 +140,13 @@ public final class PerfCapture implements AutoCloseable {
     }
 
     /** The process's thread count now (a cheap test for started or ended threads), or -1. */
+    @Override
     public int threadCount() {
         return threads.count();
     }
 
     /** Opens events for threads started since the last call and closes those of threads that ended. */
+    @Override
     public void refreshThreads() {
         int[] tids = threads.list();
         if (tids.length == 0) {
@@ -166,15 +181,17 @@ public final class PerfCapture implements AutoCloseable {
                 }
                 return;
             }
-            int fd = sys.perfEventOpen(attr, tid, PERF_FLAG_FD_CLOEXEC);
+            boolean ownThread = Arrays.binarySearch(own, tid) >= 0;
+            int fd = sys.perfEventOpen(ownThread ? attributes(0) : attr, tid, PERF_FLAG_FD_CLOEXEC);
             if (fd < 0) {
                 if (fd != -ESRCH) {
                     refused.add(tid);
                 }
                 continue;
             }
-            if (!register(tid, fd, settings.stackBytes(), true)) {
+            if (!register(tid, fd, ownThread ? 0 : settings.stackBytes(), true)) {
                 refused.add(tid);
+                mapFailures++;
                 if (!mapReported) {
                     mapReported = true;
                     LOG.warn("a perf ring buffer could not be mapped after {} threads: the locked-memory limit is reached "
@@ -213,6 +230,7 @@ public final class PerfCapture implements AutoCloseable {
      *
      * @return whether the thread's copy is now that large
      */
+    @Override
     public boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer) {
         ThreadEvent old = events.get(tid);
         int bytes = Math.min(stackBytes, PerfCaptureSettings.MAX_STACK_BYTES) & ~7;
@@ -259,12 +277,14 @@ public final class PerfCapture implements AutoCloseable {
     }
 
     /** Bytes of stack thread {@code tid}'s samples carry, or 0 when it is not sampled. */
+    @Override
     public int stackBytes(int tid) {
         ThreadEvent e = events.get(tid);
         return e == null ? 0 : e.stackBytes();
     }
 
     /** Whether thread {@code tid} is sampled now. */
+    @Override
     public boolean sampling(int tid) {
         return events.containsKey(tid);
     }
@@ -275,6 +295,7 @@ public final class PerfCapture implements AutoCloseable {
      *
      * @return the number of samples delivered
      */
+    @Override
     public int drain(Consumer<RawSample> consumer) {
         int before = (int) samples;
         this.consumer = consumer;
@@ -334,11 +355,13 @@ public final class PerfCapture implements AutoCloseable {
     }
 
     /** Samples delivered so far. */
+    @Override
     public long samples() {
         return samples;
     }
 
     /** Samples the kernel reported lost (a full ring buffer). */
+    @Override
     public long lost() {
         return lost;
     }
@@ -356,6 +379,18 @@ public final class PerfCapture implements AutoCloseable {
     /** Threads sampled now. */
     public int threads() {
         return events.size();
+    }
+
+    @Override
+    public String describe() {
+        int pages = settings.dataPages() + 1;
+        String text = "perf ring buffers: one per thread, " + events.size() + " x " + pages * pageSize / 1024
+                + " KiB locked; " + events.size() + " threads sampled";
+        if (!refused.isEmpty()) {
+            text += ", " + refused.size() + " not sampled (" + (mapFailures > 0 ? "locked memory spent" : "refused")
+                    + ")";
+        }
+        return text;
     }
 
     private void release(ThreadEvent e) {

@@ -24,6 +24,7 @@ public final class PerfEventAttr {
     static final long SAMPLE_STACK_USER = 1L << 13;
 
     private static final int FLAG_DISABLED = 0;
+    private static final int FLAG_INHERIT = 1;
     private static final int FLAG_EXCLUDE_KERNEL = 5;
     private static final int FLAG_EXCLUDE_HV = 6;
     private static final int FLAG_EXCLUDE_CALLCHAIN_USER = 22;
@@ -44,8 +45,20 @@ public final class PerfEventAttr {
      *                        to anyone waiting on the descriptor
      */
     public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents) {
+        return cpuClock(periodNanos, registerMask, stackBytes, kernel, wakeupEvents, false);
+    }
+
+    /**
+     * The same, {@code inherit}ed when asked: every thread the event's thread starts from then on gets an event of
+     * its own, counted on its own CPU time, whose samples go to the same ring buffer.
+     */
+    public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
+                                  boolean inherit) {
         long sampleType = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_REGS_USER | SAMPLE_STACK_USER;
         long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV) | (1L << FLAG_USE_CLOCKID);
+        if (inherit) {
+            flags |= 1L << FLAG_INHERIT;
+        }
         if (kernel) {
             sampleType |= SAMPLE_CALLCHAIN;
             flags |= 1L << FLAG_EXCLUDE_CALLCHAIN_USER;

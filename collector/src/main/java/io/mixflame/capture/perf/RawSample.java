@@ -24,6 +24,8 @@ public final class RawSample {
     public byte[] stack;
     /** Valid bytes in {@link #stack}. */
     public int stackLength;
+    /** The copy the sample's event asked for ({@code sample_stack_user}), whatever the kernel could copy. */
+    public int stackRequested;
     /** Kernel return addresses, innermost first. */
     public long[] kernelChain = new long[64];
     /** Valid entries in {@link #kernelChain}. */

@@ -71,6 +71,7 @@ final class SampleRecordParser {
             p += 8 * n;
         }
         out.stackLength = 0;
+        out.stackRequested = 0;
         if (p + 8 > end) {
             return false;
         }
@@ -80,6 +81,7 @@ final class SampleRecordParser {
             if (size > end - p - 8) {
                 return false;
             }
+            out.stackRequested = (int) size;
             long dynamic = b.getLong(p + (int) size);
             int valid = (int) Math.min(Math.min(size, dynamic), out.stack.length);
             b.get(p, out.stack, 0, valid);

@@ -7,6 +7,8 @@ import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
+import io.mixflame.capture.perf.PerCpuPerfCapture;
+import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.StackCopyGrowth;
@@ -16,6 +18,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
+import io.mixflame.engine.ThreadNameRecorder;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.linux.ProcThreadSelf;
@@ -24,6 +27,8 @@ import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -64,12 +69,18 @@ public final class PerfEngine implements SamplingEngine {
     private final long pid;
     private final PerfSyscalls syscalls;
     private volatile boolean running;
-    private PerfCapture capture;
+    private SampleCapture capture;
     private LinuxProcessMemory memory;
-    /** The sampler's own reader of the process, for thread names (see {@link #nameRecorder}). */
+    /** The names thread's own reader of the process (see {@link #nameRecorder}). */
     private LinuxProcessMemory namesMemory;
-    /** Takes the JVM's thread names on the sampler, while threads live; null without a readable JVM. */
-    private Runnable nameRecorder;
+    /** Takes threads' names while they live, on a thread of its own; null without a readable JVM or thread roots. */
+    private ThreadNameRecorder nameRecorder;
+    /** Threads first seen by the sampler, for the names thread; null without {@link #nameRecorder}. */
+    private NewThreads newThreads;
+    private Thread namer;
+    /** Set by the sampler while it drains, when it queued a new thread. */
+    private boolean newThreadQueued;
+    private volatile int namerTid = -1;
     private SampleStackBuilder stacks;
     /**
      * The labels of the sampled threads, looked up by the sampler as it drains and put into stacks by the walker;
@@ -123,11 +134,15 @@ public final class PerfEngine implements SamplingEngine {
     /** Kernel thread ids of the sampler and the walker, once they run; their samples are counted, not walked. */
     private volatile int samplerTid = -1;
     private volatile int walkerTid = -1;
-    /**
-     * Whether the profiler's own threads' events copy no stack yet, or need not (another process profiled); the
-     * sampler's alone after start.
-     */
-    private boolean ownThreadsCopyNoStack;
+    /** Counted down by the profiler's threads once their ids are known, before the events open. */
+    private CountDownLatch ownKnown = new CountDownLatch(2);
+    /** Threads first seen that the names thread may be behind on. */
+    private static final int NEW_THREADS = 4096;
+    /** How often the names thread reads every Java thread's name (renames, threads it missed). */
+    private static final long ALL_NAMES_NANOS = 1_000_000_000L;
+    /** Counted down once the events are open (or could not be): the sampler and the walker wait for it. */
+    private final CountDownLatch opened = new CountDownLatch(1);
+    private static final long OWN_THREADS_WAIT_MILLIS = 5_000;
     private final Frame[] ownStack = new Frame[2];
     private long startNanos;
     private long samplerCpuNanos;
@@ -161,9 +176,6 @@ public final class PerfEngine implements SamplingEngine {
                     + settings.event().optionName() + " is not built on it yet");
         }
         PerfCaptureSettings captureSettings = PerfCaptureSettings.defaults(pid, settings.intervalNanos());
-        // Profiling another process (record --pid), the profiler's own threads are not among those sampled.
-        ownThreadsCopyNoStack = pid != OwnPid.get();
-        capture = new PerfCapture(captureSettings, syscalls);
         try {
             memory = new LinuxProcessMemory(pid);
             stacks = LinuxSampleStacks.open(pid, memory);
@@ -171,20 +183,37 @@ public final class PerfEngine implements SamplingEngine {
             if (settings.threadRoots()) {
                 namesMemory = new LinuxProcessMemory(pid);
                 nameRecorder = stacks.threadNameRecorder(namesMemory);
+                newThreads = nameRecorder == null ? null : new NewThreads(NEW_THREADS);
             }
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
+        stackBytes = captureSettings.stackBytes();
+        running = true;
+        startNanos = System.nanoTime();
+        reads = new ReadsPerSample(startNanos, memory.systemReads());
+        DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
+                captureSettings.stackBytes(), POOL);
+        // The profiler's threads start before the events open, so that they inherit none: their own events copy no
+        // stack. They wait for the events before they sample or walk.
+        sampler = new Thread(new EngineThread(pacing, null, null), "mixflame-perf-sampler");
+        walkerThread = new Thread(new EngineThread(null, settings, target), "mixflame-perf-walker");
+        sampler.setDaemon(true);
+        walkerThread.setDaemon(true);
+        ownKnown = new CountDownLatch(nameRecorder == null ? 2 : 3);
+        sampler.start();
+        walkerThread.start();
+        if (nameRecorder != null) {
+            namer = new Thread(new EngineThread(null, null, null), "mixflame-perf-names");
+            namer.setDaemon(true);
+            namer.start();
+        }
+        int[] own = pid == OwnPid.get() ? ownThreads() : new int[0];
         try {
-            capture.start();
-        } catch (PerfCaptureUnavailableException e) {
-            capture.close();
-            closeMemory();
-            throw new EngineUnavailableException(e.getMessage());
-        } catch (RuntimeException | LinkageError e) {
-            capture.close();
-            closeMemory();
-            throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
+            capture = openCapture(captureSettings, own);
+        } catch (EngineUnavailableException e) {
+            abandon();
+            throw e;
         }
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
@@ -194,22 +223,89 @@ public final class PerfEngine implements SamplingEngine {
             labelsMemory = settings.labels().readsMemory() ? new LinuxProcessMemory(pid) : null;
             labels = settings.labels().labeler(labelsMemory);
         }
-        stackBytes = captureSettings.stackBytes();
-        running = true;
-        startNanos = System.nanoTime();
-        reads = new ReadsPerSample(startNanos, memory.systemReads());
-        DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
-                captureSettings.stackBytes(), POOL);
-        sampler = new Thread(new EngineThread(pacing, null, null), "mixflame-perf-sampler");
-        walkerThread = new Thread(new EngineThread(null, settings, target), "mixflame-perf-walker");
-        sampler.setDaemon(true);
-        walkerThread.setDaemon(true);
-        sampler.start();
-        walkerThread.start();
+        opened.countDown();
+    }
+
+    /** The kernel ids of the sampler and the walker, once both have started (those known after a bounded wait). */
+    private int[] ownThreads() {
+        try {
+            ownKnown.await(OWN_THREADS_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int[] known = {samplerTid, walkerTid, namerTid};
+        int n = 0;
+        for (int tid : known) {
+            if (tid > 0) {
+                known[n++] = tid;
+            }
+        }
+        return java.util.Arrays.copyOf(known, n);
+    }
+
+    /**
+     * A ring buffer per CPU shared by every thread; where that cannot be had (descriptors for a process with many
+     * threads at an attach, a kernel or a test's fake without per-CPU events), a ring per thread.
+     */
+    private SampleCapture openCapture(PerfCaptureSettings captureSettings, int[] own)
+            throws EngineUnavailableException {
+        PerCpuPerfCapture perCpu = new PerCpuPerfCapture(captureSettings, syscalls);
+        String perCpuRefusal;
+        try {
+            perCpu.start(own);
+            return perCpu;
+        } catch (PerfCaptureUnavailableException e) {
+            perCpuRefusal = e.getMessage();
+        } catch (RuntimeException | LinkageError e) {
+            perCpu.close();
+            closeMemory();
+            throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
+        }
+        PerfCapture perThread = new PerfCapture(captureSettings, syscalls);
+        try {
+            perThread.start(own);
+        } catch (PerfCaptureUnavailableException e) {
+            perThread.close();
+            closeMemory();
+            throw new EngineUnavailableException(e.getMessage());
+        } catch (RuntimeException | LinkageError e) {
+            perThread.close();
+            closeMemory();
+            throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
+        }
+        LOG.info("sampling with a perf ring buffer per thread, as per-CPU buffers could not be had: {}",
+                perCpuRefusal);
+        return perThread;
+    }
+
+    /** The events could not be opened: the profiler's threads, waiting for them, end. */
+    private void abandon() {
+        running = false;
+        opened.countDown();
+        join(sampler);
+        join(walkerThread);
+        if (namer != null) {
+            join(namer);
+        }
+    }
+
+    /** Waits for the events; false when the engine was abandoned meanwhile. */
+    private boolean awaitOpened() {
+        try {
+            opened.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return running && capture != null;
     }
 
     private void sample(DrainPacing pacing) {
         samplerTid = ProcThreadSelf.tid();
+        ownKnown.countDown();
+        if (!awaitOpened()) {
+            return;
+        }
         ThreadCpuClock cpuClock = new ThreadCpuClock();
         long lastPoll = System.nanoTime();
         long lastListing = lastPoll;
@@ -225,6 +321,10 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 wakeWalker();
                 pacing.drained(handed, capture.lost() > lostBefore);
+                if (capture.lost() > lostBefore && LOG.isDebugEnabled()) {
+                    LOG.debug("{} samples lost at {} ms, {} handed over, wait {} us", capture.lost() - lostBefore,
+                            (t0 - startNanos) / 1_000_000, handed, pacing.waitNanos() / 1000);
+                }
                 long t1 = System.nanoTime();
                 synchronized (perDrain) {
                     perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
@@ -234,10 +334,6 @@ public final class PerfEngine implements SamplingEngine {
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
                         capture.refreshThreads();
                         growth.retain(sampled);
-                        ownThreadsCopyNoStack = ownThreadsCopyNoStack || copyNoStackForOwnThreads();
-                        if (nameRecorder != null) {
-                            nameRecorder.run();
-                        }
                         listedCount = count;
                         lastListing = t1;
                     }
@@ -260,17 +356,6 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     /**
-     * Gives the sampler's and the walker's events no stack copy once both are open: their samples only count the
-     * profiler's CPU ({@link #addOwn}).
-     *
-     * @return whether both are done
-     */
-    private boolean copyNoStackForOwnThreads() {
-        int walker = walkerTid;
-        return walker > 0 && capture.copyNoStack(samplerTid, handOver) & capture.copyNoStack(walker, handOver);
-    }
-
-    /**
      * Copies a sample into a pooled capture for the walker; drops it when the pool is empty. The pool grows to its
      * bound ({@link #WARM_POOL} in the warm-up, {@link #POOL} after) only as far as the walker falls behind: most
      * processes never need more than a few buffers of 16 KiB. A buffer grows past that only when it first carries a
@@ -287,6 +372,9 @@ public final class PerfEngine implements SamplingEngine {
             return;
         }
         s.copyTo(copy);
+        if (newThreads != null && newThreads.offerIfNew(s.tid)) {
+            newThreadQueued = true;
+        }
         SampleLabeler l = labels;
         if (l != null) {
             // Now, not when walked: a walker that fell behind would find the thread's log moved on.
@@ -306,6 +394,10 @@ public final class PerfEngine implements SamplingEngine {
      * cost a context switch per sample.
      */
     private void wakeWalker() {
+        if (newThreadQueued) {
+            newThreadQueued = false;
+            LockSupport.unpark(namer);
+        }
         if (handedOver) {
             handedOver = false;
             LockSupport.unpark(walkerThread);
@@ -317,6 +409,10 @@ public final class PerfEngine implements SamplingEngine {
         // Here rather than in start(): start() runs on the application's thread (premain), which must not wait
         // for symbol tables; samples taken meanwhile wait in the ring buffers and the pool.
         walkerTid = ProcThreadSelf.tid();
+        ownKnown.countDown();
+        if (!awaitOpened()) {
+            return;
+        }
         try {
             stacks.warmUp();
             while ((running || !ready.isEmpty()) && !heap.reached()) {
@@ -332,7 +428,7 @@ public final class PerfEngine implements SamplingEngine {
                 boolean cpuTimed = ++walked % CPU_TIMED_EVERY == 0 && t0 - startNanos >= WARM_UP_NANOS;
                 long c0 = cpuTimed ? cpuClock.nanos() : 0;
                 try {
-                    if (s.tid() == samplerTid || s.tid() == walkerTid) {
+                    if (s.tid() == samplerTid || s.tid() == walkerTid || s.tid() == namerTid) {
                         addOwn(s, settings, target);
                     } else {
                         int depth = stacks.build(s, settings.threadRoots());
@@ -377,6 +473,42 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     /**
+     * The names thread: names each thread the sampler saw for the first time, at once, and every thread of the JVM
+     * every {@link #ALL_NAMES_NANOS} ns; on a thread of its own, so that neither the sampler (whose drains must stay
+     * short, or the kernel's buffers fill on a machine whose cores the application keeps busy) nor the walker (which
+     * may be seconds behind) waits for it, and so that names are taken while their threads live.
+     */
+    private void recordNames() {
+        namerTid = ProcThreadSelf.tid();
+        ownKnown.countDown();
+        if (!awaitOpened()) {
+            return;
+        }
+        long lastAll = System.nanoTime() - ALL_NAMES_NANOS;
+        long overflowedBefore = 0;
+        try {
+            while (running && !heap.reached()) {
+                int tid;
+                while ((tid = newThreads.poll()) > 0) {
+                    nameRecorder.recordNew(tid);
+                }
+                long now = System.nanoTime();
+                long overflowed = newThreads.overflowed();
+                if (now - lastAll >= ALL_NAMES_NANOS || overflowed != overflowedBefore) {
+                    nameRecorder.recordAll();
+                    lastAll = now;
+                    overflowedBefore = overflowed;
+                }
+                LockSupport.parkNanos(THREAD_POLL_NANOS);
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("the names thread stopped: {}", e.toString());
+        } catch (OutOfMemoryError e) {
+            giveWay();
+        }
+    }
+
+    /**
      * A sample of the profiler itself: counted, so that its CPU shows in the profile, but not walked — walking the
      * walker was a twentieth of its work on a one-thread workload, to show its own code.
      */
@@ -403,6 +535,9 @@ public final class PerfEngine implements SamplingEngine {
         }
         join(s);
         join(w);
+        if (namer != null) {
+            join(namer);
+        }
         synchronized (this) {
             capture.close();
             closeMemory();
@@ -457,7 +592,7 @@ public final class PerfEngine implements SamplingEngine {
         }
     }
 
-    /** The body of the sampler thread (given pacing) or of the walker thread. */
+    /** The body of the sampler thread (given pacing), the walker thread (given settings) or the names thread. */
     private final class EngineThread implements Runnable {
         private final DrainPacing pacing;
         private final SamplingSettings settings;
@@ -473,8 +608,10 @@ public final class PerfEngine implements SamplingEngine {
         public void run() {
             if (pacing != null) {
                 sample(pacing);
-            } else {
+            } else if (settings != null) {
                 walk(settings, target);
+            } else {
+                recordNames();
             }
         }
     }
@@ -502,6 +639,10 @@ public final class PerfEngine implements SamplingEngine {
                 : ", sampler " + FixedPoint.format(100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed, 2)
                 + "% of one core";
         notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText);
+        SampleCapture c = capture;
+        if (c != null) {
+            notes.add(c.describe());
+        }
         ReadsPerSample r = reads;
         String read = r == null ? "" : r.describe(memory.systemReads());
         if (!read.isEmpty()) {

@@ -1,0 +1,486 @@
+package io.mixflame.capture.perf;
+
+import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.ProcThreadSource;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples every thread of one process into one ring buffer per CPU, as {@code perf record} does: the threads the
+ * process has at start get an inherited cpu-clock event on each CPU ({@code pid=tid, cpu=c, inherit}), whose output
+ * goes to that CPU's ring ({@code PERF_EVENT_IOC_SET_OUTPUT}); every thread started from then on gets events of its
+ * own from the kernel, at its birth, without a descriptor or a buffer. So locked memory is one ring per CPU whatever
+ * the number of threads (the kernel charges it to the user: {@code perf_event_mlock_kb} per CPU, then
+ * {@code RLIMIT_MEMLOCK}), a short-lived thread is sampled from its first instruction, and no thread waits for a
+ * poll of {@code /proc} to be found.
+ *
+ * <p>Descriptors: one per thread alive at start and CPU. They stay open until {@link #close}, also after their thread
+ * ends, as closing an inherited event ends the events its thread's descendants inherited. A process with too many
+ * threads for that (an attach to a large service) is refused with {@link PerfCaptureUnavailableException}, and the
+ * caller samples it per thread.
+ *
+ * <p>A thread whose walks need a larger stack copy gets events of its own with that copy, on every CPU, into the same
+ * rings; its samples from the inherited event (the smaller copy) are dropped from then on. The profiler's own threads
+ * get events without a copy: their samples are counted, never walked. Not thread-safe: one sampler thread drives it.
+ */
+public final class PerCpuPerfCapture implements SampleCapture {
+    private static final Logger LOG = LoggerFactory.getLogger(PerCpuPerfCapture.class);
+    private static final long PERF_EVENT_IOC_ENABLE = 0x2400;
+    private static final long PERF_EVENT_IOC_SET_OUTPUT = 0x2405;
+    private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
+    private static final int RECORD_LOST = 2;
+    private static final int RECORD_SAMPLE = 9;
+    private static final int ESRCH = 3;
+    private static final int EACCES = 13;
+    private static final int EPERM = 1;
+    /** Data pages of each CPU's ring: 256 KiB, about fifteen samples of 16 KiB between drains. */
+    public static final int DEFAULT_DATA_PAGES = 128;
+    /** The part of the open-file limit the start-up threads' events may take. */
+    private static final int FILE_LIMIT_SHARE = 4;
+    /** Threads that may have a larger copy at once, each with an event per CPU. */
+    private static final int MAX_GROWN = StackCopyGrowth.DEFAULT_THREADS;
+    /** How often the threads are listed again at start, for threads a listed thread started before its events. */
+    private static final int START_LISTINGS = 4;
+
+    private final PerfCaptureSettings settings;
+    private final PerfSyscalls sys;
+    private final ThreadSource threads;
+    private final int[] cpus;
+    private final long fileBudget;
+    private int dataPages;
+    private final int[] ringFds;
+    private final long[] ringAddresses;
+    private final long[] ringLengths;
+    private final PerfRingBuffer[] rings;
+    private final RawSample sample;
+    private final PerfRingBuffer.RecordVisitor visitor = new RecordHandler();
+    private Consumer<RawSample> consumer;
+    private SampleRecordParser parser;
+    private boolean kernel;
+    /** Descriptors of every event opened, but for the grown threads' own (in {@link #grownFds}). */
+    private int[] fds = new int[64];
+    private int fdCount;
+    /** Descriptors opened for the start-up threads and the profiler's own, for the cost note. */
+    private int descriptors;
+    /** Threads given events directly: alive at start, or the profiler's own. */
+    private final Set<Integer> covered = new HashSet<>();
+    private int[] own = new int[0];
+    /** Grown threads: id, copy, and their events (one per CPU), at the same index. */
+    private final int[] grownTids = new int[MAX_GROWN];
+    private final int[] grownBytes = new int[MAX_GROWN];
+    private final int[][] grownFds = new int[MAX_GROWN][];
+    private int grownCount;
+    /** Living threads at the last listing, sorted. */
+    private int[] alive = new int[0];
+    private long samples;
+    private long lost;
+    private long superseded;
+    private long malformed;
+
+    /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}, on every online CPU. */
+    public PerCpuPerfCapture(PerfCaptureSettings settings, PerfSyscalls sys) {
+        this(settings, sys, new ProcThreadSource(settings.pid()), OnlineCpus.list(), OpenFileLimit.soft(),
+                DEFAULT_DATA_PAGES);
+    }
+
+    /**
+     * @param settings   what to sample (its data pages are those of a per-thread ring, not used here)
+     * @param sys        the perf system calls
+     * @param threads    the process's threads
+     * @param cpus       the CPUs to open events on
+     * @param fileLimit  this process's open-file limit
+     * @param dataPages  data pages of each CPU's ring (a power of two), halved while the kernel refuses the mapping
+     */
+    public PerCpuPerfCapture(PerfCaptureSettings settings, PerfSyscalls sys, ThreadSource threads, int[] cpus,
+                             long fileLimit, int dataPages) {
+        if (Integer.bitCount(dataPages) != 1 || cpus.length == 0) {
+            throw new IllegalArgumentException("a power of two of pages and at least one CPU");
+        }
+        this.settings = settings;
+        this.sys = sys;
+        this.threads = threads;
+        this.cpus = cpus.clone();
+        this.fileBudget = fileLimit / FILE_LIMIT_SHARE;
+        this.dataPages = dataPages;
+        this.ringFds = new int[cpus.length];
+        this.ringAddresses = new long[cpus.length];
+        this.ringLengths = new long[cpus.length];
+        this.rings = new PerfRingBuffer[cpus.length];
+        this.sample = new RawSample(settings.stackBytes());
+        Arrays.fill(ringFds, -1);
+    }
+
+    @Override
+    public void start(int[] ownThreads) throws PerfCaptureUnavailableException {
+        own = ownThreads.clone();
+        Arrays.sort(own);
+        kernel = settings.kernel();
+        parser = new SampleRecordParser(kernel);
+        int[] tids = threads.list();
+        if (tids.length == 0) {
+            throw new PerfCaptureUnavailableException("process " + settings.pid() + " has no threads or cannot be read");
+        }
+        checkBudget(tids.length);
+        try {
+            openRings(tids);
+            Set<Integer> seen = new HashSet<>();
+            for (int listing = 0; listing < START_LISTINGS; listing++) {
+                boolean added = false;
+                for (int tid : tids) {
+                    if (seen.add(tid)) {
+                        added = true;
+                        checkBudget(seen.size());
+                        openThread(tid, Arrays.binarySearch(own, tid) >= 0);
+                    }
+                }
+                if (!added) {
+                    break;
+                }
+                // A listed thread may have started one between the listing and its events: list again.
+                tids = threads.list();
+            }
+        } catch (PerfCaptureUnavailableException e) {
+            close();
+            throw e;
+        }
+        alive = sortedCopy(tids);
+        LOG.debug("per-CPU perf capture: {} CPUs, rings of {} KiB, {} threads given events at start", cpus.length,
+                dataPages * PerfCaptureSettings.PAGE_BYTES / 1024, covered.size());
+    }
+
+    private void checkBudget(int threadCount) throws PerfCaptureUnavailableException {
+        long needed = (long) threadCount * cpus.length;
+        if (needed > fileBudget) {
+            throw new PerfCaptureUnavailableException(threadCount + " threads on " + cpus.length + " CPUs need "
+                    + needed + " descriptors for per-CPU buffers, more than a " + FILE_LIMIT_SHARE
+                    + "th of the open-file limit (" + fileBudget * FILE_LIMIT_SHARE + ")");
+        }
+    }
+
+    /**
+     * Opens the first thread's event on each CPU with a ring of its own, choosing kernel frames or not by what the
+     * kernel allows, and the ring's size by what locked memory allows.
+     */
+    private void openRings(int[] tids) throws PerfCaptureUnavailableException {
+        int first = -1;
+        for (int tid : tids) {
+            if (Arrays.binarySearch(own, tid) < 0) {
+                first = tid;
+                break;
+            }
+        }
+        if (first < 0) {
+            first = tids[0];
+        }
+        for (int i = 0; i < cpus.length; i++) {
+            int fd = open(first, i, settings.stackBytes(), true);
+            if (fd < 0 && i == 0 && kernel && (fd == -EACCES || fd == -EPERM)) {
+                LOG.info("kernel frames are not permitted ({}); sampling user space only", PerfRefusal.explain(fd));
+                kernel = false;
+                parser = new SampleRecordParser(false);
+                fd = open(first, i, settings.stackBytes(), true);
+            }
+            if (fd < 0) {
+                throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
+            }
+            long address = map(fd);
+            if (address < 0) {
+                sys.close(fd);
+                throw new PerfCaptureUnavailableException("no per-CPU perf ring buffer could be mapped, even of "
+                        + dataPages * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB (kernel.perf_event_mlock_kb, "
+                        + "ulimit -l: the user's locked memory is spent)");
+            }
+            ringFds[i] = fd;
+            ringAddresses[i] = address;
+            ringLengths[i] = (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1);
+            rings[i] = new PerfRingBuffer(address, PerfCaptureSettings.PAGE_BYTES, dataPages);
+            keep(fd);
+            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        }
+        covered.add(first);
+    }
+
+    /**
+     * Maps a ring for {@code fd}, halving its size while the kernel refuses (locked memory), down to two records.
+     *
+     * @return the address, or -1
+     */
+    private long map(int fd) {
+        int least = leastPages();
+        while (true) {
+            long address = sys.mmap(fd, (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1));
+            if (address >= 0 || address <= -4096) {
+                return address;
+            }
+            if (dataPages / 2 < least) {
+                return -1;
+            }
+            // Every CPU's ring has one size: rings mapped before this one keep theirs, a larger one is harmless.
+            dataPages /= 2;
+        }
+    }
+
+    /** The fewest pages that hold two records of the largest copy asked for. */
+    private int leastPages() {
+        long bytes = 2L * (settings.stackBytes() + PerfCaptureSettings.RECORD_OVERHEAD_BYTES);
+        long pages = (bytes + PerfCaptureSettings.PAGE_BYTES - 1) / PerfCaptureSettings.PAGE_BYTES;
+        return (int) Math.max(1, Long.highestOneBit(pages - 1) << 1);
+    }
+
+    /** Gives thread {@code tid} its events on every CPU (none for the first thread, which has them). */
+    private void openThread(int tid, boolean ownThread) throws PerfCaptureUnavailableException {
+        if (covered.contains(tid)) {
+            return;
+        }
+        int bytes = ownThread ? 0 : settings.stackBytes();
+        int opened = 0;
+        for (int i = 0; i < cpus.length; i++) {
+            int fd = open(tid, i, bytes, !ownThread);
+            if (fd == -ESRCH) {
+                return; // ended meanwhile; the events opened already end with it
+            }
+            if (fd < 0) {
+                throw new PerfCaptureUnavailableException("thread " + tid + ": " + PerfRefusal.explain(fd));
+            }
+            keep(fd);
+            int redirected = sys.ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ringFds[i]);
+            if (redirected < 0) {
+                throw new PerfCaptureUnavailableException("the kernel refused to share a CPU's perf ring buffer ("
+                        + PerfRefusal.explain(redirected) + ")");
+            }
+            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+            opened++;
+        }
+        if (opened == cpus.length) {
+            covered.add(tid);
+        }
+    }
+
+    private int open(int tid, int cpuIndex, int stackBytes, boolean inherit) {
+        byte[] attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1,
+                inherit);
+        return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PERF_FLAG_FD_CLOEXEC);
+    }
+
+    private void keep(int fd) {
+        if (fdCount == fds.length) {
+            fds = Arrays.copyOf(fds, fdCount * 2);
+        }
+        fds[fdCount++] = fd;
+        descriptors++;
+    }
+
+    @Override
+    public boolean kernelFrames() {
+        return kernel;
+    }
+
+    @Override
+    public int threadCount() {
+        return threads.count();
+    }
+
+    /**
+     * Lists the threads (for {@link #sampling}) and closes the events of grown threads that ended. New threads need
+     * nothing: they inherited their events.
+     */
+    @Override
+    public void refreshThreads() {
+        int[] tids = threads.list();
+        if (tids.length == 0) {
+            return;
+        }
+        alive = sortedCopy(tids);
+        int i = 0;
+        while (i < grownCount) {
+            if (Arrays.binarySearch(alive, grownTids[i]) >= 0) {
+                i++;
+                continue;
+            }
+            for (int fd : grownFds[i]) {
+                sys.close(fd);
+            }
+            grownCount--;
+            grownTids[i] = grownTids[grownCount];
+            grownBytes[i] = grownBytes[grownCount];
+            grownFds[i] = grownFds[grownCount];
+            grownFds[grownCount] = null;
+        }
+    }
+
+    @Override
+    public boolean sampling(int tid) {
+        return Arrays.binarySearch(alive, tid) >= 0;
+    }
+
+    @Override
+    public boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer) {
+        int bytes = Math.min(stackBytes, PerfCaptureSettings.MAX_STACK_BYTES) & ~7;
+        int at = grownIndex(tid);
+        int had = at < 0 ? settings.stackBytes() : grownBytes[at];
+        if (bytes <= had || Arrays.binarySearch(own, tid) >= 0 || (at < 0 && grownCount == MAX_GROWN)) {
+            return false;
+        }
+        int[] opened = new int[cpus.length];
+        for (int i = 0; i < cpus.length; i++) {
+            int fd = open(tid, i, bytes, false);
+            int redirected = fd < 0 ? fd : sys.ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ringFds[i]);
+            if (fd < 0 || redirected < 0) {
+                LOG.debug("thread {}: a stack copy of {} bytes was refused ({})", tid, bytes,
+                        PerfRefusal.explain(fd < 0 ? fd : redirected));
+                if (fd >= 0) {
+                    sys.close(fd);
+                }
+                for (int k = 0; k < i; k++) {
+                    sys.close(opened[k]);
+                }
+                return false;
+            }
+            opened[i] = fd;
+        }
+        sample.reserveStack(bytes);
+        for (int fd : opened) {
+            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        }
+        if (at < 0) {
+            at = grownCount++;
+            grownTids[at] = tid;
+        } else {
+            for (int fd : grownFds[at]) {
+                sys.close(fd);
+            }
+        }
+        grownBytes[at] = bytes;
+        grownFds[at] = opened;
+        LOG.debug("thread {}: stack copy changed from {} to {} bytes", tid, had, bytes);
+        return true;
+    }
+
+    private int grownIndex(int tid) {
+        for (int i = 0; i < grownCount; i++) {
+            if (grownTids[i] == tid) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public int stackBytes(int tid) {
+        if (Arrays.binarySearch(own, tid) >= 0) {
+            return 0;
+        }
+        int at = grownIndex(tid);
+        return at < 0 ? settings.stackBytes() : grownBytes[at];
+    }
+
+    @Override
+    public int drain(Consumer<RawSample> consumer) {
+        long before = samples;
+        this.consumer = consumer;
+        for (PerfRingBuffer ring : rings) {
+            if (ring != null) {
+                ring.drain(visitor);
+            }
+        }
+        this.consumer = null;
+        return (int) (samples - before);
+    }
+
+    /** Passes each record to {@link #record}: a class rather than a lambda, which the JVM spins at start-up. */
+    private final class RecordHandler implements PerfRingBuffer.RecordVisitor {
+        @Override
+        public void record(int type, ByteBuffer buffer, int offset, int length) {
+            PerCpuPerfCapture.this.record(type, buffer, offset, length);
+        }
+    }
+
+    private void record(int type, ByteBuffer buffer, int offset, int length) {
+        if (type == RECORD_SAMPLE) {
+            if (!parser.parse(buffer, offset, length, sample)) {
+                malformed++;
+                return;
+            }
+            if (grownCount > 0 && sample.stackRequested > 0) {
+                int at = grownIndex(sample.tid);
+                if (at >= 0 && sample.stackRequested < grownBytes[at]) {
+                    superseded++; // the inherited event's sample of a thread that has a larger copy of its own
+                    return;
+                }
+            }
+            samples++;
+            consumer.accept(sample);
+        } else if (type == RECORD_LOST && length >= 24) {
+            lost += buffer.getLong(offset + 16);
+        }
+    }
+
+    @Override
+    public long samples() {
+        return samples;
+    }
+
+    @Override
+    public long lost() {
+        return lost;
+    }
+
+    /** Records that did not have the expected shape. */
+    public long malformed() {
+        return malformed;
+    }
+
+    /** Samples of grown threads taken by their inherited event too, and left out. */
+    public long superseded() {
+        return superseded;
+    }
+
+    @Override
+    public String describe() {
+        return "perf ring buffers: one per CPU, " + cpus.length + " x " + (dataPages + 1) * PerfCaptureSettings.PAGE_BYTES
+                / 1024 + " KiB locked; every thread sampled (" + alive.length + " now), " + descriptors
+                + " descriptors for the " + covered.size() + " threads alive at start, inherited by those started since";
+    }
+
+    /** CPUs sampled. */
+    public int cpus() {
+        return cpus.length;
+    }
+
+    /** Data pages of each CPU's ring, as mapped. */
+    public int dataPages() {
+        return dataPages;
+    }
+
+    @Override
+    public void close() {
+        for (int i = 0; i < grownCount; i++) {
+            for (int fd : grownFds[i]) {
+                sys.close(fd);
+            }
+            grownFds[i] = null;
+        }
+        grownCount = 0;
+        for (int i = 0; i < rings.length; i++) {
+            if (rings[i] != null) {
+                sys.munmap(ringAddresses[i], ringLengths[i]);
+                rings[i] = null;
+            }
+        }
+        for (int i = 0; i < fdCount; i++) {
+            sys.close(fds[i]);
+        }
+        fdCount = 0;
+    }
+
+    private static int[] sortedCopy(int[] tids) {
+        int[] sorted = tids.clone();
+        Arrays.sort(sorted);
+        return sorted;
+    }
+}

@@ -1,0 +1,61 @@
+package io.mixflame.capture.perf;
+
+import java.util.function.Consumer;
+
+/**
+ * perf_events sampling of every thread of one process, as the CPU engine drives it from its sampler thread: the
+ * events opened, their ring buffers drained into reused {@link RawSample}s, stack copies grown for threads that need
+ * more. {@link PerCpuPerfCapture} shares a ring per CPU among all threads; {@link PerfCapture} gives each thread its
+ * own. Not thread-safe.
+ */
+public interface SampleCapture extends AutoCloseable {
+    /**
+     * Opens the events.
+     *
+     * @param ownThreads threads of the profiler itself, sampled without a stack copy (counted, never walked)
+     * @throws PerfCaptureUnavailableException when the kernel refuses; the message says why in one line
+     */
+    void start(int[] ownThreads) throws PerfCaptureUnavailableException;
+
+    /** Whether samples carry kernel callchains. */
+    boolean kernelFrames();
+
+    /** The process's thread count now (a cheap test for started or ended threads), or -1. */
+    int threadCount();
+
+    /** Takes account of threads started or ended since the last call. */
+    void refreshThreads();
+
+    /** Whether thread {@code tid} is sampled now. */
+    boolean sampling(int tid);
+
+    /**
+     * Gives thread {@code tid} a stack copy of {@code stackBytes}, whose walks need more of its stack than the copy
+     * held; samples taken before are drained into {@code consumer} where the change needs it.
+     *
+     * @return whether its copy is now that large
+     */
+    boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer);
+
+    /** Bytes of stack thread {@code tid}'s samples carry. */
+    int stackBytes(int tid);
+
+    /**
+     * Hands every sample in the ring buffers to {@code consumer}; the sample object is reused.
+     *
+     * @return the number of samples delivered
+     */
+    int drain(Consumer<RawSample> consumer);
+
+    /** Samples delivered so far. */
+    long samples();
+
+    /** Samples the kernel reported lost (a full ring buffer). */
+    long lost();
+
+    /** One line on what is mapped and sampled, for the cost note. */
+    String describe();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,111 @@
+package io.mixflame.hotspot;
+
+import io.mixflame.process.MemoryReadException;
+import java.util.Arrays;
+
+/**
+ * The JVM's Java threads by OS thread id: sorted ids and, at the same index, their {@code JavaThread}'s address, read
+ * from the thread list (two words a thread, no names). Read again, at most every {@value #REFRESH_NANOS} ns, when a
+ * thread it does not know is asked for; a look-up of a known thread allocates nothing and reads nothing.
+ */
+class JavaThreadIndex {
+    private static final long REFRESH_NANOS = 200_000_000L;
+    private static final int MAX_THREADS = 100_000;
+
+    private final HotSpotLayout layout;
+    private final VmReader reader;
+    private int[] tids = new int[0];
+    private long[] threads = new long[0];
+    private long lastRefresh = Long.MIN_VALUE / 2;
+
+    JavaThreadIndex(HotSpotLayout layout, VmReader reader) {
+        this.layout = layout;
+        this.reader = reader;
+    }
+
+    /** The index of thread {@code tid}, the list read again first when it is not known (and not read lately); or -1. */
+    int find(int tid) {
+        int at = Arrays.binarySearch(tids, tid);
+        if (at >= 0) {
+            return at;
+        }
+        long now = System.nanoTime();
+        if (now - lastRefresh < REFRESH_NANOS) {
+            return -1;
+        }
+        lastRefresh = now;
+        int[] before = tids;
+        long[] beforeThreads = threads;
+        if (refresh()) {
+            moved(before, beforeThreads);
+        }
+        return Arrays.binarySearch(tids, tid);
+    }
+
+    /** The {@code JavaThread} at {@code index}. */
+    long thread(int index) {
+        return threads[index];
+    }
+
+    /** Threads indexed. */
+    int size() {
+        return tids.length;
+    }
+
+    /** The OS thread id at {@code index}. */
+    int tid(int index) {
+        return tids[index];
+    }
+
+    /**
+     * Told after each refresh that changed the index, with the ids and threads it had before: whoever keeps data at
+     * the same indexes moves it.
+     */
+    void moved(int[] oldTids, long[] oldThreads) {
+        // Nothing kept beside the index by default.
+    }
+
+    /** Reads the thread list's ids and addresses; false when it could not be read consistently. */
+    private boolean refresh() {
+        try {
+            long list = reader.u64(layout.threadListVariable);
+            int length = reader.s32(list + layout.threadListLength);
+            long array = reader.u64(list + layout.threadListThreads);
+            if (length < 0 || length > MAX_THREADS) {
+                return false;
+            }
+            long[] packed = new long[length];
+            long[] byIndex = new long[length];
+            int n = 0;
+            for (int i = 0; i < length; i++) {
+                long thread = reader.u64(array + 8L * i);
+                long osThread = reader.u64(thread + layout.threadOsThread);
+                if (osThread == 0) {
+                    continue;
+                }
+                long tid = reader.field(osThread + layout.osThreadId, layout.osThreadIdWidth, false);
+                if (tid <= 0 || tid > Integer.MAX_VALUE) {
+                    continue;
+                }
+                byIndex[n] = thread;
+                packed[n] = tid << 32 | n;
+                n++;
+            }
+            if (reader.u64(layout.threadListVariable) != list) {
+                return false;
+            }
+            Arrays.sort(packed, 0, n);
+            int[] newTids = new int[n];
+            long[] newThreads = new long[n];
+            for (int i = 0; i < n; i++) {
+                newTids[i] = (int) (packed[i] >>> 32);
+                newThreads[i] = byIndex[(int) packed[i]];
+            }
+            tids = newTids;
+            threads = newThreads;
+            return true;
+        } catch (MemoryReadException e) {
+            return false; // left as it was: the next unknown thread asks again
+        }
+    }
+}
