@@ -32,7 +32,15 @@ public final class ChildJvm implements AutoCloseable {
      * @param args     everything after {@code java}
      */
     public static ChildJvm start(Path javaHome, Path dir, List<String> args) throws IOException {
-        List<String> command = new ArrayList<>();
+        return start(List.of(), javaHome, dir, args);
+    }
+
+    /**
+     * Starts {@code PREFIX java ARGS}: the JVM run through another command, such as {@code runuser -u nobody --} to
+     * run it as another user, or {@code prlimit} to lower its limits.
+     */
+    public static ChildJvm start(List<String> prefix, Path javaHome, Path dir, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>(prefix);
         command.add(TestJdks.java(javaHome).toString());
         command.addAll(args);
         Path out = dir.resolve("stdout.txt");

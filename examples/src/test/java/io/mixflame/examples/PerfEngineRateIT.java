@@ -61,7 +61,7 @@ class PerfEngineRateIT {
                 .map(l -> l.substring(l.indexOf("];") + 2)).toList();
         assertThat(lines.stream().filter(l -> l.startsWith("[mixflame-perf-")))
                 .as("the profiler's own threads are counted, not walked")
-                .allMatch(l -> l.matches("\\[mixflame-perf-(sampler|walker) tid=\\d+];\\[mixflame profiler] \\d+"));
+                .allMatch(l -> l.matches("\\[mixflame-perf-(sampler|walker|names) tid=\\d+];\\[mixflame profiler] \\d+"));
         // The application's main thread runs the agent's premain, which starts the engine while sampling begins: its
         // samples there are the application's, and may show the engine's start. Only the profiler's threads must not.
         assertThat(stacks).as("no stack shows the engine's own code").noneMatch(l -> l.contains("io/mixflame/engine/")

@@ -42,6 +42,13 @@ public record Frame(String name, FrameType type, String module, long offset, int
     public static final Frame UNKNOWN_JAVA = new Frame("[unknown Java frame]", FrameType.MARKER);
     /** Time the profiler's own threads ran, counted but not walked (their stacks would always be its own code). */
     public static final Frame PROFILER = new Frame("[mixflame profiler]", FrameType.MARKER);
+    /**
+     * Samples the kernel took but could not keep: its buffer was full while the profiler was held off the CPU. Counted
+     * so that the other stacks' shares stay true; which threads they were is not known.
+     */
+    public static final Frame LOST = new Frame("[lost samples]", FrameType.MARKER);
+    /** Samples of a thread that the profiler took but could not walk in time: counted, without their stack. */
+    public static final Frame DROPPED = new Frame("[dropped]", FrameType.MARKER);
     /** The profile reached its bound on distinct stacks or frames; samples counted here have no stack. */
     public static final Frame OVERFLOW = new Frame("[overflow]", FrameType.MARKER);
 

@@ -406,12 +406,12 @@ public final class PerCpuPerfCapture implements SampleCapture {
                 malformed++;
                 return;
             }
-            if (grownCount > 0 && sample.stackRequested > 0) {
-                int at = grownIndex(sample.tid);
-                if (at >= 0 && sample.stackRequested < grownBytes[at]) {
-                    superseded++; // the inherited event's sample of a thread that has a larger copy of its own
-                    return;
-                }
+            // The inherited event's sample of a thread that has a larger copy of its own: the kernel may cut a copy
+            // asked for (the largest fits a 16-bit record only with less), so the inherited size is what tells.
+            if (grownCount > 0 && sample.stackRequested > 0 && sample.stackRequested <= settings.stackBytes()
+                    && grownIndex(sample.tid) >= 0) {
+                superseded++;
+                return;
             }
             samples++;
             consumer.accept(sample);

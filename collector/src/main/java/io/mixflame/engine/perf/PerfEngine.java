@@ -22,6 +22,7 @@ import io.mixflame.engine.ThreadNameRecorder;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.linux.ProcThreadSelf;
+import io.mixflame.process.linux.ShortSlice;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
@@ -57,6 +58,11 @@ public final class PerfEngine implements SamplingEngine {
      */
     private static final int WARM_POOL = POOL + 1024;
     private static final long WALKER_IDLE_NANOS = 50_000_000L;
+    /**
+     * The sampler's scheduling slice: it runs for well under this at each wake-up, and a short slice lets it run soon
+     * after it wakes on a machine whose cores the application's threads keep busy, before the kernel's buffers fill.
+     */
+    private static final long SAMPLER_SLICE_NANOS = 100_000L;
     private static final long WARM_UP_NANOS = 10_000_000_000L;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
     /**
@@ -123,6 +129,8 @@ public final class PerfEngine implements SamplingEngine {
     private static final int CPU_TIMED_EVERY = 32;
     private int walked;
     private volatile long dropped;
+    /** Samples dropped or lost, for the walker to count in the profile. */
+    private final UnwalkedSamples unwalked = new UnwalkedSamples();
     /** Set when an allocation of the sampler or the walker failed: both stop, and the pool is let go. */
     private final io.mixflame.engine.HeapExhaustion heap = new io.mixflame.engine.HeapExhaustion("perf");
     private volatile ReadsPerSample reads;
@@ -302,6 +310,8 @@ public final class PerfEngine implements SamplingEngine {
 
     private void sample(DrainPacing pacing) {
         samplerTid = ProcThreadSelf.tid();
+        int sliced = ShortSlice.request(SAMPLER_SLICE_NANOS, 0);
+        LOG.debug("sampler: short slice {}", sliced == 0 ? "granted" : "refused (" + sliced + ")");
         ownKnown.countDown();
         if (!awaitOpened()) {
             return;
@@ -321,6 +331,7 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 wakeWalker();
                 pacing.drained(handed, capture.lost() > lostBefore);
+                unwalked.lost(capture.lost() - lostBefore);
                 if (capture.lost() > lostBefore && LOG.isDebugEnabled()) {
                     LOG.debug("{} samples lost at {} ms, {} handed over, wait {} us", capture.lost() - lostBefore,
                             (t0 - startNanos) / 1_000_000, handed, pacing.waitNanos() / 1000);
@@ -340,7 +351,9 @@ public final class PerfEngine implements SamplingEngine {
                     lastPoll = t1;
                 }
             }
+            long lostBefore = capture.lost();
             capture.drain(handOver);
+            unwalked.lost(capture.lost() - lostBefore);
             wakeWalker();
         } catch (RuntimeException e) {
             LOG.error("the perf sampler stopped: {}", e.toString());
@@ -362,6 +375,9 @@ public final class PerfEngine implements SamplingEngine {
      * sample of a thread whose copy grew.
      */
     private void handOver(RawSample s) {
+        if (newThreads != null && newThreads.offerIfNew(s.tid)) {
+            newThreadQueued = true;
+        }
         CapturedThread copy = free.poll();
         if (copy == null && pooled.get() < (s.time - startNanos < WARM_UP_NANOS ? WARM_POOL : POOL)) {
             pooled.incrementAndGet();
@@ -369,12 +385,10 @@ public final class PerfEngine implements SamplingEngine {
         }
         if (copy == null) {
             dropped++;
+            unwalked.dropped(s.tid);
             return;
         }
         s.copyTo(copy);
-        if (newThreads != null && newThreads.offerIfNew(s.tid)) {
-            newThreadQueued = true;
-        }
         SampleLabeler l = labels;
         if (l != null) {
             // Now, not when walked: a walker that fell behind would find the thread's log moved on.
@@ -413,9 +427,13 @@ public final class PerfEngine implements SamplingEngine {
         if (!awaitOpened()) {
             return;
         }
+        UnwalkedFrames unwalkedFrames = new UnwalkedFrames(settings, target);
         try {
             stacks.warmUp();
             while ((running || !ready.isEmpty()) && !heap.reached()) {
+                if (unwalked.pending()) {
+                    unwalked.take(unwalkedFrames);
+                }
                 CapturedThread s = ready.poll();
                 if (s == null) {
                     // Woken by the sampler after a drain that handed samples over; the timeout only bounds how
@@ -465,6 +483,7 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 reads.sampled(t0, memory.systemReads() - readsBefore);
             }
+            unwalked.take(unwalkedFrames);
         } catch (OutOfMemoryError e) {
             giveWay();
         } finally {
@@ -573,6 +592,28 @@ public final class PerfEngine implements SamplingEngine {
     public List<io.mixflame.profile.NativeModule> modules() {
         SampleStackBuilder s = stacks;
         return s == null ? List.of() : s.touchedModules();
+    }
+
+    /** Adds samples taken but not walked to the profile: under their thread, or alone, marked as such. */
+    private final class UnwalkedFrames implements UnwalkedSamples.Visitor {
+        private final SamplingSettings settings;
+        private final SampleSink target;
+        private final Frame[] frames = new Frame[2];
+
+        UnwalkedFrames(SamplingSettings settings, SampleSink target) {
+            this.settings = settings;
+            this.target = target;
+        }
+
+        @Override
+        public void unwalked(int tid, long count, boolean lost) {
+            int depth = 0;
+            if (settings.threadRoots() && tid > 0) {
+                frames[depth++] = stacks.threadFrame(tid);
+            }
+            frames[depth++] = lost ? Frame.LOST : Frame.DROPPED;
+            target.add(frames, depth, count, count * settings.intervalNanos(), clock.epochNanos(System.nanoTime()));
+        }
     }
 
     private final class SamplerCallbacks implements Consumer<RawSample>, StackCopyGrowth.Applier, IntPredicate {

@@ -226,6 +226,14 @@ class PerCpuPerfCaptureTest {
 
         capture.refreshThreads(); // 101 still lives
         assertThat(kernel.closed).isEmpty();
+
+        delivered.clear();
+        assertThat(capture.growStack(101, PerfCaptureSettings.MAX_STACK_BYTES, this::deliver)).isTrue();
+        assertThat(kernel.closed).as("the smaller copy's own events").containsExactly(14, 15);
+        kernel.sample(1, 101, 65_000); // the kernel cuts the largest copy so that the record fits 16 bits
+        kernel.sample(1, 101, 16 * KIB);
+        capture.drain(this::deliver);
+        assertThat(delivered).containsExactly("101:65000");
     }
 
     @Test

@@ -1,0 +1,78 @@
+package io.mixflame.testapp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A service's pool of worker threads: {@code workers} threads, started in ten bursts, each named
+ * {@code service-pool-worker-N} (longer than the kernel's 15-character names), wait until all have started, then each
+ * works alike for the seconds given: a burst of CPU of {@code burnMicros}, then a sleep of {@code sleepMillis}, so that
+ * most of them are asleep at any moment and together they keep the machine's cores about as busy as the arguments
+ * say. Prints {@code started} when all work, {@code done} at the end.
+ *
+ * <p>Arguments: workers, seconds, burnMicros, sleepMillis, and optionally busy: that many more threads
+ * ({@code service-busy-N}) that burn CPU without sleeping, as a service's few hot threads do.
+ */
+public final class ServicePoolApp {
+    static volatile long sink;
+
+    private ServicePoolApp() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        int workers = Integer.parseInt(args[0]);
+        long seconds = Long.parseLong(args[1]);
+        long burnNanos = Long.parseLong(args[2]) * 1000;
+        long sleepMillis = Long.parseLong(args[3]);
+        int busy = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+        CountDownLatch go = new CountDownLatch(1);
+        long[] end = new long[1];
+        List<Thread> threads = new ArrayList<>();
+        for (int burst = 0; burst < 10; burst++) {
+            for (int i = burst * workers / 10; i < (burst + 1) * workers / 10; i++) {
+                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis), "service-pool-worker-" + i);
+                t.start();
+                threads.add(t);
+            }
+            Thread.sleep(20);
+        }
+        for (int i = 0; i < busy; i++) {
+            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0), "service-busy-" + i);
+            t.start();
+            threads.add(t);
+        }
+        end[0] = System.nanoTime() + seconds * 1_000_000_000L;
+        go.countDown();
+        System.out.println("started");
+        System.out.flush();
+        for (Thread t : threads) {
+            t.join();
+        }
+        System.out.println("done");
+    }
+
+    private static void work(CountDownLatch go, long[] end, long burnNanos, long sleepMillis) {
+        try {
+            go.await();
+            long x = 0;
+            while (System.nanoTime() < end[0]) {
+                long start = System.nanoTime();
+                while (System.nanoTime() - start < burnNanos && System.nanoTime() < end[0]) {
+                    x = burn(x);
+                }
+                sink = x;
+                Thread.sleep(sleepMillis);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static long burn(long x) {
+        for (int i = 0; i < 200; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        return x;
+    }
+}
