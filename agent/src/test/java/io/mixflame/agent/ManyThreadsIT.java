@@ -106,10 +106,11 @@ class ManyThreadsIT {
     @Test
     void withTheUsersLockedMemoryNearlySpentBuffersAreSmallerAndEveryThreadIsStillSampled() throws Exception {
         assumeUser("nobody");
-        int cpus = Integer.parseInt(Files.readString(Path.of("/sys/devices/system/cpu/online")).strip()
+        // Read by lines: Files.readString stops after the first byte of some /proc files (their size is 0).
+        int cpus = Integer.parseInt(Files.readAllLines(Path.of("/sys/devices/system/cpu/online")).get(0)
                 .replaceAll(".*-", "")) + 1;
-        long allowance = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/perf_event_mlock_kb")).strip())
-                / 4 * cpus;
+        long allowance = Long.parseLong(Files.readAllLines(Path.of("/proc/sys/kernel/perf_event_mlock_kb")).get(0)
+                .strip()) / 4 * cpus;
         // Left to the profiler: room for a ring of 16 data pages (and its header) per CPU, not for the default.
         long left = 17L * cpus + 8;
         Path hog = dir.resolve("perfhog");
@@ -124,7 +125,8 @@ class ManyThreadsIT {
             assertThat(said).as("the other process holds the user's locked memory").startsWith("held ");
             Periods periods = profile(TestJdks.all().get(0), "nobody", List.of("prlimit", "--memlock=0:0"),
                     "interval=10ms", p -> p.read >= 5, "200", "60", "1000", "100");
-            assertThat(periods.notes).as("the note says what was mapped")
+            assertThat(periods.notes).as("the note says what was mapped (the other process alive: %s)",
+                    holder.descendants().map(h -> h.info().commandLine().orElse("?")).toList())
                     .contains("perf ring buffers: one per CPU, " + cpus + " x 68 KiB locked")
                     .contains("every thread sampled");
             long named = 0;
@@ -135,7 +137,9 @@ class ManyThreadsIT {
             assertThat(periods.unnamedWorkerSamples).isZero();
         } finally {
             holder.getOutputStream().close();
-            holder.destroy();
+            holder.descendants().forEach(ProcessHandle::destroyForcibly);
+            holder.destroyForcibly();
+            holder.waitFor();
         }
     }
 

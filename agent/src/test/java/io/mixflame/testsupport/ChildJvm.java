@@ -98,6 +98,8 @@ public final class ChildJvm implements AutoCloseable {
 
     @Override
     public void close() {
+        // A JVM started through another command (runuser, prlimit) is that command's child: killed first.
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
         if (process.isAlive()) {
             process.destroyForcibly();
             try {

@@ -29,9 +29,15 @@ public final class ThreadNameRecorder {
         if (name == null) {
             name = threads.name(tid);
         }
-        if (name != null) {
-            names.record(tid, name);
+        if (name == null) {
+            return; // ended already: the walker falls back on the kernel's name, if it reported one
         }
+        names.record(tid, name);
+    }
+
+    /** Records the kernel's name of a thread as it is named (from perf's comm records, on the sampler). */
+    public void kernelNamed(int tid, String name) {
+        names.recordKernel(tid, name);
     }
 
     /** Records the names of all the JVM's threads. */

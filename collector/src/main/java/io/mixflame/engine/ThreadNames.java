@@ -25,6 +25,11 @@ final class ThreadNames {
     /** The walker's reader of single threads' Java names; null without a readable JVM. */
     private final JavaThreadNames javaNames;
     private final ConcurrentHashMap<Integer, String> names = new ConcurrentHashMap<>();
+    /**
+     * The kernel's names of threads as the kernel reported them when they were named (perf's comm records): what a
+     * thread that ended unnamed is called, where neither the JVM nor {@code /proc} knows it any more.
+     */
+    private final ConcurrentHashMap<Integer, String> kernelNames = new ConcurrentHashMap<>();
     /** Bumped when a thread already named is renamed: the walker then makes its root frames anew. */
     private final AtomicInteger renames = new AtomicInteger();
     private final LongKeyedCache<Frame> roots = new LongKeyedCache<>(LIMIT);
@@ -60,6 +65,9 @@ final class ThreadNames {
         }
         n = living(tid);
         if (n == null) {
+            n = kernelNames.get(tid);
+        }
+        if (n == null) {
             n = "thread " + tid;
         }
         record(tid, n);
@@ -70,6 +78,14 @@ final class ThreadNames {
     String living(int tid) {
         String n = javaNames == null ? null : javaNames.nameOf(tid);
         return n != null ? n : threads.name(tid);
+    }
+
+    /** Records the kernel's name of a thread, as it was named; from any thread. */
+    void recordKernel(int tid, String name) {
+        if (kernelNames.size() >= LIMIT && !kernelNames.containsKey(tid)) {
+            kernelNames.clear();
+        }
+        kernelNames.put(tid, name);
     }
 
     /** Whether a name was recorded for the thread. */

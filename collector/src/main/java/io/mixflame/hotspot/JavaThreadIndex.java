@@ -11,6 +11,7 @@ import java.util.Arrays;
 class JavaThreadIndex {
     private static final long REFRESH_NANOS = 200_000_000L;
     private static final int MAX_THREADS = 100_000;
+    private static final int ATTEMPTS = 5;
 
     private final HotSpotLayout layout;
     private final VmReader reader;
@@ -65,8 +66,21 @@ class JavaThreadIndex {
         // Nothing kept beside the index by default.
     }
 
-    /** Reads the thread list's ids and addresses; false when it could not be read consistently. */
+    /**
+     * Reads the thread list's ids and addresses; false when it could not be read consistently. The JVM replaces the
+     * list whenever a thread starts or ends (its compiler threads come and go), so a read that saw it replaced is
+     * tried again, a few times.
+     */
     private boolean refresh() {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            if (read()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean read() {
         try {
             long list = reader.u64(layout.threadListVariable);
             int length = reader.s32(list + layout.threadListLength);

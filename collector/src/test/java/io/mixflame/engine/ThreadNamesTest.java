@@ -48,6 +48,15 @@ class ThreadNamesTest {
     }
 
     @Test
+    void aThreadThatEndedUnrecordedIsCalledWhatTheKernelReportedWhenItWasNamed() {
+        names.recordKernel(10, "GC Thread#3");
+        kernel.put(11, "pool-1-thread-1");
+        names.recordKernel(11, "java");
+        assertThat(names.frame(10).name()).isEqualTo("[GC Thread#3 tid=10]");
+        assertThat(names.frame(11).name()).as("a living thread's name comes first").isEqualTo("[pool-1-thread-1 tid=11]");
+    }
+
+    @Test
     void aRenameGivesTheThreadANewRootFrameAndLeavesOthersAlone() {
         names.record(7, "NameBeforeRename");
         names.record(8, "Other");

@@ -21,7 +21,7 @@ public final class OnlineCpus {
     /** The online CPUs' numbers, ascending; the first {@code availableProcessors} numbers when the file is unreadable. */
     public static int[] list() {
         try {
-            int[] cpus = parse(Files.readString(ONLINE, StandardCharsets.US_ASCII));
+            int[] cpus = parse(String.join(",", Files.readAllLines(ONLINE, StandardCharsets.US_ASCII)));
             if (cpus.length > 0) {
                 return cpus;
             }

@@ -20,7 +20,8 @@ final class OpenFileLimit {
     /** The soft limit; {@link Long#MAX_VALUE} when unlimited, {@link #FALLBACK} when unreadable. */
     static long soft() {
         try {
-            return parse(Files.readString(LIMITS, StandardCharsets.US_ASCII));
+            // By lines: Files.readString can stop early on a /proc file, whose size is 0.
+            return parse(String.join("\n", Files.readAllLines(LIMITS, StandardCharsets.US_ASCII)));
         } catch (IOException | RuntimeException e) {
             return FALLBACK;
         }

@@ -34,6 +34,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private static final long PERF_EVENT_IOC_SET_OUTPUT = 0x2405;
     private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
     private static final int RECORD_LOST = 2;
+    private static final int RECORD_COMM = 3;
+    private static final int COMM_BYTES = 16;
     private static final int RECORD_SAMPLE = 9;
     private static final int ESRCH = 3;
     private static final int EACCES = 13;
@@ -53,6 +55,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private final int[] cpus;
     private final long fileBudget;
     private int dataPages;
+    private final int requestedPages;
     private final int[] ringFds;
     private final long[] ringAddresses;
     private final long[] ringLengths;
@@ -60,6 +63,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private final RawSample sample;
     private final PerfRingBuffer.RecordVisitor visitor = new RecordHandler();
     private Consumer<RawSample> consumer;
+    private ThreadNameListener names;
+    private final byte[] comm = new byte[COMM_BYTES];
     private SampleRecordParser parser;
     private boolean kernel;
     /** Descriptors of every event opened, but for the grown threads' own (in {@link #grownFds}). */
@@ -107,6 +112,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         this.cpus = cpus.clone();
         this.fileBudget = fileLimit / FILE_LIMIT_SHARE;
         this.dataPages = dataPages;
+        this.requestedPages = dataPages;
         this.ringFds = new int[cpus.length];
         this.ringAddresses = new long[cpus.length];
         this.ringLengths = new long[cpus.length];
@@ -164,7 +170,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
 
     /**
      * Opens the first thread's event on each CPU with a ring of its own, choosing kernel frames or not by what the
-     * kernel allows, and the ring's size by what locked memory allows.
+     * kernel allows, and one size for every CPU's ring by what locked memory allows: halved, all rings mapped anew,
+     * while the kernel refuses one, down to two records.
      */
     private void openRings(int[] tids) throws PerfCaptureUnavailableException {
         int first = -1;
@@ -177,6 +184,29 @@ public final class PerCpuPerfCapture implements SampleCapture {
         if (first < 0) {
             first = tids[0];
         }
+        int least = leastPages();
+        while (!mapRings(first)) {
+            if (dataPages / 2 < least) {
+                throw new PerfCaptureUnavailableException("no per-CPU perf ring buffers could be mapped, even of "
+                        + dataPages * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB each (kernel.perf_event_mlock_kb, "
+                        + "ulimit -l: the user's locked memory is spent)");
+            }
+            dataPages /= 2;
+        }
+        for (int i = 0; i < cpus.length; i++) {
+            keep(ringFds[i]);
+            sys.ioctl(ringFds[i], PERF_EVENT_IOC_ENABLE);
+        }
+        covered.add(first);
+    }
+
+    /**
+     * Maps a ring of {@link #dataPages} on every CPU for {@code first}'s events.
+     *
+     * @return false, with nothing left mapped or open, when the kernel refused a mapping
+     */
+    private boolean mapRings(int first) throws PerfCaptureUnavailableException {
+        long length = (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1);
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(first, i, settings.stackBytes(), true);
             if (fd < 0 && i == 0 && kernel && (fd == -EACCES || fd == -EPERM)) {
@@ -186,42 +216,30 @@ public final class PerCpuPerfCapture implements SampleCapture {
                 fd = open(first, i, settings.stackBytes(), true);
             }
             if (fd < 0) {
+                unmapRings(i);
                 throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
             }
-            long address = map(fd);
-            if (address < 0) {
+            long address = sys.mmap(fd, length);
+            if (address < 0 && address > -4096) {
                 sys.close(fd);
-                throw new PerfCaptureUnavailableException("no per-CPU perf ring buffer could be mapped, even of "
-                        + dataPages * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB (kernel.perf_event_mlock_kb, "
-                        + "ulimit -l: the user's locked memory is spent)");
+                unmapRings(i);
+                return false;
             }
             ringFds[i] = fd;
             ringAddresses[i] = address;
-            ringLengths[i] = (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1);
+            ringLengths[i] = length;
             rings[i] = new PerfRingBuffer(address, PerfCaptureSettings.PAGE_BYTES, dataPages);
-            keep(fd);
-            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
         }
-        covered.add(first);
+        return true;
     }
 
-    /**
-     * Maps a ring for {@code fd}, halving its size while the kernel refuses (locked memory), down to two records.
-     *
-     * @return the address, or -1
-     */
-    private long map(int fd) {
-        int least = leastPages();
-        while (true) {
-            long address = sys.mmap(fd, (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1));
-            if (address >= 0 || address <= -4096) {
-                return address;
-            }
-            if (dataPages / 2 < least) {
-                return -1;
-            }
-            // Every CPU's ring has one size: rings mapped before this one keep theirs, a larger one is harmless.
-            dataPages /= 2;
+    /** Unmaps and closes the rings of the first {@code count} CPUs. */
+    private void unmapRings(int count) {
+        for (int i = 0; i < count; i++) {
+            sys.munmap(ringAddresses[i], ringLengths[i]);
+            sys.close(ringFds[i]);
+            rings[i] = null;
+            ringFds[i] = -1;
         }
     }
 
@@ -261,9 +279,13 @@ public final class PerCpuPerfCapture implements SampleCapture {
         }
     }
 
+    /**
+     * Opens an event; inherited ones also report threads' names: once a name, as only the event of the CPU the thread
+     * runs on when it is named reports it.
+     */
     private int open(int tid, int cpuIndex, int stackBytes, boolean inherit) {
         byte[] attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1,
-                inherit);
+                inherit, inherit);
         return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PERF_FLAG_FD_CLOEXEC);
     }
 
@@ -417,7 +439,21 @@ public final class PerCpuPerfCapture implements SampleCapture {
             consumer.accept(sample);
         } else if (type == RECORD_LOST && length >= 24) {
             lost += buffer.getLong(offset + 16);
+        } else if (type == RECORD_COMM && names != null && length >= 16) {
+            int tid = buffer.getInt(offset + 12);
+            int n = 0;
+            while (n < COMM_BYTES && 16 + n < length && buffer.get(offset + 16 + n) != 0) {
+                comm[n] = buffer.get(offset + 16 + n);
+                n++;
+            }
+            // A rename, seldom: a String here does not happen per sample.
+            names.named(tid, new String(comm, 0, n, java.nio.charset.StandardCharsets.UTF_8));
         }
+    }
+
+    @Override
+    public void onThreadNamed(ThreadNameListener listener) {
+        names = listener;
     }
 
     @Override
@@ -442,8 +478,10 @@ public final class PerCpuPerfCapture implements SampleCapture {
 
     @Override
     public String describe() {
+        String smaller = dataPages < requestedPages ? " (smaller than the " + (requestedPages + 1)
+                * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB asked: the user's locked memory is short)" : "";
         return "perf ring buffers: one per CPU, " + cpus.length + " x " + (dataPages + 1) * PerfCaptureSettings.PAGE_BYTES
-                / 1024 + " KiB locked; every thread sampled (" + alive.length + " now), " + descriptors
+                / 1024 + " KiB locked" + smaller + "; every thread sampled (" + alive.length + " now), " + descriptors
                 + " descriptors for the " + covered.size() + " threads alive at start, inherited by those started since";
     }
 

@@ -25,6 +25,7 @@ public final class PerfEventAttr {
 
     private static final int FLAG_DISABLED = 0;
     private static final int FLAG_INHERIT = 1;
+    private static final int FLAG_COMM = 9;
     private static final int FLAG_EXCLUDE_KERNEL = 5;
     private static final int FLAG_EXCLUDE_HV = 6;
     private static final int FLAG_EXCLUDE_CALLCHAIN_USER = 22;
@@ -54,10 +55,23 @@ public final class PerfEventAttr {
      */
     public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
                                   boolean inherit) {
+        return cpuClock(periodNanos, registerMask, stackBytes, kernel, wakeupEvents, inherit, false);
+    }
+
+    /**
+     * The same, with {@code PERF_RECORD_COMM} records when asked ({@code comm}): one each time a thread with the
+     * event (or one inheriting it) is named, so that names reach the reader in order with the samples, even of a
+     * thread that ends before anyone reads {@code /proc}.
+     */
+    public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
+                                  boolean inherit, boolean comm) {
         long sampleType = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_REGS_USER | SAMPLE_STACK_USER;
         long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV) | (1L << FLAG_USE_CLOCKID);
         if (inherit) {
             flags |= 1L << FLAG_INHERIT;
+        }
+        if (comm) {
+            flags |= 1L << FLAG_COMM;
         }
         if (kernel) {
             sampleType |= SAMPLE_CALLCHAIN;

@@ -39,8 +39,9 @@ public final class PerfRefusal {
 
     static String paranoid() {
         try {
-            return Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip();
-        } catch (IOException e) {
+            // By lines: Files.readString can stop after the first byte of a /proc file, whose size is 0 ("-1" read "-").
+            return Files.readAllLines(Path.of("/proc/sys/kernel/perf_event_paranoid")).get(0).strip();
+        } catch (IOException | IndexOutOfBoundsException e) {
             return "unknown";
         }
     }

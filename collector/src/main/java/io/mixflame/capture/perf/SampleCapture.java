@@ -53,6 +53,19 @@ public interface SampleCapture extends AutoCloseable {
     /** Samples the kernel reported lost (a full ring buffer). */
     long lost();
 
+    /** Receives the kernel's name of a thread, as the thread is named. */
+    interface ThreadNameListener {
+        /** Thread {@code tid} is now called {@code name} (at most 15 characters). */
+        void named(int tid, String name);
+    }
+
+    /**
+     * Has the kernel's names of threads, as they are named, handed to {@code listener} by {@link #drain}; a capture
+     * that cannot know them never calls it.
+     */
+    default void onThreadNamed(ThreadNameListener listener) {
+    }
+
     /** One line on what is mapped and sampled, for the cost note. */
     String describe();
 

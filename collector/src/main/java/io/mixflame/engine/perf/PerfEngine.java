@@ -223,6 +223,9 @@ public final class PerfEngine implements SamplingEngine {
             abandon();
             throw e;
         }
+        if (nameRecorder != null) {
+            capture.onThreadNamed(callbacks);
+        }
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
@@ -616,7 +619,13 @@ public final class PerfEngine implements SamplingEngine {
         }
     }
 
-    private final class SamplerCallbacks implements Consumer<RawSample>, StackCopyGrowth.Applier, IntPredicate {
+    private final class SamplerCallbacks implements Consumer<RawSample>, StackCopyGrowth.Applier, IntPredicate,
+            SampleCapture.ThreadNameListener {
+        @Override
+        public void named(int tid, String name) {
+            nameRecorder.kernelNamed(tid, name);
+        }
+
         @Override
         public void accept(RawSample s) {
             handOver(s);

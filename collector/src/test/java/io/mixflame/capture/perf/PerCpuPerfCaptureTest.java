@@ -30,6 +30,8 @@ class PerCpuPerfCaptureTest {
         final Map<Integer, Integer> outputOf = new HashMap<>();
         final List<Integer> closed = new ArrayList<>();
         long mapLimit = Long.MAX_VALUE;
+        /** Pages all mappings together may hold, as the user's locked memory bounds them. */
+        long pagesLeft = Long.MAX_VALUE;
         int refuseKernelWith;
         int nextFd = 10;
 
@@ -55,10 +57,11 @@ class PerCpuPerfCaptureTest {
 
         @Override
         public long mmap(int fd, long length) {
-            if (length > mapLimit) {
+            if (length > mapLimit || length / PAGE > pagesLeft) {
                 calls.add("mmap " + fd + " refused");
                 return -1;
             }
+            pagesLeft -= length / PAGE;
             Memory ring = new Memory(length);
             ring.clear();
             rings.put(fd, ring);
@@ -68,6 +71,7 @@ class PerCpuPerfCaptureTest {
 
         @Override
         public void munmap(long address, long length) {
+            pagesLeft += length / PAGE;
             calls.add("munmap");
         }
 
@@ -150,8 +154,8 @@ class PerCpuPerfCaptureTest {
         capture.start(new int[] {102});
 
         assertThat(kernel.calls).containsExactly(
-                "open 100@0 inherit stack=16384 -> 10", "mmap 10 pages=64", "enable 10",
-                "open 100@1 inherit stack=16384 -> 11", "mmap 11 pages=64", "enable 11",
+                "open 100@0 inherit stack=16384 -> 10", "mmap 10 pages=64",
+                "open 100@1 inherit stack=16384 -> 11", "mmap 11 pages=64", "enable 10", "enable 11",
                 "open 101@0 inherit stack=16384 -> 12", "output 12 -> 10", "enable 12",
                 "open 101@1 inherit stack=16384 -> 13", "output 13 -> 11", "enable 13",
                 "open 102@0 stack=0 -> 14", "output 14 -> 10", "enable 14",
@@ -177,13 +181,26 @@ class PerCpuPerfCaptureTest {
         PerCpuPerfCapture capture = capture(4096, 64, 100);
         capture.start(new int[0]);
         assertThat(capture.dataPages()).isEqualTo(16);
-        assertThat(kernel.calls).contains("mmap 10 refused", "mmap 10 pages=16", "mmap 11 pages=16");
+        assertThat(kernel.calls).containsSubsequence("mmap 10 refused", "mmap 11 refused", "mmap 12 pages=16",
+                "mmap 13 pages=16");
+        assertThat(capture.describe()).contains("2 x 68 KiB locked (smaller than the 260 KiB asked");
         capture.close();
 
         kernel.mapLimit = 8L * PAGE;
         PerCpuPerfCapture tooSmall = capture(4096, 64, 100);
         assertThatThrownBy(() -> tooSmall.start(new int[0])).isInstanceOf(PerfCaptureUnavailableException.class)
                 .hasMessageContaining("locked memory");
+    }
+
+    @Test
+    void whenOnlySomeCpusRingsFitEveryCpusRingIsMappedSmaller() throws Exception {
+        kernel.pagesLeft = 100;
+        PerCpuPerfCapture capture = capture(4096, 64, 100);
+        capture.start(new int[0]);
+        assertThat(kernel.calls).containsSubsequence("mmap 10 pages=64", "mmap 11 refused", "munmap",
+                "mmap 12 pages=32", "mmap 13 pages=32");
+        assertThat(kernel.closed).containsExactly(11, 10);
+        assertThat(capture.dataPages()).isEqualTo(32);
     }
 
     @Test
