@@ -13,6 +13,9 @@ public final class ThreadNameRecorder {
     private final ThreadNames names;
     private final ThreadSource threads;
     private final JavaThreadNames.Visitor record = new Record();
+    /** Times a thread is looked for on the JVM's list before the kernel's name is taken. */
+    public static final int TRIES = 4;
+    private String[] found = new String[64];
 
     ThreadNameRecorder(JavaThreadNames javaNames, ThreadNames names, ThreadSource threads) {
         this.javaNames = javaNames;
@@ -20,19 +23,46 @@ public final class ThreadNameRecorder {
         this.threads = threads;
     }
 
-    /** Records the name of thread {@code tid}, unless it has one: its Java name, else the kernel's. */
-    public void recordNew(int tid) {
-        if (names.named(tid)) {
-            return;
+    /**
+     * Records the names of threads just seen, unless they have one: their Java names, with one read of the JVM's list
+     * for all of them. A thread not on that list yet (it was sampled as it started) is asked for again at the next
+     * calls, {@value #TRIES} in all, and then named by the kernel.
+     *
+     * @param tids  the threads, in {@code [0, count)}; those to ask for again are left at the start
+     * @return how many are to be asked for again
+     */
+    public int recordNew(int[] tids, int count, int[] tries) {
+        int waiting = 0;
+        int asked = 0;
+        for (int i = 0; i < count; i++) {
+            if (!names.named(tids[i])) {
+                tids[asked] = tids[i];
+                tries[asked++] = tries[i];
+            }
         }
-        String name = javaNames.nameOf(tid);
-        if (name == null) {
-            name = threads.name(tid);
+        if (asked == 0) {
+            return 0;
         }
-        if (name == null) {
-            return; // ended already: the walker falls back on the kernel's name, if it reported one
+        if (found.length < asked) {
+            found = new String[Math.max(asked, found.length * 2)];
         }
-        names.record(tid, name);
+        javaNames.namesOf(tids, asked, found);
+        for (int i = 0; i < asked; i++) {
+            String name = found[i];
+            found[i] = null;
+            if (name == null && tries[i] + 1 < TRIES) {
+                tids[waiting] = tids[i];
+                tries[waiting++] = tries[i] + 1;
+                continue;
+            }
+            if (name == null) {
+                name = threads.name(tids[i]);
+            }
+            if (name != null) {
+                names.record(tids[i], name);
+            }
+        }
+        return waiting;
     }
 
     /** Records the kernel's name of a thread as it is named (from perf's comm records, on the sampler). */
@@ -40,9 +70,9 @@ public final class ThreadNameRecorder {
         names.recordKernel(tid, name);
     }
 
-    /** Records the names of all the JVM's threads. */
+    /** Records the names of all the JVM's threads (reading again only the names that changed). */
     public void recordAll() {
-        javaNames.read(record);
+        javaNames.readChanged(record);
     }
 
     /** A class rather than a method reference, which the JVM spins at start-up. */

@@ -30,6 +30,8 @@ final class ThreadNames {
      * thread that ended unnamed is called, where neither the JVM nor {@code /proc} knows it any more.
      */
     private final ConcurrentHashMap<Integer, String> kernelNames = new ConcurrentHashMap<>();
+    /** Names the walker gave threads not recorded yet: a recorded name that differs is a rename. */
+    private final ConcurrentHashMap<Integer, String> provisional = new ConcurrentHashMap<>();
     /** Bumped when a thread already named is renamed: the walker then makes its root frames anew. */
     private final AtomicInteger renames = new AtomicInteger();
     private final LongKeyedCache<Frame> roots = new LongKeyedCache<>(LIMIT);
@@ -57,27 +59,32 @@ final class ThreadNames {
         return f;
     }
 
-    /** The thread's name as last recorded, looked up now when it never was. */
+    /**
+     * The thread's name as last recorded, looked up now when it never was: its Java name, recorded; else, for the
+     * moment, the kernel's, not recorded, so that the Java name the names thread may still find replaces it.
+     */
     String name(int tid) {
         String n = names.get(tid);
         if (n != null) {
             return n;
         }
-        n = living(tid);
+        n = javaNames == null ? null : javaNames.nameOf(tid);
+        if (n != null) {
+            record(tid, n);
+            return n;
+        }
+        n = threads.name(tid);
         if (n == null) {
             n = kernelNames.get(tid);
         }
         if (n == null) {
             n = "thread " + tid;
         }
-        record(tid, n);
+        if (provisional.size() >= LIMIT) {
+            provisional.clear();
+        }
+        provisional.put(tid, n);
         return n;
-    }
-
-    /** The name of a thread looked up now: its Java name, else the kernel's; null when it has ended. */
-    String living(int tid) {
-        String n = javaNames == null ? null : javaNames.nameOf(tid);
-        return n != null ? n : threads.name(tid);
     }
 
     /** Records the kernel's name of a thread, as it was named; from any thread. */
@@ -102,6 +109,9 @@ final class ThreadNames {
             names.clear();
         }
         String before = names.put(tid, name);
+        if (before == null) {
+            before = provisional.remove(tid);
+        }
         if (before != null && !before.equals(name)) {
             renames.incrementAndGet();
         }

@@ -43,6 +43,27 @@ class JavaThreadIndex {
         return Arrays.binarySearch(tids, tid);
     }
 
+    /**
+     * Reads the thread list again now, whatever the time since the last read.
+     *
+     * @return false when it could not be read consistently (the index is as it was)
+     */
+    boolean refreshNow() {
+        lastRefresh = System.nanoTime();
+        int[] before = tids;
+        long[] beforeThreads = threads;
+        if (!refresh()) {
+            return false;
+        }
+        moved(before, beforeThreads);
+        return true;
+    }
+
+    /** The index of thread {@code tid} as last read, without reading the list; or -1. */
+    int indexOf(int tid) {
+        return Arrays.binarySearch(tids, tid);
+    }
+
     /** The {@code JavaThread} at {@code index}. */
     long thread(int index) {
         return threads[index];

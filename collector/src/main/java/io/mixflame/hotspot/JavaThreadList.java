@@ -87,12 +87,27 @@ final class JavaThreadList {
     /** The Java name of the {@code JavaThread} at {@code thread}, or null. */
     String name(long thread) {
         try {
-            long handle = reader.u64(thread + threadObj + oopHandleObj);
-            long threadOop = handle == 0 ? 0 : reader.u64(handle);
-            if (threadOop == 0) {
-                return null;
-            }
-            return heap.string(heap.referenceField(threadOop, "name"));
+            long reference = nameReference(thread);
+            return reference == 0 ? null : heap.string(reference);
+        } catch (MemoryReadException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Where the {@code String} of the thread's Java name is in the heap now, or 0: three reads, against the name's
+     * own several, so that a thread whose name has not changed (nor moved) need not be read again.
+     */
+    long nameReference(long thread) throws MemoryReadException {
+        long handle = reader.u64(thread + threadObj + oopHandleObj);
+        long threadOop = handle == 0 ? 0 : reader.u64(handle);
+        return threadOop == 0 ? 0 : heap.referenceField(threadOop, "name");
+    }
+
+    /** The {@code String} at {@code reference}, or null. */
+    String string(long reference) {
+        try {
+            return heap.string(reference);
         } catch (MemoryReadException | RuntimeException e) {
             return null;
         }

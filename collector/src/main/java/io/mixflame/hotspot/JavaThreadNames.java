@@ -1,5 +1,6 @@
 package io.mixflame.hotspot;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryReadException;
 
 /**
@@ -13,12 +14,66 @@ public final class JavaThreadNames {
         void thread(int tid, String name);
     }
 
+    private static final int MAX_NAMED = 65_536;
     private final JavaThreadList list;
     private final JavaThreadIndex index;
+    /** The name last read of each {@code JavaThread}, with where its {@code String} was: read again when that moves. */
+    private final LongKeyedCache<ReadName> read = new LongKeyedCache<>(MAX_NAMED);
+
+    private record ReadName(long reference, String name) {
+    }
 
     JavaThreadNames(JavaThreadList list, HotSpotLayout layout) {
         this.list = list;
         this.index = new JavaThreadIndex(layout, list.reader());
+    }
+
+    /**
+     * Gives {@code visitor} every Java thread's name, reading a name's characters only where the thread's name is
+     * not the {@code String} it was at the last call (a rename, or a collection that moved it): about five reads a
+     * thread, so that a thousand threads can be named every few seconds.
+     *
+     * @return false when the list could not be read consistently (nothing was given)
+     */
+    public boolean readChanged(Visitor visitor) {
+        if (!index.refreshNow()) {
+            return false;
+        }
+        for (int i = 0; i < index.size(); i++) {
+            long thread = index.thread(i);
+            long reference;
+            try {
+                reference = list.nameReference(thread);
+            } catch (MemoryReadException | RuntimeException e) {
+                continue;
+            }
+            if (reference == 0) {
+                continue;
+            }
+            ReadName last = read.get(thread);
+            if (last == null || last.reference() != reference) {
+                String name = list.string(reference);
+                if (name == null) {
+                    continue;
+                }
+                last = new ReadName(reference, name);
+                read.put(thread, last);
+            }
+            visitor.thread(index.tid(i), last.name());
+        }
+        return index.size() > 0;
+    }
+
+    /**
+     * The Java names of threads just seen, with one read of the JVM's list for all of them: {@code names[i]} gets the
+     * name of {@code tids[i]}, or null for a thread not (yet) on the list.
+     */
+    public void namesOf(int[] tids, int count, String[] names) {
+        index.refreshNow();
+        for (int i = 0; i < count; i++) {
+            int at = index.indexOf(tids[i]);
+            names[i] = at < 0 ? null : list.name(index.thread(at));
+        }
     }
 
     /**

@@ -15,6 +15,16 @@ public interface ThreadSource {
     /** The ids of the threads alive now, in no particular order; empty when the process cannot be read. */
     int[] list();
 
+    /** Whether thread {@code tid} is alive now; by default looked for in {@link #list()}. */
+    default boolean alive(int tid) {
+        for (int t : list()) {
+            if (t == tid) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The operating system's name of a thread, or null when it has none or has ended. */
     String name(int tid);
 

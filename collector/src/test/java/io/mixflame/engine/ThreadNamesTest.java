@@ -57,6 +57,15 @@ class ThreadNamesTest {
     }
 
     @Test
+    void theKernelsNameGivenForTheMomentGivesWayToTheJavaNameRecordedAfter() {
+        kernel.put(12, "EarlyEndingWork");
+        Frame early = names.frame(12);
+        assertThat(early.name()).isEqualTo("[EarlyEndingWork tid=12]");
+        names.record(12, "EarlyEndingWorker");
+        assertThat(names.frame(12).name()).isEqualTo("[EarlyEndingWorker tid=12]");
+    }
+
+    @Test
     void aRenameGivesTheThreadANewRootFrameAndLeavesOthersAlone() {
         names.record(7, "NameBeforeRename");
         names.record(8, "Other");

@@ -80,8 +80,6 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private final int[] grownBytes = new int[MAX_GROWN];
     private final int[][] grownFds = new int[MAX_GROWN][];
     private int grownCount;
-    /** Living threads at the last listing, sorted. */
-    private int[] alive = new int[0];
     private long samples;
     private long lost;
     private long superseded;
@@ -154,7 +152,6 @@ public final class PerCpuPerfCapture implements SampleCapture {
             close();
             throw e;
         }
-        alive = sortedCopy(tids);
         LOG.debug("per-CPU perf capture: {} CPUs, rings of {} KiB, {} threads given events at start", cpus.length,
                 dataPages * PerfCaptureSettings.PAGE_BYTES / 1024, covered.size());
     }
@@ -308,19 +305,15 @@ public final class PerCpuPerfCapture implements SampleCapture {
     }
 
     /**
-     * Lists the threads (for {@link #sampling}) and closes the events of grown threads that ended. New threads need
-     * nothing: they inherited their events.
+     * Closes the events of grown threads that ended, asking after each of them alone (at most
+     * {@value #MAX_GROWN}): new threads need nothing, as they inherited their events, so the process's threads, a
+     * thousand or more, are not listed.
      */
     @Override
     public void refreshThreads() {
-        int[] tids = threads.list();
-        if (tids.length == 0) {
-            return;
-        }
-        alive = sortedCopy(tids);
         int i = 0;
         while (i < grownCount) {
-            if (Arrays.binarySearch(alive, grownTids[i]) >= 0) {
+            if (threads.alive(grownTids[i])) {
                 i++;
                 continue;
             }
@@ -335,9 +328,10 @@ public final class PerCpuPerfCapture implements SampleCapture {
         }
     }
 
+    /** Whether thread {@code tid} lives: every thread of the process is sampled. */
     @Override
     public boolean sampling(int tid) {
-        return Arrays.binarySearch(alive, tid) >= 0;
+        return threads.alive(tid);
     }
 
     @Override
@@ -481,7 +475,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         String smaller = dataPages < requestedPages ? " (smaller than the " + (requestedPages + 1)
                 * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB asked: the user's locked memory is short)" : "";
         return "perf ring buffers: one per CPU, " + cpus.length + " x " + (dataPages + 1) * PerfCaptureSettings.PAGE_BYTES
-                / 1024 + " KiB locked" + smaller + "; every thread sampled (" + alive.length + " now), " + descriptors
+                / 1024 + " KiB locked" + smaller + "; every thread sampled (" + threads.count() + " now), " + descriptors
                 + " descriptors for the " + covered.size() + " threads alive at start, inherited by those started since";
     }
 
@@ -514,11 +508,5 @@ public final class PerCpuPerfCapture implements SampleCapture {
             sys.close(fds[i]);
         }
         fdCount = 0;
-    }
-
-    private static int[] sortedCopy(int[] tids) {
-        int[] sorted = tids.clone();
-        Arrays.sort(sorted);
-        return sorted;
     }
 }

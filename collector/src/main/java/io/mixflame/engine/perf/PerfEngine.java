@@ -148,6 +148,8 @@ public final class PerfEngine implements SamplingEngine {
     private static final int NEW_THREADS = 4096;
     /** How often the names thread reads every Java thread's name (renames, threads it missed). */
     private static final long ALL_NAMES_NANOS = 1_000_000_000L;
+    /** Threads whose names the names thread looks over each second at most. */
+    private static final int THREADS_NAMED_PER_SECOND = 200;
     /** Counted down once the events are open (or could not be): the sampler and the walker wait for it. */
     private final CountDownLatch opened = new CountDownLatch(1);
     private static final long OWN_THREADS_WAIT_MILLIS = 5_000;
@@ -496,7 +498,7 @@ public final class PerfEngine implements SamplingEngine {
 
     /**
      * The names thread: names each thread the sampler saw for the first time, at once, and every thread of the JVM
-     * every {@link #ALL_NAMES_NANOS} ns; on a thread of its own, so that neither the sampler (whose drains must stay
+     * every second (every five for a thousand threads); on a thread of its own, so that neither the sampler (whose drains must stay
      * short, or the kernel's buffers fill on a machine whose cores the application keeps busy) nor the walker (which
      * may be seconds behind) waits for it, and so that names are taken while their threads live.
      */
@@ -508,15 +510,23 @@ public final class PerfEngine implements SamplingEngine {
         }
         long lastAll = System.nanoTime() - ALL_NAMES_NANOS;
         long overflowedBefore = 0;
+        int[] tids = new int[NEW_THREADS];
+        int[] tries = new int[NEW_THREADS];
+        int waiting = 0;
         try {
             while (running && !heap.reached()) {
+                int count = waiting;
                 int tid;
-                while ((tid = newThreads.poll()) > 0) {
-                    nameRecorder.recordNew(tid);
+                while (count < tids.length && (tid = newThreads.poll()) > 0) {
+                    tids[count] = tid;
+                    tries[count++] = 0;
                 }
+                waiting = count == 0 ? 0 : nameRecorder.recordNew(tids, count, tries);
                 long now = System.nanoTime();
                 long overflowed = newThreads.overflowed();
-                if (now - lastAll >= ALL_NAMES_NANOS || overflowed != overflowedBefore) {
+                // Every second, every few seconds for a thousand threads: the JVM's list costs reads per thread.
+                long every = ALL_NAMES_NANOS * Math.max(1, capture.threadCount() / THREADS_NAMED_PER_SECOND);
+                if (now - lastAll >= every || overflowed != overflowedBefore) {
                     nameRecorder.recordAll();
                     lastAll = now;
                     overflowedBefore = overflowed;

@@ -51,6 +51,12 @@ public final class ProcThreadSource implements ThreadSource {
         return Arrays.copyOf(tids, n);
     }
 
+    /** One stat of {@code /proc/PID/task/TID}, not a listing of every thread. */
+    @Override
+    public boolean alive(int tid) {
+        return Files.isDirectory(taskDir.resolve(Integer.toString(tid)));
+    }
+
     @Override
     public long cpuTimeNanos(int tid) {
         try {
