@@ -39,11 +39,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The native engine: perf_events samples of every thread (registers and a copy of the stack, taken by the kernel,
- * no signals, no safepoint bias), walked into mixed Java and native stacks. A sampler thread drains the ring buffers
- * at every tick into a bounded pool of sample buffers; a walker thread unwinds and names them into the profile.
- * When the pool is empty a sample is dropped and counted, never waited for. Each thread's stack copy starts at the
- * default and grows (to 32, then 64 KiB) when its walks break after reading its stack above the copy: the walker asks,
- * the sampler reopens the thread's event ({@link StackCopyGrowth}, {@link PerfCapture#growStack}).
+ * no signals, no safepoint bias), walked into mixed Java and native stacks. The kernel writes them into one ring
+ * buffer per CPU shared by all threads ({@link PerCpuPerfCapture}; a ring per thread where that cannot be had). A
+ * sampler thread drains the rings into a bounded pool of sample buffers; a walker thread unwinds and names them into
+ * the profile; a names thread takes each thread's name as its first sample is seen, while it lives. When the pool is
+ * empty a sample is dropped, never waited for, and counted in the profile as {@code [dropped]}; samples the kernel
+ * lost as {@code [lost samples]}. A thread's stack copy starts at the default and grows (to 32, then 64 KiB) when its
+ * walks break after reading its stack above the copy: the walker asks, the sampler applies
+ * ({@link StackCopyGrowth}, {@link SampleCapture#growStack}).
  */
 public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);

@@ -255,7 +255,7 @@ class PerCpuPerfCaptureTest {
 
     @Test
     void theEventsOfAGrownThreadThatEndedAreClosedButThoseOfStartUpThreadsStay() throws Exception {
-        Threads threads = new Threads(new int[] {100, 101});
+        PerfCaptureGrowthTest.Threads threads = new PerfCaptureGrowthTest.Threads(100, 101);
         PerCpuPerfCapture capture = new PerCpuPerfCapture(new PerfCaptureSettings(1, 1_000_000L, 16 * KIB, 32, 1024,
                 false), kernel, threads, new int[] {0, 1}, 4096, 64);
         capture.start(new int[0]);
@@ -266,35 +266,6 @@ class PerCpuPerfCaptureTest {
         assertThat(kernel.closed).containsExactly(14, 15);
         assertThat(capture.sampling(101)).isFalse();
         assertThat(capture.sampling(100)).isTrue();
-    }
-
-    /** Threads whose list a test changes. */
-    private static final class Threads implements io.mixflame.process.ThreadSource {
-        int[] now;
-
-        Threads(int[] tids) {
-            now = tids;
-        }
-
-        @Override
-        public int count() {
-            return now.length;
-        }
-
-        @Override
-        public int[] list() {
-            return now.clone();
-        }
-
-        @Override
-        public String name(int tid) {
-            return null;
-        }
-
-        @Override
-        public long cpuTimeNanos(int tid) {
-            return -1;
-        }
     }
 
     @Test

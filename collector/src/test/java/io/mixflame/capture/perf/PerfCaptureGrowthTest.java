@@ -114,15 +114,22 @@ class PerfCaptureGrowthTest {
         return b.array();
     }
 
-    record Threads(int... tids) implements ThreadSource {
+    /** A process's threads, which a test may change. */
+    static final class Threads implements ThreadSource {
+        int[] now;
+
+        Threads(int... tids) {
+            now = tids;
+        }
+
         @Override
         public int count() {
-            return tids.length;
+            return now.length;
         }
 
         @Override
         public int[] list() {
-            return tids.clone();
+            return now.clone();
         }
 
         @Override
