@@ -40,6 +40,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private static final int ESRCH = 3;
     private static final int EACCES = 13;
     private static final int EPERM = 1;
+    private static final int EINVAL = 22;
     /** Data pages of each CPU's ring: 256 KiB, about fifteen samples of 16 KiB between drains. */
     public static final int DEFAULT_DATA_PAGES = 128;
     /** The part of the open-file limit the start-up threads' events may take. */
@@ -67,6 +68,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private final byte[] comm = new byte[COMM_BYTES];
     private SampleRecordParser parser;
     private boolean kernel;
+    /** Whether events are inherited by threads only (not by forked processes); dropped on kernels without it. */
+    private boolean threadsOnly = true;
     /** Descriptors of every event opened, but for the grown threads' own (in {@link #grownFds}). */
     private int[] fds = new int[64];
     private int fdCount;
@@ -83,6 +86,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private long samples;
     private long lost;
     private long superseded;
+    private long foreign;
     private long malformed;
 
     /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}, on every online CPU. */
@@ -206,6 +210,11 @@ public final class PerCpuPerfCapture implements SampleCapture {
         long length = (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1);
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(first, i, settings.stackBytes(), true);
+            if (fd == -EINVAL && i == 0 && threadsOnly) {
+                LOG.debug("this kernel has no inherit_thread: processes the JVM forks are sampled and left out");
+                threadsOnly = false;
+                fd = open(first, i, settings.stackBytes(), true);
+            }
             if (fd < 0 && i == 0 && kernel && (fd == -EACCES || fd == -EPERM)) {
                 LOG.info("kernel frames are not permitted ({}); sampling user space only", PerfRefusal.explain(fd));
                 kernel = false;
@@ -282,7 +291,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
      */
     private int open(int tid, int cpuIndex, int stackBytes, boolean inherit) {
         byte[] attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1,
-                inherit, inherit);
+                inherit, inherit, threadsOnly);
         return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PERF_FLAG_FD_CLOEXEC);
     }
 
@@ -422,6 +431,10 @@ public final class PerCpuPerfCapture implements SampleCapture {
                 malformed++;
                 return;
             }
+            if (sample.pid != settings.pid()) {
+                foreign++; // a process the sampled one forked, on a kernel without inherit_thread
+                return;
+            }
             // The inherited event's sample of a thread that has a larger copy of its own: the kernel may cut a copy
             // asked for (the largest fits a 16-bit record only with less), so the inherited size is what tells.
             if (grownCount > 0 && sample.stackRequested > 0 && sample.stackRequested <= settings.stackBytes()
@@ -463,6 +476,11 @@ public final class PerCpuPerfCapture implements SampleCapture {
     /** Records that did not have the expected shape. */
     public long malformed() {
         return malformed;
+    }
+
+    /** Samples of processes the sampled one forked, left out. */
+    public long foreign() {
+        return foreign;
     }
 
     /** Samples of grown threads taken by their inherited event too, and left out. */

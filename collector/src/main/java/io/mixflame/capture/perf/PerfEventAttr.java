@@ -26,6 +26,7 @@ public final class PerfEventAttr {
     private static final int FLAG_DISABLED = 0;
     private static final int FLAG_INHERIT = 1;
     private static final int FLAG_COMM = 9;
+    private static final int FLAG_INHERIT_THREAD = 35;
     private static final int FLAG_EXCLUDE_KERNEL = 5;
     private static final int FLAG_EXCLUDE_HV = 6;
     private static final int FLAG_EXCLUDE_CALLCHAIN_USER = 22;
@@ -65,6 +66,16 @@ public final class PerfEventAttr {
      */
     public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
                                   boolean inherit, boolean comm) {
+        return cpuClock(periodNanos, registerMask, stackBytes, kernel, wakeupEvents, inherit, comm, false);
+    }
+
+    /**
+     * The same, inherited by threads only when {@code threadsOnly} ({@code inherit_thread}, Linux 5.13 and later; an
+     * older kernel refuses the bit with EINVAL): a process the sampled one forks (a shell, {@code ldd}) is not
+     * sampled as if it were one of its threads.
+     */
+    public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
+                                  boolean inherit, boolean comm, boolean threadsOnly) {
         long sampleType = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_REGS_USER | SAMPLE_STACK_USER;
         long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV) | (1L << FLAG_USE_CLOCKID);
         if (inherit) {
@@ -72,6 +83,9 @@ public final class PerfEventAttr {
         }
         if (comm) {
             flags |= 1L << FLAG_COMM;
+        }
+        if (inherit && threadsOnly) {
+            flags |= 1L << FLAG_INHERIT_THREAD;
         }
         if (kernel) {
             sampleType |= SAMPLE_CALLCHAIN;

@@ -7,6 +7,8 @@ import io.mixflame.capture.CapturedThread;
  * the top of its user stack, and the kernel callchain when kernel sampling is on.
  */
 public final class RawSample {
+    /** Process id. */
+    public int pid;
     /** Thread id. */
     public int tid;
     /** Kernel timestamp (ns). */

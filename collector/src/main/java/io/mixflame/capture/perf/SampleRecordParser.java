@@ -26,6 +26,7 @@ final class SampleRecordParser {
             return false;
         }
         out.ip = b.getLong(p);
+        out.pid = b.getInt(p + 8);
         out.tid = b.getInt(p + 12);
         out.time = b.getLong(p + 16);
         p += 24;

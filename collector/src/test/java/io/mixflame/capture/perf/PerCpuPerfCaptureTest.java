@@ -30,6 +30,8 @@ class PerCpuPerfCaptureTest {
         final Map<Integer, Integer> outputOf = new HashMap<>();
         final List<Integer> closed = new ArrayList<>();
         long mapLimit = Long.MAX_VALUE;
+        /** Refuses {@code inherit_thread} as a kernel before 5.13 does. */
+        boolean oldKernel;
         /** Pages all mappings together may hold, as the user's locked memory bounds them. */
         long pagesLeft = Long.MAX_VALUE;
         int refuseKernelWith;
@@ -42,6 +44,10 @@ class PerCpuPerfCaptureTest {
 
         @Override
         public int perfEventOpen(byte[] attr, int tid, int cpu, long flags) {
+            if (oldKernel && (flags(attr) & (1L << 35)) != 0) {
+                calls.add("open " + tid + "@" + cpu + " EINVAL");
+                return -22;
+            }
             if (refuseKernelWith != 0 && !excludesKernel(attr)) {
                 calls.add("open " + tid + "@" + cpu + " refused");
                 return -refuseKernelWith;
@@ -101,9 +107,14 @@ class PerCpuPerfCaptureTest {
 
         /** Writes a sample of thread {@code tid}, asked with a copy of {@code requested}, into CPU {@code cpu}'s ring. */
         void sample(int cpu, int tid, int requested) {
-            Memory ring = ringOfCpu(cpu);
+            write(ringOfCpu(cpu), PerfCaptureGrowthTest.record(tid, requested));
+        }
+
+        /** The same, of process {@code pid}. */
+        void sampleOf(int pid, int cpu, int tid, int requested) {
             byte[] record = PerfCaptureGrowthTest.record(tid, requested);
-            write(ring, record);
+            ByteBuffer.wrap(record).order(ByteOrder.nativeOrder()).putInt(16, pid);
+            write(ringOfCpu(cpu), record);
         }
 
         void lostRecord(int cpu, long count) {
@@ -118,13 +129,22 @@ class PerCpuPerfCaptureTest {
             ring.setLong(1024, head + record.length);
         }
 
+        /** The latest ring mapped on {@code cpu}. */
         Memory ringOfCpu(int cpu) {
-            for (Map.Entry<Integer, Memory> e : rings.entrySet()) {
-                if (cpuOf.get(e.getKey()) == cpu) {
-                    return e.getValue();
+            int fd = -1;
+            for (int mapped : rings.keySet()) {
+                if (cpuOf.get(mapped) == cpu && mapped > fd) {
+                    fd = mapped;
                 }
             }
-            throw new AssertionError("no ring on cpu " + cpu);
+            if (fd < 0) {
+                throw new AssertionError("no ring on cpu " + cpu);
+            }
+            return rings.get(fd);
+        }
+
+        static long flags(byte[] attr) {
+            return ByteBuffer.wrap(attr).order(ByteOrder.nativeOrder()).getLong(40);
         }
 
         static boolean inherits(byte[] attr) {
@@ -266,6 +286,25 @@ class PerCpuPerfCaptureTest {
         assertThat(kernel.closed).containsExactly(14, 15);
         assertThat(capture.sampling(101)).isFalse();
         assertThat(capture.sampling(100)).isTrue();
+    }
+
+    @Test
+    void eventsAreInheritedByThreadsOnlyAndAForkedProcesssSamplesAreLeftOutWhereTheKernelCannot() throws Exception {
+        PerCpuPerfCapture capture = capture(4096, 64, 100);
+        capture.start(new int[0]);
+        assertThat(FakeKernel.flags(kernel.attrs.get(10)) & (1L << 35)).as("inherit_thread").isNotZero();
+        capture.close();
+
+        kernel.oldKernel = true;
+        kernel.calls.clear();
+        PerCpuPerfCapture old = capture(4096, 64, 100);
+        old.start(new int[0]);
+        assertThat(kernel.calls).startsWith("open 100@0 EINVAL", "open 100@0 inherit stack=16384 -> 12");
+        kernel.sampleOf(4242, 0, 4243, 16 * KIB); // a shell the JVM forked, which inherited the event
+        kernel.sample(0, 100, 16 * KIB);
+        old.drain(this::deliver);
+        assertThat(delivered).containsExactly("100:16384");
+        assertThat(old.foreign()).isEqualTo(1);
     }
 
     @Test
