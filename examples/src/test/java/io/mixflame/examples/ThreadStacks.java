@@ -23,7 +23,10 @@ public final class ThreadStacks {
         this.stacks = stacks;
     }
 
-    /** The stacks of the thread named {@code thread} in all of {@code files}. */
+    /**
+     * The stacks of the thread named {@code thread} in all of {@code files}: those walked (samples counted as
+     * {@code [dropped]}, taken but not walked in time, have none).
+     */
     public static ThreadStacks of(String thread, List<Path> files) throws IOException {
         String root = "[" + thread + " tid=";
         List<Stack> stacks = new ArrayList<>();
@@ -34,6 +37,9 @@ public final class ThreadStacks {
                 }
                 int space = line.lastIndexOf(' ');
                 List<String> frames = List.of(line.substring(0, space).split(";"));
+                if (frames.size() == 2 && frames.get(1).equals("[dropped]")) {
+                    continue; // taken but not walked in time: counted in the profile, with no stack to judge
+                }
                 stacks.add(new Stack(frames.subList(1, frames.size()), Long.parseLong(line.substring(space + 1))));
             }
         }
