@@ -6,18 +6,29 @@ import java.util.Arrays;
 /**
  * The JVM's Java threads by OS thread id: sorted ids and, at the same index, their {@code JavaThread}'s address, read
  * from the thread list (two words a thread, no names). Read again, at most every {@value #REFRESH_NANOS} ns, when a
- * thread it does not know is asked for; a look-up of a known thread allocates nothing and reads nothing.
+ * thread it does not know is asked for; a look-up of a known thread allocates nothing and reads nothing. A thread
+ * asked for and still not on the list when it was read again twice (a thread that is not a Java thread: the
+ * collector's, a library's; a Java thread only starting is on it by the second) does not make it read again for
+ * {@value #ABSENT_NANOS} ns: with thousands of threads a reading is thousands of reads.
  */
 class JavaThreadIndex {
     private static final long REFRESH_NANOS = 200_000_000L;
     private static final int MAX_THREADS = 100_000;
     private static final int ATTEMPTS = 5;
+    private static final long ABSENT_NANOS = 10_000_000_000L;
+    private static final int ABSENT_SLOTS = 1 << 12;
 
     private final HotSpotLayout layout;
     private final VmReader reader;
     private int[] tids = new int[0];
     private long[] threads = new long[0];
     private long lastRefresh = Long.MIN_VALUE / 2;
+    /** Threads found absent from the list when it was last read for them (open addressing, emptied when stale). */
+    private final int[] absent = new int[ABSENT_SLOTS];
+    /** Threads found absent once: absent a second time, they are {@link #absent}. */
+    private final int[] absentOnce = new int[ABSENT_SLOTS];
+    private int absentCount;
+    private long absentSince = Long.MIN_VALUE / 2;
 
     JavaThreadIndex(HotSpotLayout layout, VmReader reader) {
         this.layout = layout;
@@ -31,7 +42,13 @@ class JavaThreadIndex {
             return at;
         }
         long now = System.nanoTime();
-        if (now - lastRefresh < REFRESH_NANOS) {
+        if (now - absentSince >= ABSENT_NANOS || absentCount >= ABSENT_SLOTS / 2) {
+            Arrays.fill(absent, 0);
+            Arrays.fill(absentOnce, 0);
+            absentCount = 0;
+            absentSince = now;
+        }
+        if (now - lastRefresh < REFRESH_NANOS || contains(absent, tid)) {
             return -1;
         }
         lastRefresh = now;
@@ -40,7 +57,42 @@ class JavaThreadIndex {
         if (refresh()) {
             moved(before, beforeThreads);
         }
-        return Arrays.binarySearch(tids, tid);
+        at = Arrays.binarySearch(tids, tid);
+        if (at < 0) {
+            markAbsent(tid);
+        }
+        return at;
+    }
+
+    private void markAbsent(int tid) {
+        if (tid > 0) {
+            add(contains(absentOnce, tid) ? absent : absentOnce, tid);
+        }
+    }
+
+    private static boolean contains(int[] set, int tid) {
+        for (int i = slot(tid); set[i] != 0; i = (i + 1) & (ABSENT_SLOTS - 1)) {
+            if (set[i] == tid) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void add(int[] set, int tid) {
+        if (contains(set, tid)) {
+            return;
+        }
+        int i = slot(tid);
+        while (set[i] != 0) {
+            i = (i + 1) & (ABSENT_SLOTS - 1);
+        }
+        set[i] = tid;
+        absentCount++;
+    }
+
+    private static int slot(int tid) {
+        return (tid * 0x9E3779B9) >>> 20;
     }
 
     /**
