@@ -160,6 +160,7 @@ public final class PerfEngine implements SamplingEngine {
     private long startNanos;
     private long samplerCpuNanos;
     private long walkerCpuNanos;
+    private volatile long namesCpuNanos;
 
     /** The engine for the process it runs in. */
     public PerfEngine() {
@@ -511,6 +512,7 @@ public final class PerfEngine implements SamplingEngine {
         if (!awaitOpened()) {
             return;
         }
+        ThreadCpuClock cpuClock = new ThreadCpuClock();
         long lastAll = System.nanoTime() - ALL_NAMES_NANOS;
         long overflowedBefore = 0;
         int[] tids = new int[NEW_THREADS];
@@ -540,6 +542,8 @@ public final class PerfEngine implements SamplingEngine {
             LOG.debug("the names thread stopped: {}", e.toString());
         } catch (OutOfMemoryError e) {
             giveWay();
+        } finally {
+            namesCpuNanos = Math.max(0, cpuClock.nanos());
         }
     }
 
@@ -698,9 +702,8 @@ public final class PerfEngine implements SamplingEngine {
             }
         }
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
-        String cpu = samplerCpuNanos + walkerCpuNanos == 0 ? ""
-                : ", sampler " + FixedPoint.format(100.0 * (samplerCpuNanos + walkerCpuNanos) / elapsed, 2)
-                + "% of one core";
+        long ownCpu = samplerCpuNanos + walkerCpuNanos + namesCpuNanos;
+        String cpu = ownCpu == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * ownCpu / elapsed, 2) + "% of one core";
         notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText);
         SampleCapture c = capture;
         if (c != null) {
