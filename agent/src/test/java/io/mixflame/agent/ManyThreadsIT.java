@@ -35,7 +35,7 @@ class ManyThreadsIT {
     private static final String APP = "io.mixflame.testapp.ServicePoolApp";
     private static final int WORKERS = 1000;
     /** Samples per worker, on average, before the shares are judged. */
-    private static final double SAMPLES_PER_WORKER = 2.5;
+    private static final double SAMPLES_PER_WORKER = 2;
     /** The standard normal quantile exceeded with probability 1 in 10 000. */
     private static final double Z = 3.72;
     private static final Pattern WORKER_ROOT = Pattern.compile("^\\[service-pool-worker-(\\d+) tid=\\d+\\];");

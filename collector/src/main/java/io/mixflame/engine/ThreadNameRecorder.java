@@ -13,8 +13,11 @@ public final class ThreadNameRecorder {
     private final ThreadNames names;
     private final ThreadSource threads;
     private final JavaThreadNames.Visitor record = new Record();
-    /** Times a thread is looked for on the JVM's list before the kernel's name is taken. */
-    public static final int TRIES = 4;
+    /**
+     * Times a thread is looked for on the JVM's list before the kernel's name is taken: the names thread calls every
+     * 50 ms or sooner, and the list is read again at most every 100 ms, so a Java thread only starting is found.
+     */
+    public static final int TRIES = 8;
     private String[] found = new String[64];
 
     ThreadNameRecorder(JavaThreadNames javaNames, ThreadNames names, ThreadSource threads) {

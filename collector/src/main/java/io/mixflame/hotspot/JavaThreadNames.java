@@ -15,6 +15,8 @@ public final class JavaThreadNames {
     }
 
     private static final int MAX_NAMED = 65_536;
+    private static final long REREAD_NANOS = 100_000_000L;
+    private long lastReread = Long.MIN_VALUE / 2;
     private final JavaThreadList list;
     private final JavaThreadIndex index;
     /** The name last read of each {@code JavaThread}, with where its {@code String} was: read again when that moves. */
@@ -65,11 +67,20 @@ public final class JavaThreadNames {
     }
 
     /**
-     * The Java names of threads just seen, with one read of the JVM's list for all of them: {@code names[i]} gets the
-     * name of {@code tids[i]}, or null for a thread not (yet) on the list.
+     * The Java names of threads just seen: {@code names[i]} gets the name of {@code tids[i]}, or null for a thread not
+     * (yet) on the JVM's list. The list is read again for threads it does not know at most every
+     * {@value #REREAD_NANOS} ns, not at each call: threads first sampled one after another would otherwise have it read
+     * (thousands of reads with thousands of threads) at every call.
      */
     public void namesOf(int[] tids, int count, String[] names) {
-        index.refreshNow();
+        boolean missing = false;
+        for (int i = 0; i < count; i++) {
+            missing |= index.indexOf(tids[i]) < 0;
+        }
+        if (missing && System.nanoTime() - lastReread >= REREAD_NANOS) {
+            lastReread = System.nanoTime();
+            index.refreshNow();
+        }
         for (int i = 0; i < count; i++) {
             int at = index.indexOf(tids[i]);
             names[i] = at < 0 ? null : list.name(index.thread(at));
