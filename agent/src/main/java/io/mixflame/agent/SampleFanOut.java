@@ -40,4 +40,12 @@ final class SampleFanOut implements SampleSink {
             w.add(rootFirst, depth, samples, weightNanos, epochNanos);
         }
     }
+
+    @Override
+    public void rename(Frame from, Frame to) {
+        main.rename(from, to);
+        for (SampleSink w : windows) {
+            w.rename(from, to);
+        }
+    }
 }

@@ -81,7 +81,8 @@ class ManyThreadsIT {
         double k = WORKERS - 1;
         double bound = k * Math.pow(1 - 2 / (9 * k) + Z * Math.sqrt(2 / (9 * k)), 3);
         assertThat(dispersion).as("the workers' counts' dispersion (equal shares)").isLessThanOrEqualTo(bound);
-        assertThat(periods.unnamedWorkerSamples).as("worker samples under no worker's name").isZero();
+        assertThat(periods.unnamedWorkerSamples).as("worker samples under no worker's name: %s", periods.unnamed)
+                .isZero();
         assertThat((double) periods.unknown / periods.total).as("[unknown] share of %d samples", periods.total)
                 .isLessThan(0.005);
         assertThat((double) (periods.lost + periods.dropped) / periods.total)
@@ -134,7 +135,8 @@ class ManyThreadsIT {
                 named += periods.workerCounts[i] > 0 ? 1 : 0;
             }
             assertThat(named).as("workers sampled under their names").isGreaterThanOrEqualTo(190);
-            assertThat(periods.unnamedWorkerSamples).isZero();
+            assertThat(periods.unnamedWorkerSamples).as("worker samples under no worker's name: %s", periods.unnamed)
+                    .isZero();
         } finally {
             holder.getOutputStream().close();
             holder.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -151,6 +153,8 @@ class ManyThreadsIT {
         long lost;
         long dropped;
         long unnamedWorkerSamples;
+        /** The roots of the first few worker samples under no worker's name. */
+        final List<String> unnamed = new ArrayList<>();
         int read;
         /** The notes of the last period read. */
         String notes = "";
@@ -251,6 +255,9 @@ class ManyThreadsIT {
                 periods.workerCounts[Integer.parseInt(worker.group(1))] += (int) n;
             } else if (line.contains("ServicePoolApp.work") && !line.contains("[service-busy-")) {
                 periods.unnamedWorkerSamples += n;
+                if (periods.unnamed.size() < 5) {
+                    periods.unnamed.add(line.substring(0, Math.min(line.indexOf(';') + 1, 80)) + " " + n);
+                }
             }
         }
     }

@@ -7,6 +7,7 @@ import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.VmReader;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.SampleSink;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.NativeModule;
 import io.mixflame.image.index.ModuleIndexStore;
@@ -157,6 +158,14 @@ public final class SampleStackBuilder {
             return null;
         }
         return new ThreadNameRecorder(vm.threadNames(new VmReader(own)), threadNames, threads);
+    }
+
+    /**
+     * Renames in {@code sink} the root frames of threads first named provisionally whose Java name was found since:
+     * call it after building a stack with thread roots and before adding that stack.
+     */
+    public void renameRoots(SampleSink sink) {
+        threadNames.renameRoots(sink);
     }
 
     /** The name of a thread: its Java name, else the kernel's. */

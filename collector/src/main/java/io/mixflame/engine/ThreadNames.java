@@ -4,7 +4,9 @@ import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.hotspot.JavaThreadNames;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.SampleSink;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -16,10 +18,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ways: {@link #record}, called by a thread that names each thread as soon as its first sample is drained and reads
  * the JVM's whole list every second or so (and so also sees renames), and, for a thread not recorded yet, the
  * walker's own look-up of that one thread at its first sample (its Java name, else the kernel's). The walker alone
- * calls {@link #frame} and {@link #name}.
+ * calls {@link #frame}, {@link #name} and {@link #renameRoots}.
+ *
+ * <p>The walker's look-up can miss a Java thread's name for a moment (a collection moving its {@code String}, the
+ * JVM's list read while it changes): such a thread is named provisionally, and when its Java name is recorded the
+ * stacks already counted under the provisional name are renamed in the profile ({@link SampleSink#rename}), so that a
+ * moment's miss does not leave a thread's first samples under another name.
  */
 final class ThreadNames {
     private static final int LIMIT = 65_536;
+    private static final int RENAMES_QUEUED = 4096;
 
     private final ThreadSource threads;
     /** The walker's reader of single threads' Java names; null without a readable JVM. */
@@ -36,6 +44,15 @@ final class ThreadNames {
     private final AtomicInteger renames = new AtomicInteger();
     private final LongKeyedCache<Frame> roots = new LongKeyedCache<>(LIMIT);
     private int rootsMadeAt;
+    /** Threads named provisionally whose recorded name differs, with the provisional name: from the names thread. */
+    private final ConcurrentLinkedQueue<Renamed> renamed = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger renamedQueued = new AtomicInteger();
+    /** Root frames to rename in the profile, old and new in turn: the walker's, until {@link #renameRoots}. */
+    private Frame[] rootRenames = new Frame[8];
+    private int rootRenameCount;
+
+    private record Renamed(int tid, String provisional) {
+    }
 
     ThreadNames(ThreadSource threads, JavaThreadNames javaNames) {
         this.threads = threads;
@@ -50,6 +67,7 @@ final class ThreadNames {
         if (made != rootsMadeAt) {
             roots.clear();
             rootsMadeAt = made;
+            takeRenamed();
         }
         Frame f = roots.get(tid);
         if (f == null) {
@@ -57,6 +75,39 @@ final class ThreadNames {
             roots.put(tid, f);
         }
         return f;
+    }
+
+    private void takeRenamed() {
+        for (Renamed r; (r = renamed.poll()) != null; ) {
+            renamedQueued.decrementAndGet();
+            String now = names.get(r.tid);
+            if (now == null || now.equals(r.provisional)) {
+                continue;
+            }
+            Frame to = Frame.thread(now, r.tid);
+            roots.put(r.tid, to);
+            if (rootRenameCount + 2 > rootRenames.length) {
+                rootRenames = java.util.Arrays.copyOf(rootRenames, rootRenames.length * 2);
+            }
+            rootRenames[rootRenameCount++] = Frame.thread(r.provisional, r.tid);
+            rootRenames[rootRenameCount++] = to;
+        }
+    }
+
+    /**
+     * Renames in {@code sink} the root frames of threads named provisionally whose Java name has been found since:
+     * called by the walker after it built a stack and before it adds it, so that the stack's root is the new name's.
+     */
+    void renameRoots(SampleSink sink) {
+        if (rootRenameCount == 0) {
+            return;
+        }
+        for (int i = 0; i < rootRenameCount; i += 2) {
+            sink.rename(rootRenames[i], rootRenames[i + 1]);
+            rootRenames[i] = null;
+            rootRenames[i + 1] = null;
+        }
+        rootRenameCount = 0;
     }
 
     /**
@@ -109,10 +160,18 @@ final class ThreadNames {
             names.clear();
         }
         String before = names.put(tid, name);
+        boolean wasProvisional = false;
         if (before == null) {
             before = provisional.remove(tid);
+            wasProvisional = before != null;
         }
         if (before != null && !before.equals(name)) {
+            // Bounded: past the bound, a provisional name stays on the samples already counted under it.
+            if (wasProvisional && renamedQueued.incrementAndGet() <= RENAMES_QUEUED) {
+                renamed.add(new Renamed(tid, before));
+            } else if (wasProvisional) {
+                renamedQueued.decrementAndGet();
+            }
             renames.incrementAndGet();
         }
     }

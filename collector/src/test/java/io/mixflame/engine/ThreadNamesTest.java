@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
+import io.mixflame.profile.ProfileAccumulator;
+import io.mixflame.profile.ProfileInfo;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,6 +67,41 @@ class ThreadNamesTest {
         assertThat(early.name()).isEqualTo("[EarlyEndingWork tid=12]");
         names.record(12, "EarlyEndingWorker");
         assertThat(names.frame(12).name()).isEqualTo("[EarlyEndingWorker tid=12]");
+    }
+
+    @Test
+    void samplesAlreadyCountedUnderTheKernelsNameAreRenamedInTheProfileWhenTheJavaNameIsRecorded() {
+        ProfileAccumulator profile = new ProfileAccumulator();
+        kernel.put(13, "service-pool-wo");
+        kernel.put(14, "rocksdb:low");
+        Frame work = new Frame("Pool.work", FrameType.JIT_COMPILED);
+        profile.add(new Frame[] {names.frame(13), work}, 2, 0);
+        profile.add(new Frame[] {names.frame(14), work}, 2, 0);
+        names.record(13, "service-pool-worker-7");
+        Frame renamed = names.frame(13);
+        names.renameRoots(profile);
+        profile.add(new Frame[] {renamed, work}, 1, 0);
+        Profile p = profile.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).hasSize(2);
+        assertThat(p.framesOf(p.stacks().get(0))[0].name()).isEqualTo("[service-pool-worker-7 tid=13]");
+        assertThat(p.stacks().get(0).samples()).as("the samples before and after the name was found").isEqualTo(3);
+        assertThat(p.framesOf(p.stacks().get(1))[0].name()).as("a thread still unrecorded keeps its name")
+                .isEqualTo("[rocksdb:low tid=14]");
+        names.renameRoots(profile);
+        assertThat(profile.snapshot(ProfileInfo.unknown()).stacks()).as("renamed once only").hasSize(2);
+    }
+
+    @Test
+    void aRecordedThreadsRenameDoesNotRenameWhatWasCountedBefore() {
+        ProfileAccumulator profile = new ProfileAccumulator();
+        names.record(15, "before");
+        profile.add(new Frame[] {names.frame(15)}, 1, 0);
+        names.record(15, "after");
+        profile.add(new Frame[] {names.frame(15)}, 1, 0);
+        names.renameRoots(profile);
+        Profile p = profile.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).extracting(s -> p.framesOf(s)[0].name())
+                .containsExactly("[before tid=15]", "[after tid=15]");
     }
 
     @Test

@@ -121,6 +121,21 @@ public final class ProfileAccumulator implements SampleSink {
         return entry;
     }
 
+    @Override
+    public synchronized void rename(Frame from, Frame to) {
+        int id = frameIds.get(from);
+        if (id < 0 || from.equals(to)) {
+            return;
+        }
+        frameNameChars += to.name().length() - frames.get(id).name().length();
+        frames.set(id, to);
+        // A frame already counted under the new name keeps its own id: the two then show the same name, which every
+        // output adds up as it adds up equal stacks.
+        if (frameIds.get(to) < 0) {
+            frameIds.put(to, id);
+        }
+    }
+
     /** Adds every stack of another profile (reading a file, merging profiles); its times are not kept. */
     public void addAll(Profile profile) {
         for (Profile.Stack s : profile.stacks()) {

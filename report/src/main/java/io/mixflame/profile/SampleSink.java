@@ -18,4 +18,12 @@ public interface SampleSink {
     default void add(Frame[] rootFirst, int depth, long samples, long weightNanos, long epochNanos) {
         add(rootFirst, depth, samples, weightNanos);
     }
+
+    /**
+     * Shows every stack counted so far under frame {@code from} as under {@code to} instead: a thread first named
+     * provisionally (its Java name could not be read yet) whose real name was found while it lived. Stacks counted
+     * afterwards under either frame show {@code to}. A sink that keeps no frames ignores it.
+     */
+    default void rename(Frame from, Frame to) {
+    }
 }

@@ -27,6 +27,36 @@ class ProfileAccumulatorTest {
     }
 
     @Test
+    void aRenamedFrameShowsItsNewNameInEveryStackCountedBeforeAndAfter() {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        Frame provisional = f("[pool-wo tid=3]");
+        Frame named = f("[pool-worker-1 tid=3]");
+        acc.add(new Frame[] {provisional, f("work")}, 2, 20);
+        acc.add(new Frame[] {provisional, f("idle")}, 1, 10);
+        acc.rename(provisional, named);
+        acc.add(new Frame[] {named, f("work")}, 1, 10);
+        acc.add(new Frame[] {provisional, f("work")}, 1, 10);
+        acc.rename(f("never counted"), f("anything"));
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).hasSize(2);
+        assertThat(p.frames()).extracting(Frame::name).doesNotContain("[pool-wo tid=3]", "anything");
+        assertThat(p.framesOf(p.stacks().get(0))[0]).isEqualTo(named);
+        assertThat(p.stacks().get(0).samples()).isEqualTo(4);
+        assertThat(acc.frameNameChars()).isEqualTo(named.name().length() + "work".length() + "idle".length());
+    }
+
+    @Test
+    void aFrameRenamedToOneAlreadyCountedShowsTheSameNameAndTheCountsStay() {
+        ProfileAccumulator acc = new ProfileAccumulator();
+        acc.add(new Frame[] {f("[a tid=1]"), f("work")}, 1, 0);
+        acc.add(new Frame[] {f("[b tid=1]"), f("work")}, 2, 0);
+        acc.rename(f("[a tid=1]"), f("[b tid=1]"));
+        Profile p = acc.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).extracting(s -> p.framesOf(s)[0].name()).containsOnly("[b tid=1]");
+        assertThat(p.totalSamples()).isEqualTo(3);
+    }
+
+    @Test
     void theSameFrameObjectsAfterAResetAreNamedAsTheNewProfileNumbersThem() {
         // Engines hand the same Frame objects sample after sample; a profile written per period starts its frame
         // numbers again, and a frame seen before the reset must not keep its old number.

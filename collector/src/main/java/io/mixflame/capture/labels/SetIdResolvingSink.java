@@ -43,6 +43,11 @@ public final class SetIdResolvingSink implements SampleSink {
         }
     }
 
+    @Override
+    public void rename(Frame from, Frame to) {
+        target.rename(from, to);
+    }
+
     /** Where the set-id frame is (at the root, or after the thread's frame), or -1. */
     private static int idFrame(Frame[] frames, int depth) {
         for (int i = 0; i < Math.min(2, depth); i++) {

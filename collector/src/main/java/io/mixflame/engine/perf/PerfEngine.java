@@ -468,6 +468,7 @@ public final class PerfEngine implements SamplingEngine {
                             depth = labels.label(s.labelSet(), frames, depth, settings.threadRoots());
                             frames = labels.frames();
                         }
+                        stacks.renameRoots(target);
                         target.add(frames, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
                     }
                 } catch (RuntimeException e) {
@@ -557,6 +558,7 @@ public final class PerfEngine implements SamplingEngine {
             ownStack[depth++] = stacks.threadFrame((int) s.tid());
         }
         ownStack[depth++] = Frame.PROFILER;
+        stacks.renameRoots(target);
         target.add(ownStack, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
     }
 
@@ -632,6 +634,7 @@ public final class PerfEngine implements SamplingEngine {
                 frames[depth++] = stacks.threadFrame(tid);
             }
             frames[depth++] = lost ? Frame.LOST : Frame.DROPPED;
+            stacks.renameRoots(target);
             target.add(frames, depth, count, count * settings.intervalNanos(), clock.epochNanos(System.nanoTime()));
         }
     }

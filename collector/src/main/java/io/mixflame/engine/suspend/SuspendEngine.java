@@ -185,6 +185,7 @@ public final class SuspendEngine implements SamplingEngine {
                 depth = labels.label(tid, captured.time(), frames, depth, threadRoots);
                 frames = labels.frames();
             }
+            stacks.renameRoots(sink);
             sink.add(frames, depth, 1, weight, clock.epochNanos(captured.time()));
             samples++;
         } catch (RuntimeException e) {

@@ -290,6 +290,7 @@ public final class WallEngine implements SamplingEngine {
                     depth = labels.label(tid, now, frames, depth, settings.threadRoots());
                     frames = labels.frames();
                 }
+                stacks.renameRoots(target);
                 target.add(frames, depth, intervals, weight, at);
                 continue;
             }
@@ -319,6 +320,7 @@ public final class WallEngine implements SamplingEngine {
                     depth = labels.label(tid, now, built, depth, settings.threadRoots());
                     built = labels.frames();
                 }
+                stacks.renameRoots(target);
                 t.lastFrames = Arrays.copyOf(built, depth);
                 t.lastDepth = depth;
                 t.lastLine = line;
