@@ -57,8 +57,8 @@ class ManyThreadsIT {
     @MethodSource("jdksAndUsers")
     void aThousandPoolThreadsAreEachSampledUnderTheirOwnNameWithEqualShares(Path jdk, String user) throws Exception {
         // About 1.6 of the 2 cores busy, as a service at 80%: each worker 1 ms of CPU, then 600 ms asleep.
-        Periods periods = profile(jdk, user, List.of(), "interval=10ms",
-                p -> p.workerSamples() >= SAMPLES_PER_WORKER * WORKERS, WORKERS + "", "60", "1000", "600");
+        Periods periods = profile(jdk, user, List.of(), "event=cpu,interval=10ms",
+                p -> p.workerSamples() >= SAMPLES_PER_WORKER * WORKERS, 2_000, WORKERS + "", "60", "1000", "600");
         int[] counts = periods.workerCounts;
         long workerSamples = 0;
         int missing = 0;
@@ -93,11 +93,60 @@ class ManyThreadsIT {
     @MethodSource("io.mixflame.testsupport.TestJdks#homes")
     void atOneMillisecondWithBothCoresBusyUnderOnePercentIsLostOrDropped(Path jdk) throws Exception {
         // Two hot threads keep both cores busy beside the pool's thousand, mostly asleep.
-        Periods periods = profile(jdk, "root", List.of(), "interval=1ms", p -> p.read >= 5, WORKERS + "", "60", "200",
-                "2000", "2");
+        Periods periods = profile(jdk, "root", List.of(), "event=cpu,interval=1ms", p -> p.read >= 5, 2_000,
+                WORKERS + "", "60", "200", "2000", "2");
         assertThat(periods.total).as("samples judged").isGreaterThan(5_000);
         assertThat((double) (periods.lost + periods.dropped) / periods.total)
                 .as("lost and dropped of %d samples (%s)", periods.total, periods.notes).isLessThan(0.01);
+    }
+
+    /**
+     * Wall clock with a thousand threads, 990 of them parked and 10 busy, on one JDK as root and the other as an
+     * ordinary user: nearly every tick taken and the note says how many of how many, each thread counted for all the
+     * time it lived, parked threads as parked and busy ones running, with their stacks.
+     */
+    @ParameterizedTest
+    @MethodSource("jdksCrosswise")
+    void wallClockWithAThousandThreadsTakesItsTicksAndTellsTheirStates(Path jdk, String user) throws Exception {
+        int parked = 990;
+        Periods periods = profile(jdk, user, List.of(), "event=wall,interval=20ms", p -> p.read >= 6, 5_000,
+                parked + "", "60", "1000", "100000000", "10");
+        Matcher ticks = Pattern.compile("(\\d+) of (\\d+) wall-clock ticks").matcher(periods.notes);
+        assertThat(ticks.find()).as("the note says T of M ticks: %s", periods.notes).isTrue();
+        long taken = Long.parseLong(ticks.group(1));
+        long asked = Long.parseLong(ticks.group(2));
+        assertThat((double) taken).as("ticks taken of %d asked", asked).isGreaterThanOrEqualTo(0.9 * asked);
+        int[] counts = periods.workerCounts;
+        int most = 0;
+        for (int i = 0; i < parked; i++) {
+            most = Math.max(most, counts[i]);
+        }
+        // Every worker lived through the periods read, and each stands for as many intervals, whichever ticks visited
+        // it: off only by what a thread waiting for its visit carried into the first period read or had not yet
+        // brought into the last. A tick visits up to 100 of the threads that need it (here all, without a perf page
+        // per thread), so each waits about 10 ticks: a few percent of the periods' intervals at either end. The
+        // periods read begin after the first visits to a thousand threads, which take a few seconds on 2 cores.
+        for (int i = 0; i < parked; i++) {
+            assertThat(counts[i]).as("intervals of parked worker %d (the most: %d)", i, most)
+                    .isGreaterThanOrEqualTo((int) (0.85 * most));
+        }
+        assertThat(periods.unnamedWorkerSamples).as("worker samples under no worker's name: %s", periods.unnamed)
+                .isZero();
+        assertThat((double) periods.workerStates.getOrDefault("[blocked in futex]", 0L) / periods.workerSamples())
+                .as("parked workers' samples blocked in futex (%s)", periods.workerStates).isGreaterThan(0.99);
+        assertThat((double) periods.busyRunningWithStack / periods.busySamples)
+                .as("busy threads' samples running in their own code, of %d", periods.busySamples).isGreaterThan(0.9);
+        assertThat(periods.busySamples).as("the busy threads' intervals, against a worker's")
+                .isGreaterThanOrEqualTo((long) (10 * 0.9 * most));
+    }
+
+    static Stream<Arguments> jdksCrosswise() {
+        List<Path> jdks = TestJdks.all();
+        List<Arguments> all = new ArrayList<>();
+        for (int i = 0; i < jdks.size(); i++) {
+            all.add(Arguments.of(jdks.get(i), i % 2 == 0 ? "root" : "nobody"));
+        }
+        return all.stream();
     }
 
     /**
@@ -125,7 +174,7 @@ class ManyThreadsIT {
                     StandardCharsets.US_ASCII)).readLine();
             assertThat(said).as("the other process holds the user's locked memory").startsWith("held ");
             Periods periods = profile(TestJdks.all().get(0), "nobody", List.of("prlimit", "--memlock=0:0"),
-                    "interval=10ms", p -> p.read >= 5, "200", "60", "1000", "100");
+                    "event=cpu,interval=10ms", p -> p.read >= 5, 2_000, "200", "60", "1000", "100");
             assertThat(periods.notes).as("the note says what was mapped (the other process alive: %s)",
                     holder.descendants().map(h -> h.info().commandLine().orElse("?")).toList())
                     .contains("perf ring buffers: one per CPU, " + cpus + " x 68 KiB locked")
@@ -153,6 +202,10 @@ class ManyThreadsIT {
         long lost;
         long dropped;
         long unnamedWorkerSamples;
+        /** Worker samples by their leaf frame (a wall-clock profile's thread state). */
+        final java.util.Map<String, Long> workerStates = new java.util.TreeMap<>();
+        long busySamples;
+        long busyRunningWithStack;
         /** The roots of the first few worker samples under no worker's name. */
         final List<String> unnamed = new ArrayList<>();
         int read;
@@ -170,11 +223,12 @@ class ManyThreadsIT {
 
     /**
      * Runs the pool app with {@code args} under the agent (as {@code user}, through {@code prefix}) from copies of the
-     * agent and the app in the test's folder (which any user can read), reads its one-second periods after the first
-     * two until {@code enough} holds (or the app ends), and stops it.
+     * agent and the app in the test's folder (which any user can read), reads its one-second periods written
+     * {@code skipMillis} after it started until {@code enough} holds (or the app ends), and stops it.
      */
     private Periods profile(Path jdk, String user, List<String> prefix, String sampling,
-                            java.util.function.Predicate<Periods> enough, String... args) throws Exception {
+                            java.util.function.Predicate<Periods> enough, long skipMillis, String... args)
+            throws Exception {
         List<String> command = new ArrayList<>();
         if (!user.equals("root")) {
             assumeUser(user);
@@ -194,7 +248,7 @@ class ManyThreadsIT {
         }
         Path profiles = Files.createDirectories(dir.resolve("profiles-" + user + "-" + System.nanoTime()));
         openUp(profiles);
-        List<String> java = new ArrayList<>(List.of("-javaagent:" + agent + "=start,event=cpu," + sampling
+        List<String> java = new ArrayList<>(List.of("-javaagent:" + agent + "=start," + sampling
                 + ",threads,loop=1s,keep=200,file=" + profiles.resolve("p.collapsed"), "-cp", classes.toString(), APP));
         java.addAll(List.of(args));
         Periods periods = new Periods();
@@ -207,7 +261,7 @@ class ManyThreadsIT {
                 Thread.sleep(500);
                 boolean ended = !app.isAlive();
                 for (Path p : periodsWritten(profiles)) {
-                    if (!done.contains(p) && Files.getLastModifiedTime(p).toMillis() >= startedAt + 2_000) {
+                    if (!done.contains(p) && Files.getLastModifiedTime(p).toMillis() >= startedAt + skipMillis) {
                         done.add(p);
                         periods.read++;
                         add(periods, Files.readAllLines(p, StandardCharsets.UTF_8));
@@ -253,7 +307,13 @@ class ManyThreadsIT {
             Matcher worker = WORKER_ROOT.matcher(line);
             if (worker.find()) {
                 periods.workerCounts[Integer.parseInt(worker.group(1))] += (int) n;
-            } else if (line.contains("ServicePoolApp.work") && !line.contains("[service-busy-")) {
+                periods.workerStates.merge(line.substring(line.lastIndexOf(';') + 1, count.start()), n, Long::sum);
+            } else if (line.startsWith("[service-busy-")) {
+                periods.busySamples += n;
+                if (line.contains("ServicePoolApp.") && line.contains(";[running] ")) {
+                    periods.busyRunningWithStack += n;
+                }
+            } else if (line.contains("ServicePoolApp.work")) {
                 periods.unnamedWorkerSamples += n;
                 if (periods.unnamed.size() < 5) {
                     periods.unnamed.add(line.substring(0, Math.min(line.indexOf(';') + 1, 80)) + " " + n);

@@ -168,6 +168,14 @@ public final class SampleStackBuilder {
         threadNames.renameRoots(sink);
     }
 
+    /**
+     * Asks the JVM again for the Java names of threads named provisionally (see {@link ThreadNames}): for engines
+     * that run no {@link ThreadNameRecorder}; the walker's thread.
+     */
+    public void retryProvisionalNames() {
+        threadNames.retryProvisional();
+    }
+
     /** The name of a thread: its Java name, else the kernel's. */
     public String threadName(int tid) {
         return threadNames.name(tid);

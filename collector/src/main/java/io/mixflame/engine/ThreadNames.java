@@ -5,6 +5,7 @@ import io.mixflame.hotspot.JavaThreadNames;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -136,6 +137,24 @@ final class ThreadNames {
         }
         provisional.put(tid, n);
         return n;
+    }
+
+    /**
+     * Asks the JVM again for the Java names of the threads named provisionally, recording those it now gives: for an
+     * engine without a names thread, whose walker may meet a thread before the JVM lists it (a thread only starting
+     * is the kernel's before it is the JVM's). The walker's; threads the JVM does not list cost a look-up in its
+     * index's record of absent threads.
+     */
+    void retryProvisional() {
+        if (javaNames == null || provisional.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Integer, String> e : provisional.entrySet()) {
+            String n = javaNames.nameOf(e.getKey());
+            if (n != null) {
+                record(e.getKey(), n);
+            }
+        }
     }
 
     /** Records the kernel's name of a thread, as it was named; from any thread. */

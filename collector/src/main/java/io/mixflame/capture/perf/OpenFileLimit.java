@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * This process's soft limit on open files ({@code RLIMIT_NOFILE}), from {@code /proc/self/limits}: descriptors are
  * shared with everything else the service opens, so the capture plans its events within a part of it.
  */
-final class OpenFileLimit {
+public final class OpenFileLimit {
     private static final Path LIMITS = Path.of("/proc/self/limits");
     /** Assumed when the limit cannot be read: the usual soft default. */
     static final long FALLBACK = 1024;
@@ -18,7 +18,7 @@ final class OpenFileLimit {
     }
 
     /** The soft limit; {@link Long#MAX_VALUE} when unlimited, {@link #FALLBACK} when unreadable. */
-    static long soft() {
+    public static long soft() {
         try {
             // By lines: Files.readString can stop early on a /proc file, whose size is 0.
             return parse(String.join("\n", Files.readAllLines(LIMITS, StandardCharsets.US_ASCII)));

@@ -4,10 +4,9 @@ import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
-import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
-import io.mixflame.capture.perf.PerCpuPerfCapture;
+import io.mixflame.capture.perf.PreferredSampleCapture;
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.perf.RawSample;
@@ -260,39 +259,18 @@ public final class PerfEngine implements SamplingEngine {
         return java.util.Arrays.copyOf(known, n);
     }
 
-    /**
-     * A ring buffer per CPU shared by every thread; where that cannot be had (descriptors for a process with many
-     * threads at an attach, a kernel or a test's fake without per-CPU events), a ring per thread.
-     */
+    /** The capture {@link PreferredSampleCapture} prefers; the memory reader closed when there is none. */
     private SampleCapture openCapture(PerfCaptureSettings captureSettings, int[] own)
             throws EngineUnavailableException {
-        PerCpuPerfCapture perCpu = new PerCpuPerfCapture(captureSettings, syscalls);
-        String perCpuRefusal;
         try {
-            perCpu.start(own);
-            return perCpu;
+            return PreferredSampleCapture.open(captureSettings, syscalls, own);
         } catch (PerfCaptureUnavailableException e) {
-            perCpuRefusal = e.getMessage();
-        } catch (RuntimeException | LinkageError e) {
-            perCpu.close();
-            closeMemory();
-            throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
-        }
-        PerfCapture perThread = new PerfCapture(captureSettings, syscalls);
-        try {
-            perThread.start(own);
-        } catch (PerfCaptureUnavailableException e) {
-            perThread.close();
             closeMemory();
             throw new EngineUnavailableException(e.getMessage());
         } catch (RuntimeException | LinkageError e) {
-            perThread.close();
             closeMemory();
             throw new EngineUnavailableException("perf_events cannot be used from Java here: " + e);
         }
-        LOG.info("sampling with a perf ring buffer per thread, as per-CPU buffers could not be had: {}",
-                perCpuRefusal);
-        return perThread;
     }
 
     /** The events could not be opened: the profiler's threads, waiting for them, end. */

@@ -131,6 +131,7 @@ public final class SuspendEngine implements SamplingEngine {
                 long now = System.nanoTime();
                 if (listing.due(now)) {
                     relist(threads.list());
+                    stacks.retryProvisionalNames();
                     listing.listed(now, System.nanoTime());
                 }
                 ticks++;

@@ -3,9 +3,12 @@ package io.mixflame.engine.wall;
 import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.capture.perf.OpenFileLimit;
 import io.mixflame.capture.perf.PerfCapture;
 import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
+import io.mixflame.capture.perf.PreferredSampleCapture;
+import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.RawSample;
@@ -21,6 +24,7 @@ import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
+import io.mixflame.process.linux.ShortSlice;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
@@ -57,6 +61,25 @@ public final class WallEngine implements SamplingEngine {
     /** Ticks a reused stack's samples may wait before they reach the profile (half a second at 20 ms). */
     private static final int FLUSH_TICKS = 25;
     /**
+     * At most this many threads are visited ({@code /proc} read, stack walked) at one tick, and a tick stops visiting
+     * once it has taken a quarter of the interval: with thousands of threads that all moved, a tick visits a subset,
+     * the others at the next ticks in turn, and each visit's sample stands for every interval since its thread's last
+     * one, so that shares stay true and ticks stay on time. Threads whose perf page says they have not run cost no
+     * visit.
+     */
+    static final int MAX_VISITS_PER_TICK = 100;
+    /** Threads followed; those past it are not sampled (the bound on what is kept per thread). */
+    private static final int MAX_THREADS = 32_768;
+    /** The part of the process's open-file limit the threads' {@code /proc} files may hold open. */
+    private static final int FILE_LIMIT_SHARE = 4;
+    /**
+     * Running threads' latest samples kept at once: only those of the last two intervals stand for a tick, and the
+     * CPUs take a few samples each per interval.
+     */
+    private static final int MAX_COPIES = 256;
+    /** The sampler's scheduling slice, as the perf engine's sampler: it runs soon after it wakes. */
+    private static final long SAMPLER_SLICE_NANOS = 100_000L;
+    /**
      * The perf period is this fraction of the wall interval: a thread that runs in short bursts (a request handler)
      * then has a sample from its current burst far more often than with one sample per 20 ms of its CPU time.
      */
@@ -70,7 +93,9 @@ public final class WallEngine implements SamplingEngine {
     private final EnumSet<ThreadState> states;
     private volatile boolean running;
     private Thread sampler;
-    private PerfCapture capture;
+    private SampleCapture capture;
+    /** The capture when it has a ring per thread, whose mapped page says how long each thread has run; else null. */
+    private PerfCapture perThread;
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
     /** The labels of this JVM's threads; null when not recorded. */
@@ -78,11 +103,28 @@ public final class WallEngine implements SamplingEngine {
     private final EpochClock clock = new EpochClock();
     private BlockedThreadCapture blocked;
     private final Map<Integer, ThreadEntry> threads = new HashMap<>();
+    /** Readers that hold a descriptor, within {@link #readerBudget}. */
+    private int openReaders;
+    private final long readerBudget = OpenFileLimit.soft() / FILE_LIMIT_SHARE;
+    private final java.nio.ByteBuffer readScratch = java.nio.ByteBuffer.allocate(256);
+    /** Stack copies of running threads' latest samples, given back when they are too old to stand for a tick. */
+    private final java.util.ArrayDeque<CapturedThread> freeCopies = new java.util.ArrayDeque<>();
+    private int copiesMade;
+    /** The threads in the order ticks visit them, from {@link #cursor} on. */
+    private ThreadEntry[] order = new ThreadEntry[0];
+    private int cursor;
     private long ticks;
+    /** Ticks whose visits ran out before every thread that needed one had it. */
+    private long partialTicks;
+    /** The most intervals one sample stood for because its thread waited for a visit. */
+    private long longestWait;
+    private volatile long intervalNanos;
+    private volatile long stoppedNanos;
     private long walks;
     private long reused;
     private long startNanos;
     private long cpuNanos;
+    private PerfCaptureSettings captureSettings;
     private SamplingSettings settingsInUse;
     private SampleSink targetInUse;
     private int samplerTid;
@@ -100,6 +142,7 @@ public final class WallEngine implements SamplingEngine {
 
     /** What is known of one thread between ticks. */
     private static final class ThreadEntry {
+        final int tid;
         final SyscallLineReader reader;
         String lastLine;
         Frame[] lastFrames;
@@ -112,8 +155,11 @@ public final class WallEngine implements SamplingEngine {
         long pending;
         /** When the first of the pending samples was taken, in nanoseconds since the epoch. */
         long pendingSince;
+        /** Intervals since the thread was last visited: what its next sample stands for. */
+        long owed;
 
-        ThreadEntry(SyscallLineReader reader) {
+        ThreadEntry(int tid, SyscallLineReader reader) {
+            this.tid = tid;
             this.reader = reader;
         }
     }
@@ -158,37 +204,66 @@ public final class WallEngine implements SamplingEngine {
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
-        capture = new PerfCapture(new PerfCaptureSettings(pid,
+        captureSettings = new PerfCaptureSettings(pid,
                 Math.max(MIN_CPU_PERIOD_NANOS, settings.intervalNanos() / CPU_SAMPLES_PER_TICK),
                 PerfCaptureSettings.DEFAULT_STACK_BYTES, PerfCaptureSettings.DEFAULT_DATA_PAGES,
-                PerfCaptureSettings.DEFAULT_MAX_THREADS, false), syscalls, threadSource);
-        try {
-            capture.start();
-        } catch (PerfCaptureUnavailableException e) {
-            capture.close();
-            capture = null;
-            LOG.warn("running threads' stacks are not sampled ({}); they show as [running]", e.getMessage());
-        }
+                PerfCaptureSettings.DEFAULT_MAX_THREADS, false);
         running = true;
+        intervalNanos = settings.intervalNanos();
         startNanos = System.nanoTime();
         sampler = new Thread(() -> loop(settings, target), "mixflame-wall-sampler");
         sampler.setDaemon(true);
         sampler.start();
     }
 
+    /**
+     * Opens the running threads' capture, from the sampler's thread, which it then samples without a stack: the
+     * application's thread (premain) does not wait for it either.
+     */
+    private void openCapture() {
+        SampleCapture opened;
+        try {
+            opened = PreferredSampleCapture.open(captureSettings, syscalls,
+                    samplerTid > 0 && pid == OwnPid.get() ? new int[] {samplerTid} : new int[0]);
+        } catch (PerfCaptureUnavailableException | RuntimeException | LinkageError e) {
+            LOG.warn("running threads' stacks are not sampled ({}); they show as [running]", e.getMessage());
+            return;
+        }
+        synchronized (this) {
+            if (!running) {
+                opened.close();
+                return;
+            }
+            capture = opened;
+            perThread = opened instanceof PerfCapture p ? p : null;
+        }
+    }
+
     private void loop(SamplingSettings settings, SampleSink target) {
         samplerTid = (int) selfTid();
+        openCapture();
         // On the sampler's thread, not in start(): the application's thread (premain) must not wait for it.
         stacks.warmUp();
         settingsInUse = settings;
         labels = settings.labels() == null ? null : settings.labels().labeler(memory);
         targetInUse = target;
         long lastPoll = 0;
-        TickWeight weights = new TickWeight(settings.intervalNanos(), System.nanoTime());
+        ShortSlice.request(SAMPLER_SLICE_NANOS, 0);
+        long interval = settings.intervalNanos();
+        TickWeight weights = new TickWeight(interval, System.nanoTime());
+        // Ticks at fixed deadlines, not an interval after the last tick's end: a tick's own work must not stretch
+        // the period (with a thousand threads, a few milliseconds a tick would cost a tenth of the ticks at 20 ms).
+        long deadline = System.nanoTime() + interval;
         try {
             while (running) {
-                LockSupport.parkNanos(settings.intervalNanos());
+                long wait = deadline - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                    continue;
+                }
                 long now = System.nanoTime();
+                // Deadlines already passed are not made up for: the late tick counts their intervals.
+                deadline += (-wait / interval + 1) * interval;
                 if (capture != null) {
                     capture.drain(keepLatest);
                     if (growth.hasPending()) {
@@ -197,10 +272,15 @@ public final class WallEngine implements SamplingEngine {
                 }
                 if (now - lastPoll >= THREAD_POLL_NANOS && threadCountChangedOrStale(now)) {
                     Set<Integer> alive = refreshThreads();
-                    if (capture != null && alive != null) {
-                        capture.refreshThreads(alive);
+                    if (perThread != null && alive != null) {
+                        perThread.refreshThreads(alive);
+                    } else if (capture != null) {
+                        capture.refreshThreads();
+                    }
+                    if (capture != null) {
                         growth.retain(sampled);
                     }
+                    stacks.retryProvisionalNames();
                     lastPoll = now;
                 }
                 tick(settings, target, now, weights.next(now));
@@ -208,6 +288,7 @@ public final class WallEngine implements SamplingEngine {
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());
         } finally {
+            stoppedNanos = System.nanoTime();
             cpuNanos = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
             for (ThreadEntry t : threads.values()) {
                 flush(t, settings, target);
@@ -223,111 +304,163 @@ public final class WallEngine implements SamplingEngine {
             return;
         }
         if (t.latestCpu == null) {
-            t.latestCpu = CapturedThread.offHeap(s.stack.length);
+            t.latestCpu = freeCopies.poll();
+            if (t.latestCpu == null) {
+                if (copiesMade >= MAX_COPIES) {
+                    return;
+                }
+                copiesMade++;
+                t.latestCpu = CapturedThread.offHeap(s.stack.length);
+            }
         }
         s.copyTo(t.latestCpu);
         t.latestCpuTime = System.nanoTime();
     }
 
-    /** Samples every thread once; each sample stands for {@code intervals} intervals of its time. */
+    /**
+     * Samples the threads, each tick's {@code intervals} owed to every thread: those that have not run since their
+     * last stack (their perf page says so) are counted again at once; the others are visited in turn, as many as the
+     * tick's budget allows, each visit's sample standing for what its thread is owed.
+     */
     private void tick(SamplingSettings settings, SampleSink target, long now, int intervals) {
-        long weight = intervals * settings.intervalNanos();
         long at = clock.epochNanos(now);
         ticks++;
-        for (Map.Entry<Integer, ThreadEntry> e : threads.entrySet()) {
-            int tid = e.getKey();
-            ThreadEntry t = e.getValue();
-            boolean ranMeanwhile = false;
-            if (t.lastFrames != null && t.lastLine != null && capture != null) {
-                // The perf event's mapped page says how long the thread has run: unchanged, it has not moved, and
-                // its last stack stands again without reading /proc (the cost of many idle threads).
-                long ran = capture.timeRunning(tid);
-                ranMeanwhile = ran != t.lastTimeRunning;
-                if (ran >= 0 && !ranMeanwhile) {
-                    reused++;
-                    // Counted here and added in bulk: an idle thread then costs a memory read per tick.
-                    if (t.pending == 0) {
-                        t.pendingSince = at;
-                    }
-                    t.pending += intervals;
-                    if (t.pending >= FLUSH_TICKS) {
-                        flush(t, settings, target);
-                    }
-                    continue;
-                }
-                t.lastTimeRunning = ran;
+        ThreadEntry[] all = order;
+        int n = all.length;
+        int visits = 0;
+        long budgetEnd = now + settings.intervalNanos() / 4;
+        int resumeAt = -1;
+        for (int k = 0, i = cursor; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
+            ThreadEntry t = all[i];
+            t.owed += intervals;
+            if (t.latestCpu != null && now - t.latestCpuTime >= 2 * settings.intervalNanos()) {
+                freeCopies.push(t.latestCpu);
+                t.latestCpu = null;
             }
+            if (unmoved(t, settings, target, at)) {
+                continue;
+            }
+            if (resumeAt >= 0) {
+                continue;
+            }
+            visit(t, settings, target, now, at);
+            if (++visits >= MAX_VISITS_PER_TICK || System.nanoTime() - budgetEnd > 0) {
+                resumeAt = i + 1 == n ? 0 : i + 1;
+            }
+        }
+        if (resumeAt >= 0) {
+            cursor = resumeAt;
+            partialTicks++;
+        }
+    }
+
+    /**
+     * Counts the thread's last stack again when its perf page says it has not run since (no system call): the
+     * cost of many idle threads is a memory read per tick. Counted here, added in bulk.
+     */
+    private boolean unmoved(ThreadEntry t, SamplingSettings settings, SampleSink target, long at) {
+        if (t.lastFrames == null || t.lastLine == null || perThread == null) {
+            return false;
+        }
+        long ran = perThread.timeRunning(t.tid);
+        if (ran < 0 || ran != t.lastTimeRunning) {
+            return false;
+        }
+        reused++;
+        if (t.pending == 0) {
+            t.pendingSince = at;
+        }
+        t.pending += t.owed;
+        t.owed = 0;
+        if (t.pending >= FLUSH_TICKS) {
             flush(t, settings, target);
-            String line;
-            try {
-                line = t.reader.read();
-            } catch (IOException ex) {
-                continue;
+        }
+        return true;
+    }
+
+    /** Reads the thread's state and takes its sample, standing for the intervals it is owed. */
+    private void visit(ThreadEntry t, SamplingSettings settings, SampleSink target, long now, long at) {
+        int tid = t.tid;
+        long intervals = t.owed;
+        t.owed = 0;
+        longestWait = Math.max(longestWait, intervals);
+        long weight = intervals * settings.intervalNanos();
+        boolean ranMeanwhile = false;
+        if (t.lastFrames != null && t.lastLine != null && perThread != null) {
+            long ran = perThread.timeRunning(tid);
+            ranMeanwhile = ran != t.lastTimeRunning;
+            t.lastTimeRunning = ran;
+        }
+        flush(t, settings, target);
+        String line;
+        try {
+            line = t.reader.read();
+        } catch (IOException ex) {
+            return;
+        }
+        if (SyscallLineReader.isRunning(line)) {
+            if (!states.contains(ThreadState.RUNNING)) {
+                return;
             }
-            if (SyscallLineReader.isRunning(line)) {
-                if (!states.contains(ThreadState.RUNNING)) {
-                    continue;
+            int depth;
+            Frame[] frames;
+            if (t.latestCpu != null && t.latestCpuTime > t.blockedSeenAt
+                    && now - t.latestCpuTime < 2 * settings.intervalNanos()) {
+                depth = stacks.build(t.latestCpu, settings.threadRoots());
+                if (stacks.copyTooShort()) {
+                    growth.request(tid, t.latestCpu.stackLength());
                 }
-                int depth;
-                Frame[] frames;
-                if (t.latestCpu != null && t.latestCpuTime > t.blockedSeenAt
-                        && now - t.latestCpuTime < 2 * settings.intervalNanos()) {
-                    depth = stacks.build(t.latestCpu, settings.threadRoots());
-                    if (stacks.copyTooShort()) {
-                        growth.request(tid, t.latestCpu.stackLength());
-                    }
-                    frames = stacks.frames();
-                    frames = Arrays.copyOf(frames, Math.max(frames.length, depth + 1));
-                    frames[depth++] = ThreadState.RUNNING.frame();
-                } else {
-                    frames = settings.threadRoots()
-                            ? new Frame[] {stacks.threadFrame(tid), ThreadState.RUNNING.frame()}
-                            : new Frame[] {ThreadState.RUNNING.frame()};
-                    depth = frames.length;
-                }
+                frames = stacks.frames();
+                frames = Arrays.copyOf(frames, Math.max(frames.length, depth + 1));
+                frames[depth++] = ThreadState.RUNNING.frame();
+            } else {
+                frames = settings.threadRoots()
+                        ? new Frame[] {stacks.threadFrame(tid), ThreadState.RUNNING.frame()}
+                        : new Frame[] {ThreadState.RUNNING.frame()};
+                depth = frames.length;
+            }
+            t.lastLine = null;
+            if (labels != null) {
+                depth = labels.label(tid, now, frames, depth, settings.threadRoots());
+                frames = labels.frames();
+            }
+            stacks.renameRoots(target);
+            target.add(frames, depth, intervals, weight, at);
+            return;
+        }
+        ThreadState state = ThreadState.ofSyscall(SyscallLineReader.syscall(line));
+        if (!states.contains(state)) {
+            return;
+        }
+        t.blockedSeenAt = now;
+        // The same line after the thread ran is the same call site reached again, perhaps from other callers
+        // (two handlers that both sleep): only without the perf page's evidence does the line alone decide.
+        if (!ranMeanwhile && line.equals(t.lastLine) && t.lastFrames != null) {
+            reused++;
+            target.add(t.lastFrames, t.lastDepth, intervals, weight, at);
+            return;
+        }
+        try {
+            int depth = stacks.buildBlocked(tid, blocked, settings.threadRoots(), state.frame());
+            if (depth < 0) {
                 t.lastLine = null;
-                if (labels != null) {
-                    depth = labels.label(tid, now, frames, depth, settings.threadRoots());
-                    frames = labels.frames();
-                }
-                stacks.renameRoots(target);
-                target.add(frames, depth, intervals, weight, at);
-                continue;
+                return;
             }
-            ThreadState state = ThreadState.ofSyscall(SyscallLineReader.syscall(line));
-            if (!states.contains(state)) {
-                continue;
+            walks++;
+            t.lastTimeRunning = perThread == null ? -1 : perThread.timeRunning(tid);
+            Frame[] built = stacks.frames();
+            if (labels != null) {
+                // Kept with the stack: a thread that has not run since cannot have changed its labels.
+                depth = labels.label(tid, now, built, depth, settings.threadRoots());
+                built = labels.frames();
             }
-            t.blockedSeenAt = now;
-            // The same line after the thread ran is the same call site reached again, perhaps from other callers
-            // (two handlers that both sleep): only without the perf page's evidence does the line alone decide.
-            if (!ranMeanwhile && line.equals(t.lastLine) && t.lastFrames != null) {
-                reused++;
-                target.add(t.lastFrames, t.lastDepth, intervals, weight, at);
-                continue;
-            }
-            try {
-                int depth = stacks.buildBlocked(tid, blocked, settings.threadRoots(), state.frame());
-                if (depth < 0) {
-                    t.lastLine = null;
-                    continue;
-                }
-                walks++;
-                t.lastTimeRunning = capture == null ? -1 : capture.timeRunning(tid);
-                Frame[] built = stacks.frames();
-                if (labels != null) {
-                    // Kept with the stack: a thread that has not run since cannot have changed its labels.
-                    depth = labels.label(tid, now, built, depth, settings.threadRoots());
-                    built = labels.frames();
-                }
-                stacks.renameRoots(target);
-                t.lastFrames = Arrays.copyOf(built, depth);
-                t.lastDepth = depth;
-                t.lastLine = line;
-                target.add(t.lastFrames, depth, intervals, weight, at);
-            } catch (IOException ex) {
-                t.lastLine = null;
-            }
+            stacks.renameRoots(target);
+            t.lastFrames = Arrays.copyOf(built, depth);
+            t.lastDepth = depth;
+            t.lastLine = line;
+            target.add(t.lastFrames, depth, intervals, weight, at);
+        } catch (IOException ex) {
+            t.lastLine = null;
         }
     }
 
@@ -369,21 +502,36 @@ public final class WallEngine implements SamplingEngine {
         for (Iterator<Map.Entry<Integer, ThreadEntry>> it = threads.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadEntry> e = it.next();
             if (!alive.contains(e.getKey())) {
-                flush(e.getValue(), settingsInUse, targetInUse);
-                e.getValue().reader.close();
+                forget(e.getValue());
                 it.remove();
             }
         }
         for (int tid : alive) {
-            if (!threads.containsKey(tid) && threads.size() < PerfCaptureSettings.DEFAULT_MAX_THREADS) {
+            if (!threads.containsKey(tid) && threads.size() < MAX_THREADS) {
                 try {
-                    threads.put(tid, new ThreadEntry(new SyscallLineReader(pid, tid)));
+                    SyscallLineReader reader = new SyscallLineReader(pid, tid, openReaders < readerBudget,
+                            readScratch);
+                    openReaders += reader.open() ? 1 : 0;
+                    threads.put(tid, new ThreadEntry(tid, reader));
                 } catch (IOException e) {
                     // ended meanwhile
                 }
             }
         }
+        order = threads.values().toArray(new ThreadEntry[0]);
+        cursor = order.length == 0 ? 0 : cursor % order.length;
         return all;
+    }
+
+    /** A thread that ended: its pending samples added, its descriptor and stack copy given back. */
+    private void forget(ThreadEntry t) {
+        flush(t, settingsInUse, targetInUse);
+        openReaders -= t.reader.open() ? 1 : 0;
+        t.reader.close();
+        if (t.latestCpu != null) {
+            freeCopies.push(t.latestCpu);
+            t.latestCpu = null;
+        }
     }
 
     /** The sampler's own thread is left out: its stack would always be this code. */
@@ -427,9 +575,17 @@ public final class WallEngine implements SamplingEngine {
     @Override
     public List<String> costNotes() {
         List<String> notes = new ArrayList<>();
-        double elapsed = Math.max(1, System.nanoTime() - startNanos);
-        notes.add(ticks + " wall-clock ticks, " + walks + " blocked stacks walked, " + reused + " reused unchanged"
+        long end = stoppedNanos != 0 ? stoppedNanos : System.nanoTime();
+        double elapsed = Math.max(1, end - startNanos);
+        long asked = intervalNanos == 0 ? 0 : (end - startNanos) / intervalNanos;
+        notes.add(ticks + " of " + asked + " wall-clock ticks, " + walks + " blocked stacks walked, " + reused
+                + " reused unchanged"
                 + (cpuNanos == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * cpuNanos / elapsed, 2) + "% of one core"));
+        if (partialTicks > 0) {
+            notes.add(partialTicks + " ticks visited some of the threads that moved (at most " + MAX_VISITS_PER_TICK
+                    + " a tick), the rest at the next ticks: a sample stood for up to " + longestWait
+                    + " intervals of its thread");
+        }
         return notes;
     }
 }
