@@ -35,6 +35,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
     private static final int RECORD_LOST = 2;
     private static final int RECORD_COMM = 3;
+    private static final int RECORD_SWITCH = 14;
     private static final int COMM_BYTES = 16;
     private static final int RECORD_SAMPLE = 9;
     private static final int ESRCH = 3;
@@ -65,6 +66,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private final PerfRingBuffer.RecordVisitor visitor = new RecordHandler();
     private Consumer<RawSample> consumer;
     private ThreadNameListener names;
+    private SwitchListener switches;
     private final byte[] comm = new byte[COMM_BYTES];
     private SampleRecordParser parser;
     private boolean kernel;
@@ -291,7 +293,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
      */
     private int open(int tid, int cpuIndex, int stackBytes, boolean inherit) {
         byte[] attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1,
-                inherit, inherit, threadsOnly);
+                inherit, inherit, threadsOnly, inherit && switches != null);
         return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PERF_FLAG_FD_CLOEXEC);
     }
 
@@ -446,6 +448,14 @@ public final class PerCpuPerfCapture implements SampleCapture {
             consumer.accept(sample);
         } else if (type == RECORD_LOST && length >= 24) {
             lost += buffer.getLong(offset + 16);
+            if (switches != null) {
+                switches.lost();
+            }
+        } else if (type == RECORD_SWITCH && switches != null && length >= 16) {
+            // No fields of its own: the sample_id that follows starts with the pid and tid.
+            if (buffer.getInt(offset + 8) == settings.pid()) {
+                switches.switched(buffer.getInt(offset + 12));
+            }
         } else if (type == RECORD_COMM && names != null && length >= 16) {
             int tid = buffer.getInt(offset + 12);
             int n = 0;
@@ -461,6 +471,12 @@ public final class PerCpuPerfCapture implements SampleCapture {
     @Override
     public void onThreadNamed(ThreadNameListener listener) {
         names = listener;
+    }
+
+    @Override
+    public boolean onThreadSwitched(SwitchListener listener) {
+        switches = listener;
+        return true;
     }
 
     @Override

@@ -31,6 +31,8 @@ public final class PerfEventAttr {
     private static final int FLAG_EXCLUDE_HV = 6;
     private static final int FLAG_EXCLUDE_CALLCHAIN_USER = 22;
     private static final int FLAG_USE_CLOCKID = 25;
+    private static final int FLAG_SAMPLE_ID_ALL = 18;
+    private static final int FLAG_CONTEXT_SWITCH = 26;
     private static final int CLOCK_MONOTONIC = 1;
 
     private PerfEventAttr() {
@@ -76,6 +78,17 @@ public final class PerfEventAttr {
      */
     public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
                                   boolean inherit, boolean comm, boolean threadsOnly) {
+        return cpuClock(periodNanos, registerMask, stackBytes, kernel, wakeupEvents, inherit, comm, threadsOnly, false);
+    }
+
+    /**
+     * The same, with {@code PERF_RECORD_SWITCH} records when {@code switches} ({@code context_switch}, and
+     * {@code sample_id_all} so that each record carries its thread's id after the record's own fields): one each time
+     * a thread with the event is switched onto or off a CPU, which says which threads ran without reading anything
+     * per thread.
+     */
+    public static byte[] cpuClock(long periodNanos, long registerMask, int stackBytes, boolean kernel, int wakeupEvents,
+                                  boolean inherit, boolean comm, boolean threadsOnly, boolean switches) {
         long sampleType = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_REGS_USER | SAMPLE_STACK_USER;
         long flags = (1L << FLAG_DISABLED) | (1L << FLAG_EXCLUDE_HV) | (1L << FLAG_USE_CLOCKID);
         if (inherit) {
@@ -86,6 +99,9 @@ public final class PerfEventAttr {
         }
         if (inherit && threadsOnly) {
             flags |= 1L << FLAG_INHERIT_THREAD;
+        }
+        if (switches) {
+            flags |= (1L << FLAG_CONTEXT_SWITCH) | (1L << FLAG_SAMPLE_ID_ALL);
         }
         if (kernel) {
             sampleType |= SAMPLE_CALLCHAIN;

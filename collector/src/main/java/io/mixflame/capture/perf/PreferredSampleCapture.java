@@ -22,7 +22,19 @@ public final class PreferredSampleCapture {
      */
     public static SampleCapture open(PerfCaptureSettings settings, PerfSyscalls syscalls, int[] ownThreads)
             throws PerfCaptureUnavailableException {
+        return open(settings, syscalls, ownThreads, null);
+    }
+
+    /**
+     * The same, the per-CPU capture also reporting threads' switches to {@code switches} when not null (see
+     * {@link SampleCapture#onThreadSwitched}; the per-thread one does not).
+     */
+    public static SampleCapture open(PerfCaptureSettings settings, PerfSyscalls syscalls, int[] ownThreads,
+                                     SampleCapture.SwitchListener switches) throws PerfCaptureUnavailableException {
         PerCpuPerfCapture perCpu = new PerCpuPerfCapture(settings, syscalls);
+        if (switches != null) {
+            perCpu.onThreadSwitched(switches);
+        }
         String perCpuRefusal;
         try {
             perCpu.start(ownThreads);

@@ -66,6 +66,23 @@ public interface SampleCapture extends AutoCloseable {
     default void onThreadNamed(ThreadNameListener listener) {
     }
 
+    /** Told which threads ran: each time one is switched onto or off a CPU, and when such news was lost. */
+    interface SwitchListener {
+        /** Thread {@code tid} was switched onto or off a CPU. */
+        void switched(int tid);
+
+        /** Records were lost (a full ring buffer): any thread may have run. */
+        void lost();
+    }
+
+    /**
+     * Asks, before {@link #start}, for every thread's switches onto and off CPUs, handed to {@code listener} by
+     * {@link #drain}; a capture that cannot report them returns false and never calls it.
+     */
+    default boolean onThreadSwitched(SwitchListener listener) {
+        return false;
+    }
+
     /** One line on what is mapped and sampled, for the cost note. */
     String describe();
 

@@ -96,6 +96,11 @@ public final class WallEngine implements SamplingEngine {
     private SampleCapture capture;
     /** The capture when it has a ring per thread, whose mapped page says how long each thread has run; else null. */
     private PerfCapture perThread;
+    /** Whether the capture reports threads' switches (per-CPU): then a thread that has not moved needs no visit. */
+    private boolean switchesKnown;
+    /** Switch records were lost: every thread may have run. */
+    private boolean switchesLost;
+    private final Switches switchListener = new Switches();
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
     /** The labels of this JVM's threads; null when not recorded. */
@@ -157,6 +162,8 @@ public final class WallEngine implements SamplingEngine {
         long pendingSince;
         /** Intervals since the thread was last visited: what its next sample stands for. */
         long owed;
+        /** Whether it was switched onto or off a CPU, or sampled, since it was last visited (per-CPU capture). */
+        boolean moved = true;
 
         ThreadEntry(int tid, SyscallLineReader reader) {
             this.tid = tid;
@@ -224,7 +231,7 @@ public final class WallEngine implements SamplingEngine {
         SampleCapture opened;
         try {
             opened = PreferredSampleCapture.open(captureSettings, syscalls,
-                    samplerTid > 0 && pid == OwnPid.get() ? new int[] {samplerTid} : new int[0]);
+                    samplerTid > 0 && pid == OwnPid.get() ? new int[] {samplerTid} : new int[0], switchListener);
         } catch (PerfCaptureUnavailableException | RuntimeException | LinkageError e) {
             LOG.warn("running threads' stacks are not sampled ({}); they show as [running]", e.getMessage());
             return;
@@ -236,6 +243,7 @@ public final class WallEngine implements SamplingEngine {
             }
             capture = opened;
             perThread = opened instanceof PerfCapture p ? p : null;
+            switchesKnown = perThread == null;
         }
     }
 
@@ -315,6 +323,23 @@ public final class WallEngine implements SamplingEngine {
         }
         s.copyTo(t.latestCpu);
         t.latestCpuTime = System.nanoTime();
+        t.moved = true;
+    }
+
+    /** Marks the threads the capture saw switched as moved: a class rather than a lambda, spun at start-up. */
+    private final class Switches implements SampleCapture.SwitchListener {
+        @Override
+        public void switched(int tid) {
+            ThreadEntry t = threads.get(tid);
+            if (t != null) {
+                t.moved = true;
+            }
+        }
+
+        @Override
+        public void lost() {
+            switchesLost = true;
+        }
     }
 
     /**
@@ -330,9 +355,12 @@ public final class WallEngine implements SamplingEngine {
         int visits = 0;
         long budgetEnd = now + settings.intervalNanos() / 4;
         int resumeAt = -1;
+        boolean allMoved = switchesLost;
+        switchesLost = false;
         for (int k = 0, i = cursor; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
             ThreadEntry t = all[i];
             t.owed += intervals;
+            t.moved |= allMoved;
             if (t.latestCpu != null && now - t.latestCpuTime >= 2 * settings.intervalNanos()) {
                 freeCopies.push(t.latestCpu);
                 t.latestCpu = null;
@@ -355,15 +383,20 @@ public final class WallEngine implements SamplingEngine {
     }
 
     /**
-     * Counts the thread's last stack again when its perf page says it has not run since (no system call): the
-     * cost of many idle threads is a memory read per tick. Counted here, added in bulk.
+     * Counts the thread's last stack again when it has not run since: its perf page says so (a ring per thread), or
+     * no switch of it onto a CPU was reported (per-CPU rings). No system call: the cost of many idle threads is a
+     * memory read per tick. Counted here, added in bulk.
      */
     private boolean unmoved(ThreadEntry t, SamplingSettings settings, SampleSink target, long at) {
-        if (t.lastFrames == null || t.lastLine == null || perThread == null) {
+        if (t.lastFrames == null || t.lastLine == null) {
             return false;
         }
-        long ran = perThread.timeRunning(t.tid);
-        if (ran < 0 || ran != t.lastTimeRunning) {
+        if (perThread != null) {
+            long ran = perThread.timeRunning(t.tid);
+            if (ran < 0 || ran != t.lastTimeRunning) {
+                return false;
+            }
+        } else if (!switchesKnown || t.moved) {
             return false;
         }
         reused++;
@@ -385,7 +418,8 @@ public final class WallEngine implements SamplingEngine {
         t.owed = 0;
         longestWait = Math.max(longestWait, intervals);
         long weight = intervals * settings.intervalNanos();
-        boolean ranMeanwhile = false;
+        boolean ranMeanwhile = switchesKnown && t.moved;
+        t.moved = false;
         if (t.lastFrames != null && t.lastLine != null && perThread != null) {
             long ran = perThread.timeRunning(tid);
             ranMeanwhile = ran != t.lastTimeRunning;

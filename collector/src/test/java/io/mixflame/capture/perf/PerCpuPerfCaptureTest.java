@@ -123,6 +123,13 @@ class PerCpuPerfCaptureTest {
             write(ringOfCpu(cpu), b.array());
         }
 
+        /** A switch record of thread {@code tid} of process {@code pid}, with the sample_id that carries them. */
+        void switchRecord(int cpu, int pid, int tid) {
+            ByteBuffer b = ByteBuffer.allocate(24).order(ByteOrder.nativeOrder());
+            b.putInt(14).putShort((short) (1 << 13)).putShort((short) 24).putInt(pid).putInt(tid).putLong(123);
+            write(ringOfCpu(cpu), b.array());
+        }
+
         private static void write(Memory ring, byte[] record) {
             long head = ring.getLong(1024);
             ring.write(PAGE + head, record, 0, record.length);
@@ -305,6 +312,42 @@ class PerCpuPerfCaptureTest {
         old.drain(this::deliver);
         assertThat(delivered).containsExactly("100:16384");
         assertThat(old.foreign()).isEqualTo(1);
+    }
+
+    @Test
+    void switchesAskedForAreReportedByThreadAndLostRecordsSayAnyThreadMayHaveRun() throws Exception {
+        PerCpuPerfCapture plain = capture(4096, 64, 100);
+        plain.start(new int[0]);
+        assertThat(FakeKernel.flags(kernel.attrs.get(10)) & (1L << 26)).as("no context_switch unless asked").isZero();
+        plain.close();
+
+        List<String> told = new ArrayList<>();
+        PerCpuPerfCapture capture = capture(4096, 64, 100, 101);
+        assertThat(capture.onThreadSwitched(new SampleCapture.SwitchListener() {
+            @Override
+            public void switched(int tid) {
+                told.add("switched " + tid);
+            }
+
+            @Override
+            public void lost() {
+                told.add("lost");
+            }
+        })).isTrue();
+        capture.start(new int[] {101});
+        long inherited = FakeKernel.flags(kernel.attrs.get(12));
+        assertThat(inherited & (1L << 26)).as("context_switch").isNotZero();
+        assertThat(inherited & (1L << 18)).as("sample_id_all, for the thread's id").isNotZero();
+        assertThat(FakeKernel.flags(kernel.attrs.get(14)) & (1L << 26)).as("the profiler's own threads' events")
+                .isZero();
+
+        kernel.switchRecord(0, 1, 100);
+        kernel.switchRecord(1, 4242, 4243); // a process the JVM forked
+        kernel.sample(1, 100, 16 * KIB);
+        kernel.lostRecord(0, 2);
+        assertThat(capture.drain(this::deliver)).isEqualTo(1);
+        assertThat(told).containsExactlyInAnyOrder("switched 100", "lost");
+        capture.close();
     }
 
     @Test
