@@ -122,13 +122,14 @@ class ManyThreadsIT {
             most = Math.max(most, counts[i]);
         }
         // Every worker lived through the periods read, and each stands for as many intervals, whichever ticks visited
-        // it: off only by what a thread waiting for its visit carried into the first period read or had not yet
-        // brought into the last. A tick visits up to 100 of the threads that need it (here all, without a perf page
-        // per thread), so each waits about 10 ticks: a few percent of the periods' intervals at either end. The
-        // periods read begin after the first visits to a thousand threads, which take a few seconds on 2 cores.
+        // it: off only by what the engine held for it at the edges of the periods read, at either end up to the
+        // 25 intervals of an unmoved thread's samples added in bulk, or the ten ticks or so a thread that moved waits
+        // for its visit (a tick visits up to 100); the periods read begin after the first visits to a thousand
+        // threads, which take a few seconds on 2 cores.
+        assertThat(most).as("a worker's intervals in the periods read").isGreaterThan(250);
         for (int i = 0; i < parked; i++) {
             assertThat(counts[i]).as("intervals of parked worker %d (the most: %d)", i, most)
-                    .isGreaterThanOrEqualTo((int) (0.85 * most));
+                    .isGreaterThanOrEqualTo(most - 2 * 25 - 10);
         }
         assertThat(periods.unnamedWorkerSamples).as("worker samples under no worker's name: %s", periods.unnamed)
                 .isZero();
