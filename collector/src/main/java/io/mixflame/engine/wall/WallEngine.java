@@ -125,6 +125,8 @@ public final class WallEngine implements SamplingEngine {
     private long longestWait;
     private volatile long intervalNanos;
     private volatile long stoppedNanos;
+    /** When the ticks began, the capture opened and the sampler's code warmed up: the ticks asked count from here. */
+    private volatile long tickingSince;
     private long walks;
     private long reused;
     private long startNanos;
@@ -261,7 +263,8 @@ public final class WallEngine implements SamplingEngine {
         TickWeight weights = new TickWeight(interval, System.nanoTime());
         // Ticks at fixed deadlines, not an interval after the last tick's end: a tick's own work must not stretch
         // the period (with a thousand threads, a few milliseconds a tick would cost a tenth of the ticks at 20 ms).
-        long deadline = System.nanoTime() + interval;
+        tickingSince = System.nanoTime();
+        long deadline = tickingSince + interval;
         try {
             while (running) {
                 long wait = deadline - System.nanoTime();
@@ -270,6 +273,7 @@ public final class WallEngine implements SamplingEngine {
                     continue;
                 }
                 long now = System.nanoTime();
+                long due = deadline;
                 // Deadlines already passed are not made up for: the late tick counts their intervals.
                 deadline += (-wait / interval + 1) * interval;
                 if (capture != null) {
@@ -291,7 +295,7 @@ public final class WallEngine implements SamplingEngine {
                     stacks.retryProvisionalNames();
                     lastPoll = now;
                 }
-                tick(settings, target, now, weights.next(now));
+                tick(settings, target, now, due, weights.next(now));
             }
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());
@@ -345,15 +349,17 @@ public final class WallEngine implements SamplingEngine {
     /**
      * Samples the threads, each tick's {@code intervals} owed to every thread: those that have not run since their
      * last stack (their perf page says so) are counted again at once; the others are visited in turn, as many as the
-     * tick's budget allows, each visit's sample standing for what its thread is owed.
+     * tick's budget allows (at least one a tick), each visit's sample standing for what its thread is owed.
      */
-    private void tick(SamplingSettings settings, SampleSink target, long now, int intervals) {
+    private void tick(SamplingSettings settings, SampleSink target, long now, long due, int intervals) {
         long at = clock.epochNanos(now);
         ticks++;
         ThreadEntry[] all = order;
         int n = all.length;
         int visits = 0;
-        long budgetEnd = now + settings.intervalNanos() / 4;
+        // From when the tick was due: a tick that woke late (a core busy, a safepoint) visits less, so that the next
+        // one is on time.
+        long budgetEnd = due + settings.intervalNanos() / 4;
         int resumeAt = -1;
         boolean allMoved = switchesLost;
         switchesLost = false;
@@ -471,7 +477,7 @@ public final class WallEngine implements SamplingEngine {
         // (two handlers that both sleep): only without the perf page's evidence does the line alone decide.
         if (!ranMeanwhile && line.equals(t.lastLine) && t.lastFrames != null) {
             reused++;
-            target.add(t.lastFrames, t.lastDepth, intervals, weight, at);
+            addKept(t, settings, target, intervals, at);
             return;
         }
         try {
@@ -498,12 +504,24 @@ public final class WallEngine implements SamplingEngine {
         }
     }
 
-    private static void flush(ThreadEntry t, SamplingSettings settings, SampleSink target) {
+    private void flush(ThreadEntry t, SamplingSettings settings, SampleSink target) {
         if (t.pending > 0 && t.lastFrames != null) {
             // Stamped with the first of them: a thread that did not run is counted in runs, not tick by tick.
-            target.add(t.lastFrames, t.lastDepth, t.pending, t.pending * settings.intervalNanos(), t.pendingSince);
+            addKept(t, settings, target, t.pending, t.pendingSince);
         }
         t.pending = 0;
+    }
+
+    /**
+     * Adds the thread's kept stack again, under its root frame as it is now: a thread named provisionally when its
+     * stack was kept may have its Java name since, and a parked thread's stack is kept for as long as it sleeps.
+     */
+    private void addKept(ThreadEntry t, SamplingSettings settings, SampleSink target, long intervals, long at) {
+        if (settings.threadRoots()) {
+            t.lastFrames[0] = stacks.threadFrame(t.tid);
+            stacks.renameRoots(target);
+        }
+        target.add(t.lastFrames, t.lastDepth, intervals, intervals * settings.intervalNanos(), at);
     }
 
     /**
@@ -611,7 +629,8 @@ public final class WallEngine implements SamplingEngine {
         List<String> notes = new ArrayList<>();
         long end = stoppedNanos != 0 ? stoppedNanos : System.nanoTime();
         double elapsed = Math.max(1, end - startNanos);
-        long asked = intervalNanos == 0 ? 0 : (end - startNanos) / intervalNanos;
+        long since = tickingSince;
+        long asked = intervalNanos == 0 || since == 0 ? 0 : (end - since) / intervalNanos;
         notes.add(ticks + " of " + asked + " wall-clock ticks, " + walks + " blocked stacks walked, " + reused
                 + " reused unchanged"
                 + (cpuNanos == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * cpuNanos / elapsed, 2) + "% of one core"));
