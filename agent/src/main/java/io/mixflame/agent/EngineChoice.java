@@ -14,7 +14,12 @@ public enum EngineChoice {
      * A helper process, started from this JVM's own {@code java.home}, samples this JVM from outside (the suspend
      * engine on Windows, perf on Linux) and streams its stacks back: the native engine on Windows.
      */
-    HELPER;
+    HELPER,
+    /**
+     * A helper process stops this JVM's threads one at a time for microseconds with ptrace, copies their registers
+     * and stack tops and walks the copies (Linux): mixed stacks where perf_events are refused.
+     */
+    PTRACE;
 
     static EngineChoice parse(String value) {
         for (EngineChoice c : values()) {
@@ -22,6 +27,6 @@ public enum EngineChoice {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf, jfr or helper)");
+        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf, jfr, helper or ptrace)");
     }
 }

@@ -46,11 +46,17 @@ final class EngineSelector {
         switch (choice) {
             case AUTO -> {
                 list.add(nativeEngine);
+                if (!TargetProcesses.onWindows()) {
+                    // Where perf_events are refused (a container's seccomp profile, perf_event_paranoid 3 or 4),
+                    // threads stopped for a moment from a helper process still give mixed stacks.
+                    list.add(new EngineMaker(EngineMaker.PTRACE, states));
+                }
                 list.add(new EngineMaker(EngineMaker.JFR, states));
             }
             case PERF -> list.add(nativeEngine);
             case JFR -> list.add(new EngineMaker(EngineMaker.JFR, states));
             case HELPER -> list.add(new EngineMaker(EngineMaker.HELPER, states));
+            case PTRACE -> list.add(new EngineMaker(EngineMaker.PTRACE, states));
             default -> throw new IllegalStateException("no engines for " + choice);
         }
         return new EngineSelector(list);
@@ -65,6 +71,7 @@ final class EngineSelector {
         static final int WALL = 1;
         static final int JFR = 2;
         static final int HELPER = 3;
+        static final int PTRACE = 4;
         private final int kind;
         private final EnumSet<ThreadState> states;
 
@@ -79,7 +86,8 @@ final class EngineSelector {
                 case PERF -> new PerfEngine();
                 case WALL -> new WallEngine(OwnPid.get(), new LinuxPerfSyscalls(), states);
                 case JFR -> new JfrEngine();
-                default -> new HelperEngine();
+                case PTRACE -> new HelperEngine(true);
+                default -> new HelperEngine(false);
             };
         }
     }

@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * own {@code java.home}, samples it from outside (on Windows by stopping its threads, which a thread of this JVM must
  * not do to another) and streams the stacks back; a reader thread here feeds them to the profile. Stopping closes the
  * helper's standard input; it then sends what it still has and its cost notes, and exits.
+ *
+ * <p>On Linux the helper samples with perf_events, or, asked to stop threads ({@code ptrace}), with ptrace's
+ * interrupt: this JVM then names the helper as its tracer ({@code PR_SET_PTRACER}), which Yama's
+ * {@code ptrace_scope} 1 (Ubuntu's default) requires of a process that traces its parent. A thread the helper has
+ * stopped is let go by the kernel if the helper dies, so the helper's death cannot leave this JVM stopped.
  */
 final class HelperEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(HelperEngine.class);
@@ -46,10 +51,16 @@ final class HelperEngine implements SamplingEngine {
     private volatile boolean inlinedFrameDetail;
     /** Whether the helper was given the label log: its samples then carry set ids, resolved here. */
     private boolean labels;
+    private final boolean stopThreads;
+
+    /** @param stopThreads whether the helper stops threads with ptrace (Linux) rather than sampling with perf */
+    HelperEngine(boolean stopThreads) {
+        this.stopThreads = stopThreads;
+    }
 
     @Override
     public String name() {
-        return "helper";
+        return stopThreads ? "ptrace" : "helper";
     }
 
     @Override
@@ -68,7 +79,7 @@ final class HelperEngine implements SamplingEngine {
         SampleSink resolved = target;
         String options = "event=" + settings.event().optionName() + ",interval="
                 + Durations.format(settings.intervalNanos()) + (settings.threadRoots() ? ",threads" : "")
-                + (settings.lines() ? ",lines" : "");
+                + (settings.lines() ? ",lines" : "") + (stopThreads ? ",engine=ptrace" : "");
         try {
             // -jar, not -cp: the jar's manifest grants JNA native access (JDK 22 on), which only -jar applies.
             // A JVM set up for its job: one small collector, and C1 alone, since C2's compilations of the walk took
@@ -93,6 +104,9 @@ final class HelperEngine implements SamplingEngine {
             // helper too, which would start a helper of its own.
             builder.environment().keySet().removeAll(List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"));
             helper = builder.start();
+            if (stopThreads) {
+                PtracerGrant.allow(helper.pid());
+            }
         } catch (IOException e) {
             throw new EngineUnavailableException("the helper process could not start: " + e.getMessage());
         }
@@ -104,8 +118,17 @@ final class HelperEngine implements SamplingEngine {
         errors.setDaemon(true);
         errors.start();
         try {
-            if (!started.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS) || !helper.isAlive() && !hasStartNote()) {
+            boolean answered = started.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            boolean sampling;
+            synchronized (notes) {
+                // The helper's first note comes once its engine has started; a stream that ended without one is
+                // a helper that could not sample.
+                sampling = !notes.isEmpty();
+            }
+            if (!answered || !sampling) {
                 helper.destroyForcibly();
+                // Its last words, on its error stream, say why.
+                errors.join(TimeUnit.SECONDS.toMillis(2));
                 throw new EngineUnavailableException("the helper process did not start sampling"
                         + (lastError.isEmpty() ? "" : ": " + lastError));
             }
@@ -115,12 +138,6 @@ final class HelperEngine implements SamplingEngine {
             throw new EngineUnavailableException("interrupted while the helper process started");
         }
         LOG.info("sampling from helper process {}", helper.pid());
-    }
-
-    private boolean hasStartNote() {
-        synchronized (notes) {
-            return notes.stream().anyMatch(n -> n.startsWith("helper: sampling"));
-        }
     }
 
     private void read(SampleSink target) {

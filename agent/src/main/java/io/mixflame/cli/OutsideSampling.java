@@ -56,7 +56,8 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
             profile.recordTimes();
         }
         try {
-            SamplingEngine engine = ExternalEngines.forProcess(pid);
+            SamplingEngine engine = ExternalEngines.forProcess(pid,
+                    options.engine() == io.mixflame.agent.EngineChoice.PTRACE);
             engine.start(options.samplingSettings(labels), profile);
             return new OutsideSampling(target, engine, profile);
         } catch (IOException | EngineUnavailableException e) {

@@ -21,8 +21,18 @@ public final class ExternalEngines {
      * @throws IOException when the process cannot be opened (Windows opens it here; Linux when sampling starts)
      */
     public static SamplingEngine forProcess(long pid) throws IOException {
-        return TargetProcesses.onWindows()
-                ? SuspendEngine.owning(TargetProcesses.open(pid))
+        return forProcess(pid, false);
+    }
+
+    /**
+     * The same, stopping threads one at a time on Linux too when {@code stopThreads} (ptrace's interrupt, for where
+     * perf_events are refused: a container's seccomp profile, {@code perf_event_paranoid} 3 or 4).
+     */
+    public static SamplingEngine forProcess(long pid, boolean stopThreads) throws IOException {
+        if (TargetProcesses.onWindows()) {
+            return SuspendEngine.owning(TargetProcesses.open(pid));
+        }
+        return stopThreads ? SuspendEngine.owning(TargetProcesses.open(pid), "ptrace")
                 : new PerfEngine(pid, new LinuxPerfSyscalls());
     }
 }

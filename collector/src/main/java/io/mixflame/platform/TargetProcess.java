@@ -24,6 +24,14 @@ public interface TargetProcess extends AutoCloseable {
     /** Its threads. */
     ThreadSource threads();
 
+    /**
+     * Why its running threads cannot be stopped for a moment from this process, or null when they can: asked once,
+     * before sampling starts, by stopping one of them (where stopping needs a permission the system may refuse).
+     */
+    default String stopRefusal() {
+        return null;
+    }
+
     /** A capture of its threads on demand, copying at most {@code stackBytes} of each stack. */
     ThreadCapture threadCapture(int stackBytes);
 

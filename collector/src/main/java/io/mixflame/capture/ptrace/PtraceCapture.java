@@ -93,8 +93,12 @@ public final class PtraceCapture {
                 ptrace(PTRACE_SEIZE, t, Pointer.NULL, Pointer.NULL);
             } catch (LastErrorException e) {
                 throw new IllegalStateException("cannot trace thread " + tid + ": errno " + e.getErrorCode()
-                        + (e.getErrorCode() == 1 ? " (EPERM: own process, another user, or a ptrace policy)" : ""));
+                        + (e.getErrorCode() == 1 ? " (EPERM: own process, another user, or a ptrace policy)"
+                        : e.getErrorCode() == 13 ? " (EACCES: a seccomp filter or a security module refuses ptrace)"
+                        : ""));
             }
+            long stopped = System.nanoTime();
+            int copied;
             try {
                 ptrace(PTRACE_INTERRUPT, t, Pointer.NULL, Pointer.NULL);
                 awaitStop(t, status);
@@ -105,10 +109,9 @@ public final class PtraceCapture {
                 out.setRegister(CapturedThread.RBP, regs.getLong(8L * RBP));
                 out.setRegister(CapturedThread.RBX, regs.getLong(8L * RBX));
                 out.setRegister(CapturedThread.R12, regs.getLong(8L * R12));
-                int copied = memory.read(out.register(CapturedThread.RSP), out.stackBuffer(), 0,
+                copied = memory.read(out.register(CapturedThread.RSP), out.stackBuffer(), 0,
                         out.stackBuffer().length);
                 out.setStackLength(copied);
-                return copied;
             } catch (LastErrorException e) {
                 throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());
             } finally {
@@ -118,6 +121,9 @@ public final class PtraceCapture {
                     // The thread ended while stopped; nothing is left to release.
                 }
             }
+            // From the interrupt to the thread let go: what the thread lost to the sample.
+            out.setPausedNanos(System.nanoTime() - stopped);
+            return copied;
         }
     }
 }

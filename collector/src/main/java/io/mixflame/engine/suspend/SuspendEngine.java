@@ -40,6 +40,7 @@ public final class SuspendEngine implements SamplingEngine {
     private static final long HIGHEST_NANOS = 3_600_000_000_000L;
 
     private final TargetProcess target;
+    private final String name;
     /** The sampled JVM's labels (read from a helper process: the JVM's log through its memory); null when off. */
     private io.mixflame.capture.labels.SampleLabeler labels;
     private final boolean ownsTarget;
@@ -70,17 +71,26 @@ public final class SuspendEngine implements SamplingEngine {
 
     /** @param target the process sampled; stays open while the engine runs, and is closed by its owner */
     public SuspendEngine(TargetProcess target) {
-        this(target, false);
+        this(target, false, "suspend");
     }
 
-    private SuspendEngine(TargetProcess target, boolean ownsTarget) {
+    private SuspendEngine(TargetProcess target, boolean ownsTarget, String name) {
         this.target = target;
         this.ownsTarget = ownsTarget;
+        this.name = name;
     }
 
     /** An engine that closes {@code target} when it stops. */
     public static SuspendEngine owning(TargetProcess target) {
-        return new SuspendEngine(target, true);
+        return new SuspendEngine(target, true, "suspend");
+    }
+
+    /**
+     * The same, named {@code name} in outputs: {@code ptrace} on Linux, where stopping a thread is ptrace's
+     * interrupt, {@code suspend} on Windows.
+     */
+    public static SuspendEngine owning(TargetProcess target, String name) {
+        return new SuspendEngine(target, true, name);
     }
 
     @Override
@@ -90,7 +100,7 @@ public final class SuspendEngine implements SamplingEngine {
 
     @Override
     public String name() {
-        return "suspend";
+        return name;
     }
 
     @Override
@@ -100,6 +110,11 @@ public final class SuspendEngine implements SamplingEngine {
         }
         if (target.pid() == OwnPid.get()) {
             throw new EngineUnavailableException("threads are stopped from another process, never from their own");
+        }
+        String refusal = target.stopRefusal();
+        if (refusal != null) {
+            throw new EngineUnavailableException("threads of process " + target.pid() + " cannot be stopped: "
+                    + refusal);
         }
         stacks = new SampleStackBuilder(target.modules(), target.memory(), target.threads());
         stacks.recordLines(settings.lines());

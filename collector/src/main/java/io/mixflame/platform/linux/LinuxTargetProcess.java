@@ -58,6 +58,21 @@ public final class LinuxTargetProcess implements TargetProcess {
     }
 
     @Override
+    public String stopRefusal() {
+        int[] tids = threads().list();
+        if (tids.length == 0) {
+            return "process " + pid + " has no threads that can be listed";
+        }
+        try {
+            io.mixflame.capture.ptrace.PtraceCapture.capture(tids[0], memory,
+                    new io.mixflame.capture.CapturedThread(4096));
+            return null;
+        } catch (IllegalStateException | LinkageError e) {
+            return e.getMessage() + PtracePolicy.describe();
+        }
+    }
+
+    @Override
     public ThreadCapture threadCapture(int stackBytes) {
         return new LinuxThreadCapture(pid, memory, modules::stackRegionContaining, stackBytes);
     }
