@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * made of freed memory.
  */
 class ChurnSoakIT {
-    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 100);
+    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 90);
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
     /** The profile may still grow up to its bound on distinct stacks; anything beyond that is a leak. */
     private static final long HEAP_GROWTH_LIMIT_KB = 48 * 1024;
