@@ -8,15 +8,7 @@
 # tools.profiler:async-profiler jar (the examples build copies the jar to examples/target/profilers/).
 # Usage: examples/scripts/thread-scaling.sh [threads...]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-chmod 777 "$work"
-trap 'rm -rf "$work"' EXIT
-cp "$root/agent/target/mixflame.jar" "$work/mixflame.jar"
-mkdir -p "$work/classes/io/mixflame/testapp"
-cp "$root"/agent/target/test-classes/io/mixflame/testapp/ServicePoolApp*.class "$work/classes/io/mixflame/testapp/"
-unzip -q -o -j "$root/examples/target/profilers/async-profiler.jar" linux-x64/libasyncProfiler.so -d "$work"
-chmod -R a+rX "$work"
+. "$(dirname "$0")/pool-workdir.sh"
 cores=$(nproc)
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(50 200 1000 2000)

@@ -8,15 +8,7 @@
 # Needs the built jars (mvn -q package -DskipTests) and async-profiler's library (examples/target/profilers/).
 # Usage: examples/scripts/wall-threads.sh [rounds]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d)
-chmod 777 "$work"
-trap 'rm -rf "$work"' EXIT
-cp "$root/agent/target/mixflame.jar" "$work/mixflame.jar"
-mkdir -p "$work/classes/io/mixflame/testapp"
-cp "$root"/agent/target/test-classes/io/mixflame/testapp/ServicePoolApp*.class "$work/classes/io/mixflame/testapp/"
-unzip -q -o -j "$root/examples/target/profilers/async-profiler.jar" linux-x64/libasyncProfiler.so -d "$work"
-chmod -R a+rX "$work"
+. "$(dirname "$0")/pool-workdir.sh"
 rounds=${1:-2}
 
 run() { # user profiler round
