@@ -113,10 +113,15 @@ class RemoteSampleLabelsTest {
         assertThat(labelled(remote, System.nanoTime())).containsExactly("[worker tid=91]", "app/Handler.handle");
     }
 
-    /** A directory whose count of slots is garbage is read no further than the bound: no buffer of gigabytes. */
+    /**
+     * A directory whose count of slots is garbage is read no further than the bound: no buffer of gigabytes. The
+     * fake directory's entries up to the bound are zero, so what the labeler reads is known (memory past a short
+     * buffer may hold a freed log's entries, even one naming this thread's slot).
+     */
     @Test
     void aDirectoryClaimingBillionsOfSlotsIsReadOnlyUpToTheBound() {
-        java.nio.ByteBuffer fake = java.nio.ByteBuffer.allocateDirect(LabelLog.DIRECTORY_HEADER)
+        java.nio.ByteBuffer fake = java.nio.ByteBuffer.allocateDirect(LabelLog.DIRECTORY_HEADER
+                + RemoteSampleLabels.MAX_DIRECTORY_ENTRIES * LabelLog.DIRECTORY_ENTRY)
                 .order(java.nio.ByteOrder.nativeOrder());
         fake.putLong(0, LabelLog.DIRECTORY_MAGIC);
         fake.putLong(8, 1);
