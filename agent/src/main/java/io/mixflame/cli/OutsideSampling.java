@@ -55,10 +55,27 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
         if (options.recordsTimes()) {
             profile.recordTimes();
         }
+        io.mixflame.agent.EngineChoice choice = options.engine();
         try {
-            SamplingEngine engine = ExternalEngines.forProcess(pid,
-                    options.engine() == io.mixflame.agent.EngineChoice.PTRACE);
-            engine.start(options.samplingSettings(labels), profile);
+            SamplingEngine engine = ExternalEngines.forProcess(pid, choice == io.mixflame.agent.EngineChoice.PTRACE);
+            try {
+                engine.start(options.samplingSettings(labels), profile);
+            } catch (EngineUnavailableException refused) {
+                if (choice != io.mixflame.agent.EngineChoice.AUTO || !engine.name().equals("perf")) {
+                    throw refused;
+                }
+                // Where perf events are refused (a container's seccomp profile, perf_event_paranoid 3 or 4), the
+                // threads can still be stopped one at a time from outside.
+                engine = ExternalEngines.forProcess(pid, true);
+                try {
+                    engine.start(options.samplingSettings(labels), profile);
+                } catch (EngineUnavailableException alsoRefused) {
+                    throw new EngineUnavailableException("perf engine refused (" + refused.getMessage()
+                            + "); ptrace engine refused (" + alsoRefused.getMessage() + ")");
+                }
+                err.println("mixflame " + command + ": perf engine refused (" + refused.getMessage()
+                        + "); sampling with the ptrace engine");
+            }
             return new OutsideSampling(target, engine, profile);
         } catch (IOException | EngineUnavailableException e) {
             throw new NotStarted(1, "mixflame " + command + ": cannot profile " + pid + ": " + e.getMessage());

@@ -26,6 +26,7 @@ public final class LinuxThreadCapture implements ThreadCapture {
     private final ProcessMemory memory;
     private final LongFunction<MemoryMapping> stackRegion;
     private final BlockedThreadCapture blocked;
+    private final PtraceCapture stopped;
     private BlockedThreadState lastBlocked;
 
     /**
@@ -39,6 +40,7 @@ public final class LinuxThreadCapture implements ThreadCapture {
         this.memory = memory;
         this.stackRegion = stackRegion;
         this.blocked = new BlockedThreadCapture(pid, memory, stackBytes);
+        this.stopped = new PtraceCapture(pid);
     }
 
     @Override
@@ -59,7 +61,7 @@ public final class LinuxThreadCapture implements ThreadCapture {
                     + " only be captured by the perf sampler");
         }
         try {
-            PtraceCapture.capture(tid, memory, out);
+            stopped.capture(tid, memory, out);
         } catch (IllegalStateException e) {
             throw new ThreadCaptureException(e.getMessage());
         }

@@ -12,7 +12,7 @@ import io.mixflame.process.linux.LibcLibrary;
  * Captures a running thread of another process with a stop of microseconds: {@code PTRACE_SEIZE} and
  * {@code PTRACE_INTERRUPT} stop it, its registers and the top of its stack are copied, and it is let go at once;
  * the walk happens afterwards on the copy. A process cannot trace its own threads, so this serves only the
- * out-of-process tools.
+ * out-of-process tools. One instance serves one sampling thread (its buffers are reused).
  */
 public final class PtraceCapture {
     private static final long PTRACE_GETREGS = 12;
@@ -21,9 +21,10 @@ public final class PtraceCapture {
     private static final long PTRACE_INTERRUPT = 0x4207;
     private static final int WALL = 0x40000000;
     private static final int WNOHANG = 1;
-    /** How long a thread may take to stop before the capture gives up on it. */
+    private static final int EINTR = 4;
+    /** How long the process's first thread may take to stop before the capture gives up on it. */
     private static final long STOP_TIMEOUT_NANOS = 1_000_000_000L;
-    private static final long POLL_NANOS = 50_000L;
+    private static final long POLL_NANOS = 20_000L;
     /** Word indexes of {@code struct user_regs_struct} on x86-64. */
     private static final int RBP = 4;
     private static final int RBX = 5;
@@ -40,18 +41,99 @@ public final class PtraceCapture {
 
     private static native int waitpid(int pid, Pointer status, int options) throws LastErrorException;
 
-    private PtraceCapture() {
+    private final int pid;
+    private final Memory regs = new Memory(REGS_BYTES);
+    private final Memory status = new Memory(4);
+
+    /** @param pid the process whose threads are captured */
+    public PtraceCapture(long pid) {
+        this.pid = (int) pid;
     }
 
     /**
-     * Waits until the interrupted thread is in its tracing stop. Its notification may never come here: another
-     * thread of this JVM that waits on its children (the JDK's process reaper, when the target is a child of this
-     * JVM) can take it, since any thread of the tracer's process may. So the thread's state is read as well, and after
-     * a second without either the capture fails rather than waiting forever.
+     * Stops thread {@code tid}, reads its registers into {@code out} and copies the top of its stack from its sp,
+     * then lets it run. The time from the interrupt to the thread let go is recorded in {@code out}.
+     *
+     * @return the number of stack bytes copied
+     * @throws IllegalStateException with the reason when the thread cannot be traced (own process, permission) or
+     *                               ended meanwhile
      */
-    private static void awaitStop(int tid, Memory status) {
+    public int capture(long tid, ProcessMemory memory, CapturedThread out) {
+        int t = (int) tid;
+        try {
+            ptrace(PTRACE_SEIZE, t, Pointer.NULL, Pointer.NULL);
+        } catch (LastErrorException e) {
+            throw new IllegalStateException("cannot trace thread " + tid + ": errno " + e.getErrorCode()
+                    + (e.getErrorCode() == 1 ? " (EPERM: own process, another user, or a ptrace policy)"
+                    : e.getErrorCode() == 13 ? " (EACCES: a seccomp filter or a security module refuses ptrace)"
+                    : ""));
+        }
+        long stopped = System.nanoTime();
+        int copied;
+        int signal = 0;
+        try {
+            ptrace(PTRACE_INTERRUPT, t, Pointer.NULL, Pointer.NULL);
+            int stop = t == pid ? pollStop(t) : awaitStop(t);
+            if (stop == -1) {
+                throw new IllegalStateException("thread " + tid + " ended");
+            }
+            signal = stop;
+            ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
+            out.clear(tid, System.nanoTime());
+            out.setRegister(CapturedThread.RIP, regs.getLong(8L * RIP));
+            out.setRegister(CapturedThread.RSP, regs.getLong(8L * RSP));
+            out.setRegister(CapturedThread.RBP, regs.getLong(8L * RBP));
+            out.setRegister(CapturedThread.RBX, regs.getLong(8L * RBX));
+            out.setRegister(CapturedThread.R12, regs.getLong(8L * R12));
+            copied = memory.read(out.register(CapturedThread.RSP), out.stackBuffer(), 0, out.stackBuffer().length);
+            out.setStackLength(copied);
+        } catch (LastErrorException e) {
+            throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());
+        } finally {
+            detach(t, signal);
+        }
+        out.setPausedNanos(System.nanoTime() - stopped);
+        return copied;
+    }
+
+    /**
+     * Waits for the thread's stop. A signal that reached it first (the JVM's own: a safepoint poll's fault, a
+     * suspend request) stops it too, and is handed back on release so that the thread still receives it.
+     *
+     * @return the signal to give back (0 for the interrupt's own stop), or -1 when the thread ended
+     */
+    private int awaitStop(int tid) {
+        while (true) {
+            try {
+                if (waitpid(tid, status, WALL) == tid) {
+                    return stopSignal(status.getInt(0));
+                }
+            } catch (LastErrorException e) {
+                if (e.getErrorCode() != EINTR) {
+                    return -1;
+                }
+            }
+        }
+    }
+
+    /**
+     * The process's first thread is also a child's main thread where the target is this process's child, and the
+     * JDK's reaper thread, waiting on that child, may take its stop's notice. So its state is read as well, and
+     * after a second without either the capture fails rather than waiting forever.
+     */
+    private int pollStop(int tid) {
         long deadline = System.nanoTime() + STOP_TIMEOUT_NANOS;
-        while (!reported(tid, status) && !inTracingStop(tid)) {
+        while (true) {
+            try {
+                if (waitpid(tid, status, WALL | WNOHANG) == tid) {
+                    return stopSignal(status.getInt(0));
+                }
+            } catch (LastErrorException e) {
+                // ECHILD: another thread of this JVM took the notification
+            }
+            if (inTracingStop(tid)) {
+                return 0;
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("thread " + tid + " did not stop within a second");
             }
@@ -59,12 +141,22 @@ public final class PtraceCapture {
         }
     }
 
-    private static boolean reported(int tid, Memory status) {
+    /** The signal of a signal-delivery stop, 0 for the interrupt's (an event) stop, -1 for an exit. */
+    private static int stopSignal(int waitStatus) {
+        boolean isStopped = (waitStatus & 0xff) == 0x7f;
+        if (!isStopped) {
+            return -1;
+        }
+        int signal = (waitStatus >> 8) & 0xff;
+        boolean event = (waitStatus >>> 16) != 0;
+        return event ? 0 : signal;
+    }
+
+    private static void detach(int tid, int signal) {
         try {
-            return waitpid(tid, status, WALL | WNOHANG) == tid;
+            ptrace(PTRACE_DETACH, tid, Pointer.NULL, signal > 0 ? Pointer.createConstant(signal) : Pointer.NULL);
         } catch (LastErrorException e) {
-            // ECHILD: another thread of this JVM took the notification
-            return false;
+            // The thread ended while stopped; nothing is left to release.
         }
     }
 
@@ -76,54 +168,6 @@ public final class PtraceCapture {
             return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 't';
         } catch (java.io.IOException | RuntimeException e) {
             return false;
-        }
-    }
-
-    /**
-     * Stops thread {@code tid}, reads its registers into {@code out} and copies the top of its stack from its sp,
-     * then lets it run.
-     *
-     * @return the number of stack bytes copied
-     * @throws IllegalStateException with the reason when the thread cannot be traced (own process, permission)
-     */
-    public static int capture(long tid, ProcessMemory memory, CapturedThread out) {
-        int t = (int) tid;
-        try (Memory regs = new Memory(REGS_BYTES); Memory status = new Memory(4)) {
-            try {
-                ptrace(PTRACE_SEIZE, t, Pointer.NULL, Pointer.NULL);
-            } catch (LastErrorException e) {
-                throw new IllegalStateException("cannot trace thread " + tid + ": errno " + e.getErrorCode()
-                        + (e.getErrorCode() == 1 ? " (EPERM: own process, another user, or a ptrace policy)"
-                        : e.getErrorCode() == 13 ? " (EACCES: a seccomp filter or a security module refuses ptrace)"
-                        : ""));
-            }
-            long stopped = System.nanoTime();
-            int copied;
-            try {
-                ptrace(PTRACE_INTERRUPT, t, Pointer.NULL, Pointer.NULL);
-                awaitStop(t, status);
-                ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
-                out.clear(tid, System.nanoTime());
-                out.setRegister(CapturedThread.RIP, regs.getLong(8L * RIP));
-                out.setRegister(CapturedThread.RSP, regs.getLong(8L * RSP));
-                out.setRegister(CapturedThread.RBP, regs.getLong(8L * RBP));
-                out.setRegister(CapturedThread.RBX, regs.getLong(8L * RBX));
-                out.setRegister(CapturedThread.R12, regs.getLong(8L * R12));
-                copied = memory.read(out.register(CapturedThread.RSP), out.stackBuffer(), 0,
-                        out.stackBuffer().length);
-                out.setStackLength(copied);
-            } catch (LastErrorException e) {
-                throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());
-            } finally {
-                try {
-                    ptrace(PTRACE_DETACH, t, Pointer.NULL, Pointer.NULL);
-                } catch (LastErrorException e) {
-                    // The thread ended while stopped; nothing is left to release.
-                }
-            }
-            // From the interrupt to the thread let go: what the thread lost to the sample.
-            out.setPausedNanos(System.nanoTime() - stopped);
-            return copied;
         }
     }
 }

@@ -14,8 +14,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The engine built into every JDK: JFR's execution samples (and, for wall-clock profiles, its native-method
- * samples) streamed into the profile. Java frames only; the fallback wherever native sampling is refused.
+ * The engine built into every JDK: JFR's execution samples and its native-method samples (for a CPU profile those
+ * of threads that were running in the native method, not blocked there) streamed into the profile. Java frames
+ * only; the fallback wherever native sampling is refused.
  */
 public final class JfrEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(JfrEngine.class);
@@ -25,6 +26,8 @@ public final class JfrEngine implements SamplingEngine {
     private final JfrStackConverter converter = new JfrStackConverter();
     private final AtomicLong flushes = new AtomicLong();
     private final AtomicLong eventErrors = new AtomicLong();
+    private final AtomicLong nativeSamples = new AtomicLong();
+    private final NativeSampleCpuFilter runningInNative = new NativeSampleCpuFilter();
     private RecordingStream stream;
     private SamplingSettings settings;
     private SampleSink target;
@@ -46,10 +49,9 @@ public final class JfrEngine implements SamplingEngine {
             Duration period = Duration.ofNanos(settings.intervalNanos());
             rs.enable(EXECUTION_SAMPLE).withPeriod(period).withStackTrace();
             rs.onEvent(EXECUTION_SAMPLE, this::onSample);
-            if (settings.event() == ProfilingEvent.WALL) {
-                rs.enable(NATIVE_METHOD_SAMPLE).withPeriod(period).withStackTrace();
-                rs.onEvent(NATIVE_METHOD_SAMPLE, this::onSample);
-            }
+            rs.enable(NATIVE_METHOD_SAMPLE).withPeriod(period).withStackTrace();
+            rs.onEvent(NATIVE_METHOD_SAMPLE, settings.event() == ProfilingEvent.WALL ? this::onSample
+                    : this::onNativeSample);
         }, flushes, "mixflame-jfr-stream");
     }
 
@@ -67,6 +69,20 @@ public final class JfrEngine implements SamplingEngine {
         }
     }
 
+    /** A CPU profile's native-method sample: counted where its thread was running, not blocked, in native code. */
+    private void onNativeSample(RecordedEvent event) {
+        try {
+            jdk.jfr.consumer.RecordedThread thread = event.getThread("sampledThread");
+            if (thread == null || !runningInNative.running(thread.getJavaThreadId(), System.nanoTime())) {
+                return;
+            }
+        } catch (RuntimeException e) {
+            return;
+        }
+        nativeSamples.incrementAndGet();
+        onSample(event);
+    }
+
     @Override
     public synchronized void stop() {
         stream = JfrStreams.stop(stream, flushes);
@@ -74,7 +90,16 @@ public final class JfrEngine implements SamplingEngine {
 
     @Override
     public List<String> costNotes() {
+        List<String> notes = new java.util.ArrayList<>();
+        // JFR knows no native frames: a profile from it is not a mixed one, and its reader should know.
+        SamplingSettings s = settings;
+        notes.add("native frames are missing: JFR samples Java frames only"
+                + (s != null && s.event() == ProfilingEvent.WALL ? "" : " (" + nativeSamples.get()
+                + " samples of threads running in a native method end at that method)"));
         long errors = eventErrors.get();
-        return errors == 0 ? List.of() : List.of(errors + " JFR samples could not be read and were skipped");
+        if (errors > 0) {
+            notes.add(errors + " JFR samples could not be read and were skipped");
+        }
+        return notes;
     }
 }

@@ -64,7 +64,7 @@ public final class LinuxTargetProcess implements TargetProcess {
             return "process " + pid + " has no threads that can be listed";
         }
         try {
-            io.mixflame.capture.ptrace.PtraceCapture.capture(tids[0], memory,
+            new io.mixflame.capture.ptrace.PtraceCapture(pid).capture(tids[0], memory,
                     new io.mixflame.capture.CapturedThread(4096));
             return null;
         } catch (IllegalStateException | LinkageError e) {

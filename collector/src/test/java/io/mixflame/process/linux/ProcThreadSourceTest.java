@@ -70,6 +70,11 @@ class ProcThreadSourceTest {
     }
 
     @Test
+    void cpuTimeFromSchedstatIsItsFirstNumberInNanoseconds() {
+        assertThat(ProcThreadSource.cpuTimeOfSchedstatLine("3956648 115028 1\n")).isEqualTo(3_956_648L);
+    }
+
+    @Test
     void aBusyThreadsCpuTimeGrowsAndAnEndedThreadHasNone() throws Exception {
         int self = Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
         long before = threads.cpuTimeNanos(self);
