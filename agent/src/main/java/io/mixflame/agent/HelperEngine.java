@@ -111,7 +111,8 @@ final class HelperEngine implements SamplingEngine {
             throw new EngineUnavailableException("the helper process could not start: " + e.getMessage());
         }
         SampleSink sink = resolved;
-        reader = new Thread(() -> read(sink), "mixflame-helper-reader");
+        Process launched = helper;
+        reader = new Thread(() -> read(launched, sink), "mixflame-helper-reader");
         reader.setDaemon(true);
         reader.start();
         Thread errors = new Thread(this::readErrors, "mixflame-helper-errors");
@@ -140,15 +141,43 @@ final class HelperEngine implements SamplingEngine {
         LOG.info("sampling from helper process {}", helper.pid());
     }
 
-    private void read(SampleSink target) {
+    private void read(Process process, SampleSink target) {
         try {
-            new SampleStreamReader(ProfileAccumulator.DEFAULT_MAX_FRAMES).read(helper.getInputStream(), target,
+            new SampleStreamReader(ProfileAccumulator.DEFAULT_MAX_FRAMES).read(process.getInputStream(), target,
                     this::note, this::module);
         } catch (IOException e) {
             LOG.warn("the helper process's stream ended early: {}", e.getMessage());
+            return;
         } finally {
             started.countDown();
         }
+        boolean asked;
+        synchronized (this) {
+            asked = helper != process;
+        }
+        boolean sampled;
+        synchronized (notes) {
+            sampled = !notes.isEmpty();
+        }
+        if (!asked && sampled) {
+            // Killed, or crashed: the kernel let go of any thread it held stopped, and the profile keeps what came.
+            LOG.warn("the helper process {} ended while sampling ({}); this JVM runs on, no longer sampled",
+                    process.pid(), howEnded(process));
+        }
+    }
+
+    /** How a process that ended did, in words: Java reports a Unix process killed by signal N as 128 + N. */
+    private static String howEnded(Process process) {
+        try {
+            if (!process.waitFor(1, TimeUnit.SECONDS)) {
+                return "its output closed";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "its output closed";
+        }
+        int status = process.exitValue();
+        return status > 128 && status < 160 ? "killed by signal " + (status - 128) : "exit status " + status;
     }
 
     private void module(NativeModule module) {

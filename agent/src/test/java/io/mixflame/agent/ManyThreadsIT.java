@@ -55,12 +55,7 @@ class ManyThreadsIT {
     }
 
     private static Stream<Arguments> crosswise(int first) {
-        List<Path> jdks = TestJdks.all();
-        List<Arguments> all = new ArrayList<>();
-        for (int i = 0; i < jdks.size(); i++) {
-            all.add(Arguments.of(jdks.get(i), (i + first) % 2 == 0 ? "root" : "nobody"));
-        }
-        return all.stream();
+        return TestJdks.crosswise(first);
     }
 
     @ParameterizedTest

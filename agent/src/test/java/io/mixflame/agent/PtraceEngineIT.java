@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.ChildJvm;
+import io.mixflame.testsupport.SeccompLauncher;
 import io.mixflame.testsupport.TestJdks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,143 +14,211 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The JVM run under a seccomp filter that refuses {@code perf_event_open}, as a container's default profile does (a
  * launcher of the test's own, built with gcc): {@code engine=auto} falls back to threads stopped by a helper process
- * with ptrace, and the profile keeps its mixed stacks, zlib's {@code deflate} below the Java that called it; with
- * ptrace refused as well, it ends on JFR and says why each engine was refused.
+ * with ptrace. A pool of 200 workers is sampled, each under its own name; {@code record --pid} under the same filter
+ * falls back the same way; and a helper killed with {@code kill -9} mid-run leaves the JVM running, none of its
+ * threads stopped, with one line saying so. With ptrace refused as well, it ends on JFR and says why each engine was
+ * refused, and that native frames are missing.
  */
 class PtraceEngineIT {
-    private static final String APP = "io.mixflame.testapp.DeflateApp";
-    /** Samples judged: the deflating thread's share is about a half, so a quarter is far outside chance. */
-    private static final long SAMPLES = 300;
+    private static final String APP = "io.mixflame.testapp.ServicePoolApp";
+    private static final int WORKERS = 200;
+    private static final Pattern WORKER_ROOT = Pattern.compile("^\\[service-pool-worker-(\\d+) tid=");
 
     @TempDir
     Path dir;
 
-    /** The first JDK as root, the second as an ordinary user. */
-    static Stream<Arguments> jdksCrosswise() {
-        List<Path> jdks = TestJdks.all();
-        List<Arguments> all = new ArrayList<>();
-        for (int i = 0; i < jdks.size(); i++) {
-            all.add(Arguments.of(jdks.get(i), i % 2 == 0 ? "root" : "nobody"));
-        }
-        return all.stream();
-    }
-
     @ParameterizedTest
-    @MethodSource("jdksCrosswise")
-    void withPerfEventsRefusedThreadsStoppedByTheHelperKeepNativeFramesBelowJava(Path jdk, String user)
+    @MethodSource("io.mixflame.testsupport.TestJdks#crosswise")
+    void withPerfEventsRefusedEveryWorkerIsSampledByNameAndTheJvmOutlivesItsHelper(Path jdk, String user)
             throws Exception {
-        Run run = profile(jdk, user, "perf_event_open", p -> samples(p) >= SAMPLES);
-        assertThat(run.header).as("the engine that ran").contains("engine=ptrace");
-        long total = 0;
-        long deflate = 0;
-        for (String line : run.stacks) {
-            long n = count(line);
-            total += n;
-            int java = line.indexOf("java/util/zip/Deflater.");
-            int zlib = line.indexOf(";deflate");
-            if (line.startsWith("[deflater tid=") && java >= 0 && zlib > java) {
-                deflate += n;
+        Assumptions.assumeTrue(SeccompLauncher.canRunAs(user), "not run: needs root, runuser and a user " + user);
+        SeccompLauncher deny = SeccompLauncher.build(dir);
+        Workers workers = new Workers();
+        try (ChildJvm app = start(deny.prefix(user, "perf_event_open"), jdk)) {
+            ProcessHandle jvm = jvm(app);
+            String header = readPeriods(app, workers, () -> workers.named() == WORKERS);
+            assertThat(header).as("the engine that ran").contains("engine=ptrace");
+            assertThat(workers.named()).as("workers sampled under their names, of %d", WORKERS).isEqualTo(WORKERS);
+            assertThat(workers.unnamed).as("worker samples under no worker's name: %s", workers.unnamedRoots)
+                    .isZero();
+            assertThat(app.stderr()).as("why perf was not used").contains("perf engine refused");
+
+            // record --pid from outside, under the same filter and as the same user, falls back the same way.
+            Path recorded = dir.resolve("profiles/record.collapsed");
+            List<String> record = new ArrayList<>(deny.prefix(user, "perf_event_open"));
+            record.addAll(List.of(TestJdks.java(jdk).toString(), "-jar", agentJar().toString(), "record", "--pid",
+                    Long.toString(jvm.pid()), "-d", "2s", "-f", recorded.toString()));
+            Process p = new ProcessBuilder(record).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).as(said).isZero();
+            assertThat(said).contains("perf engine refused").contains("with the ptrace engine");
+            assertThat(Files.readAllLines(recorded).get(0)).contains("engine=ptrace");
+
+            // kill -9 of the helper: the kernel lets go of a thread it held, the JVM runs on and says so once.
+            ProcessHandle helper = jvm.children().filter(h -> runs(h, "helper")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no helper process below " + jvm.pid()));
+            helper.destroyForcibly();
+            assertThat(helper.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!app.stderr().contains("ended while sampling") && System.nanoTime() < deadline) {
+                Thread.sleep(100);
             }
+            Thread.sleep(500);
+            assertThat(jvm.isAlive()).as("the JVM after its helper was killed").isTrue();
+            assertThat(stoppedThreads(jvm.pid())).as("threads of the JVM left in a tracing stop").isEmpty();
+            assertThat(app.stderr().lines().filter(l -> l.contains("helper process")
+                    && l.contains("ended while sampling")).count()).as(app.stderr()).isEqualTo(1);
         }
-        assertThat(total).as("samples").isGreaterThanOrEqualTo(SAMPLES);
-        assertThat((double) deflate / total).as("samples in zlib's deflate below Deflater, of %d", total)
-                .isGreaterThan(0.25);
-        assertThat(run.stderr).as("why perf was not used").contains("perf engine refused");
     }
 
     @Test
     void withPtraceRefusedTooItEndsOnJfrAndSaysWhyEachEngineWasRefused() throws Exception {
-        Run run = profile(TestJdks.all().get(0), "root", "perf_event_open,ptrace", p -> samples(p) > 0);
-        assertThat(run.header).contains("engine=jfr");
-        assertThat(run.stderr).contains("perf engine refused").contains("ptrace engine refused")
-                .contains("cannot be stopped");
+        SeccompLauncher deny = SeccompLauncher.build(dir);
+        List<String> notes = new ArrayList<>();
+        try (ChildJvm app = start(deny.prefix("root", "perf_event_open,ptrace"), TestJdks.all().get(0))) {
+            String header = readPeriods(app, (line, n) -> {
+                if (line.startsWith("# note: ")) {
+                    notes.add(line);
+                }
+            }, () -> !notes.isEmpty());
+            assertThat(header).contains("engine=jfr");
+            assertThat(app.stderr()).contains("perf engine refused").contains("ptrace engine refused")
+                    .contains("cannot be stopped");
+        }
+        assertThat(notes).anyMatch(n -> n.contains("native frames are missing"));
     }
 
-    private record Run(String header, List<String> stacks, String stderr) {
+    /** Lines of the profile's periods, each with its sample count (0 for a comment). */
+    @FunctionalInterface
+    private interface Lines {
+        void add(String line, long samples);
     }
 
-    private static long count(String line) {
-        return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+    /** The pool's samples: how many each worker has under its own name, and those of workers under another. */
+    private static final class Workers implements Lines {
+        final long[] counts = new long[WORKERS];
+        long unnamed;
+        final List<String> unnamedRoots = new ArrayList<>();
+
+        @Override
+        public void add(String line, long n) {
+            Matcher worker = WORKER_ROOT.matcher(line);
+            if (worker.find()) {
+                counts[Integer.parseInt(worker.group(1))] += n;
+            } else if (line.contains("ServicePoolApp.work")) {
+                unnamed += n;
+                if (unnamedRoots.size() < 5) {
+                    unnamedRoots.add(line.substring(0, Math.min(line.indexOf(';') + 1, 80)));
+                }
+            }
+        }
+
+        long named() {
+            return java.util.Arrays.stream(counts).filter(c -> c > 0).count();
+        }
     }
 
-    private static long samples(List<String> stacks) {
-        return stacks.stream().mapToLong(PtraceEngineIT::count).sum();
+    /** The pool's JVM: the child itself, or below the commands that run it as another user. */
+    private static ProcessHandle jvm(ChildJvm app) {
+        ProcessHandle child = ProcessHandle.of(app.pid()).orElseThrow();
+        return runs(child, APP) ? child : child.descendants().filter(h -> runs(h, APP)).findFirst()
+                .orElseThrow(() -> new AssertionError("no JVM running " + APP + " below " + app.pid()));
+    }
+
+    /** Whether {@code process} is a JVM with {@code argument} (runuser and the launcher name it too, as theirs). */
+    private static boolean runs(ProcessHandle process, String argument) {
+        return process.info().command().map(c -> c.endsWith("/java")).orElse(false)
+                && process.info().arguments().map(a -> List.of(a).contains(argument)).orElse(false);
+    }
+
+    private Path agentJar() {
+        return dir.resolve("mixflame.jar");
     }
 
     /**
-     * Runs the app under the agent (as {@code user}) through the launcher that refuses {@code denied}, reads its
-     * one-second periods until {@code enough} holds of their stacks (or a minute passes), and stops it.
+     * Starts the pool (200 workers, each burning 2 ms every 400 ms: about one core in all) under the agent with
+     * one-second periods, behind {@code prefix}.
      */
-    private Run profile(Path jdk, String user, String denied,
-                        java.util.function.Predicate<List<String>> enough) throws Exception {
-        Path deny = dir.resolve("deny");
-        StacksIT.run("gcc", "-O1", "-o", deny.toString(),
-                Path.of("target/test-classes/native/seccomp/deny.c").toAbsolutePath().toString());
-        List<String> prefix = new ArrayList<>();
-        if (!user.equals("root")) {
-            boolean present = new ProcessBuilder("id", user).start().waitFor() == 0
-                    && new ProcessBuilder("sh", "-c", "command -v runuser").start().waitFor() == 0
-                    && "root".equals(System.getProperty("user.name"));
-            Assumptions.assumeTrue(present, "not run: needs root, runuser and a user " + user);
-            prefix.addAll(List.of("runuser", "-u", user, "--"));
-        }
-        prefix.addAll(List.of(deny.toString(), denied, "--"));
+    private ChildJvm start(List<String> prefix, Path jdk) throws Exception {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Path agent = Files.copy(BuiltJars.agent(), dir.resolve("mixflame.jar"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(BuiltJars.agent(), agentJar(), StandardCopyOption.REPLACE_EXISTING);
         Path target = Files.createDirectories(dir.resolve("classes/io/mixflame/testapp"));
-        for (String c : List.of("DeflateApp", "ServicePoolApp")) {
-            Files.copy(Path.of(AttachIT.TEST_CLASSES, "io/mixflame/testapp/" + c + ".class"),
-                    target.resolve(c + ".class"), StandardCopyOption.REPLACE_EXISTING);
-        }
-        try (Stream<Path> lambdas = Files.list(Path.of(AttachIT.TEST_CLASSES, "io/mixflame/testapp"))) {
-            for (Path c : lambdas.filter(p -> p.getFileName().toString().startsWith("DeflateApp$")).toList()) {
+        try (Stream<Path> compiled = Files.list(Path.of(AttachIT.TEST_CLASSES, "io/mixflame/testapp"))) {
+            for (Path c : compiled.filter(p -> p.getFileName().toString().startsWith("ServicePoolApp")).toList()) {
                 Files.copy(c, target.resolve(c.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
         Path profiles = Files.createDirectories(dir.resolve("profiles"));
         Files.setPosixFilePermissions(profiles, PosixFilePermissions.fromString("rwxrwxrwx"));
-        List<String> java = List.of("-javaagent:" + agent + "=start,event=cpu,interval=10ms,threads,loop=1s,keep=100,"
-                + "file=" + profiles.resolve("p.collapsed"), "-cp", dir.resolve("classes").toString(), APP, "60");
-        List<String> stacks = new ArrayList<>();
+        ChildJvm app = ChildJvm.start(prefix, jdk, dir, List.of("-javaagent:" + agentJar()
+                + "=start,event=cpu,interval=10ms,threads,loop=1s,keep=100,file=" + profiles.resolve("p.collapsed"),
+                "-cp", dir.resolve("classes").toString(), APP, Integer.toString(WORKERS), "60", "2000", "400"));
+        app.awaitOutput("started", Duration.ofSeconds(60));
+        return app;
+    }
+
+    /**
+     * Reads the profile's one-second periods as they are written, each line to {@code lines}, until {@code enough}
+     * holds (or a minute passes); returns the header line.
+     */
+    private String readPeriods(ChildJvm app, Lines lines, java.util.function.BooleanSupplier enough) throws Exception {
+        Path profiles = dir.resolve("profiles");
         List<Path> read = new ArrayList<>();
         String header = "";
-        String stderr;
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        try (ChildJvm app = ChildJvm.start(prefix, jdk, dir, java)) {
-            app.awaitOutput("started", Duration.ofSeconds(60));
-            while (System.nanoTime() < deadline && !enough.test(stacks) && app.isAlive()) {
-                Thread.sleep(500);
-                List<Path> written;
-                try (Stream<Path> files = Files.list(profiles)) {
-                    written = files.filter(p -> p.getFileName().toString().endsWith(".collapsed")).sorted().toList();
-                }
-                // The newest may still be written.
-                for (Path p : written.subList(0, Math.max(0, written.size() - 1))) {
-                    if (!read.contains(p)) {
-                        read.add(p);
-                        for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
-                            if (line.startsWith("# mixflame ")) {
-                                header = line;
-                            } else if (!line.startsWith("#") && !line.isBlank()) {
-                                stacks.add(line);
-                            }
+        while (System.nanoTime() < deadline && !enough.getAsBoolean() && app.isAlive()) {
+            Thread.sleep(500);
+            List<Path> written;
+            try (Stream<Path> files = Files.list(profiles)) {
+                written = files.filter(p -> p.getFileName().toString().startsWith("p")
+                        && p.getFileName().toString().endsWith(".collapsed")).sorted().toList();
+            }
+            // The newest may still be written.
+            for (Path p : written.subList(0, Math.max(0, written.size() - 1))) {
+                if (!read.contains(p)) {
+                    read.add(p);
+                    for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
+                        if (line.startsWith("# mixflame ")) {
+                            header = line;
                         }
+                        lines.add(line, line.startsWith("#") || line.isBlank() ? 0
+                                : Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)));
                     }
                 }
             }
-            stderr = app.stderr();
         }
-        return new Run(header, stacks, stderr);
+        return header;
+    }
+
+    /** Threads of process {@code pid} in a tracing stop ('t' in their stat line), by tid. */
+    private static List<String> stoppedThreads(long pid) throws Exception {
+        List<String> stopped = new ArrayList<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    if (stat.charAt(stat.lastIndexOf(')') + 2) == 't') {
+                        stopped.add(task.getFileName().toString());
+                    }
+                } catch (java.io.IOException ended) {
+                    // The thread ended meanwhile.
+                }
+            }
+        }
+        return stopped;
     }
 }

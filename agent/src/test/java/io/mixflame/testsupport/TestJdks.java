@@ -39,6 +39,25 @@ public final class TestJdks {
         return all().stream();
     }
 
+    /**
+     * Each home with the user to run it as, alternating from {@code first} (0: the first home as root, the second
+     * as {@code nobody}; 1: the other way round), so that two tests between them cover each pair.
+     */
+    public static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> crosswise(int first) {
+        List<Path> homes = all();
+        List<org.junit.jupiter.params.provider.Arguments> pairs = new ArrayList<>();
+        for (int i = 0; i < homes.size(); i++) {
+            pairs.add(org.junit.jupiter.params.provider.Arguments.of(homes.get(i),
+                    (i + first) % 2 == 0 ? "root" : "nobody"));
+        }
+        return pairs.stream();
+    }
+
+    /** The first home as root, the second as {@code nobody}: for {@code @MethodSource}. */
+    public static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> crosswise() {
+        return crosswise(0);
+    }
+
     /** The {@code java} launcher of a home. */
     public static Path java(Path home) {
         return home.resolve("bin/java");
