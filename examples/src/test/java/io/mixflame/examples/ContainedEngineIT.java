@@ -1,0 +1,167 @@
+package io.mixflame.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.testsupport.BuiltJars;
+import io.mixflame.testsupport.ChildJvm;
+import io.mixflame.testsupport.SeccompLauncher;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The examples where a container's seccomp profile refuses {@code perf_event_open} (the test's own launcher, built
+ * with gcc): {@code engine=auto} samples with threads stopped by a helper process, and the profile is as true as the
+ * perf engine's. The {@code cpu} example keeps its 50/30/20; the {@code mixed} example shows zlib and libc below
+ * their Java callers in the shares a perf-engine run of it shows, within 8 points. Each JDK runs as the other user
+ * of the two (root, an ordinary one), judged on as many samples as the margins need.
+ */
+class ContainedEngineIT {
+    /** At 5 ms: 200 samples a second of one busy thread, so that the counts the margins need come soon. */
+    private static final String INTERVAL = "5ms";
+    private static final double DIFFERENCE = 0.08;
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#crosswise")
+    void theCpuExamplesSharesHoldWithThreadsStoppedFromOutside(Path jdk, String user) throws Exception {
+        List<String> prefix = deniedPrefix(user);
+        ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
+                CollapsedShares.samplesForMargin(DIFFERENCE), Duration.ofMinutes(2), 200);
+        CollapsedShares profile = periods.collect(Duration.ofSeconds(4), p -> {
+            CollapsedShares s = CollapsedShares.read(p);
+            return s.samplesWithFrameEnding("alpha") + s.samplesWithFrameEnding("beta")
+                    + s.samplesWithFrameEnding("gamma");
+        }, (i, length) -> run(prefix, jdk, "cpu-" + i, "cpu", length)).shares();
+        long alpha = profile.samplesWithFrameEnding("alpha");
+        long beta = profile.samplesWithFrameEnding("beta");
+        long gamma = profile.samplesWithFrameEnding("gamma");
+        double all = alpha + beta + gamma;
+        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
+        assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
+        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#crosswise")
+    void theMixedExampleShowsZlibAndLibcBelowJavaAsThePerfEngineDoes(Path jdk, String user) throws Exception {
+        // Two runs' shares differ by chance with a spread of sqrt(p(1-p)(1/a + 1/b)): four of it within the
+        // difference allowed needs this many samples of each at the widest share, one half.
+        long needed = 2 * CollapsedShares.samplesForMargin(DIFFERENCE);
+        MixedShares stopped = mixed(deniedPrefix(user), jdk, "ptrace", needed);
+        MixedShares perf = mixed(user.equals("root") ? List.of() : List.of("runuser", "-u", user, "--"), jdk,
+                "perf", needed);
+        assertThat(stopped.zlib).as("zlib below Java with threads stopped: %s", stopped).isGreaterThan(0.2);
+        assertThat(stopped.qsort).as("libc qsort below Java with threads stopped: %s", stopped).isGreaterThan(0.2);
+        assertThat(stopped.memcmp).as("libc memcmp below Java with threads stopped: %s", stopped).isGreaterThan(0.2);
+        assertThat(stopped.zlib).as("zlib: %s against perf's %s", stopped, perf).isCloseTo(perf.zlib,
+                org.assertj.core.api.Assertions.within(DIFFERENCE));
+        assertThat(stopped.qsort).as("qsort: %s against perf's %s", stopped, perf).isCloseTo(perf.qsort,
+                org.assertj.core.api.Assertions.within(DIFFERENCE));
+        assertThat(stopped.memcmp).as("memcmp: %s against perf's %s", stopped, perf).isCloseTo(perf.memcmp,
+                org.assertj.core.api.Assertions.within(DIFFERENCE));
+    }
+
+    /** The workload thread's shares in native code below the Java that called it, of its samples. */
+    private record MixedShares(long samples, double zlib, double qsort, double memcmp) {
+        private static final Pattern ZLIB_JAVA = Pattern.compile("java/util/zip/(De|In)flater\\.");
+        private static final Pattern ZLIB = Pattern.compile("^(deflate|inflate)|libz");
+
+        static MixedShares of(List<Path> profiles) throws IOException {
+            long all = 0;
+            long zlib = 0;
+            long qsort = 0;
+            long memcmp = 0;
+            for (Path p : profiles) {
+                for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
+                    if (line.startsWith("#") || !line.contains("io/mixflame/examples/mixed/")) {
+                        continue;
+                    }
+                    long n = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                    String[] frames = line.substring(0, line.lastIndexOf(' ')).split(";");
+                    all += n;
+                    if (below(frames, ZLIB_JAVA, ZLIB)) {
+                        zlib += n;
+                    } else if (below(frames, Pattern.compile("QsortPhase"), Pattern.compile("qsort|msort"))) {
+                        qsort += n;
+                    } else if (below(frames, Pattern.compile("MemcmpPhase"), Pattern.compile("memcmp"))) {
+                        memcmp += n;
+                    }
+                }
+            }
+            double total = Math.max(1, all);
+            return new MixedShares(all, zlib / total, qsort / total, memcmp / total);
+        }
+
+        /** Whether a frame matching {@code nativeFrame} lies below (leafward of) the first matching {@code java}. */
+        private static boolean below(String[] frames, Pattern java, Pattern nativeFrame) {
+            for (int i = 0; i < frames.length; i++) {
+                if (java.matcher(frames[i]).find()) {
+                    for (int j = i + 1; j < frames.length; j++) {
+                        if (nativeFrame.matcher(frames[j]).find()) {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+            }
+            return false;
+        }
+    }
+
+    private MixedShares mixed(List<String> prefix, Path jdk, String engine, long needed) throws Exception {
+        ProfilePeriods periods = new ProfilePeriods("samples of the mixed workload with the " + engine + " engine",
+                needed, Duration.ofMinutes(2), 200);
+        List<Path> profiles = new ArrayList<>();
+        periods.collect(Duration.ofSeconds(8), p -> MixedShares.of(List.of(p)).samples(), (i, length) -> {
+            Path out = run(prefix, jdk, "mixed-" + engine + "-" + i, "mixed", length);
+            assertThat(Files.readAllLines(out).get(0)).as("the engine that ran").contains("engine=" + engine);
+            profiles.add(out);
+            return out;
+        });
+        return MixedShares.of(profiles);
+    }
+
+    /** The prefix that runs a JVM as {@code user} under a filter refusing {@code perf_event_open}. */
+    private List<String> deniedPrefix(String user) throws Exception {
+        Assumptions.assumeTrue(SeccompLauncher.canRunAs(user), "not run: needs root, runuser and a user " + user);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        return SeccompLauncher.build(dir).prefix(user, "perf_event_open");
+    }
+
+    /** Runs {@code example} for {@code length} under the agent behind {@code prefix}; returns its profile. */
+    private Path run(List<String> prefix, Path jdk, String name, String example, Duration length) throws Exception {
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path out = dir.resolve(name + ".collapsed");
+        Path runDir = Files.createDirectories(dir.resolve(name));
+        Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        // Copies another user can read whatever the checkout's permissions.
+        Path agent = dir.resolve("mixflame.jar");
+        Path examples = dir.resolve("mixflame-examples.jar");
+        if (!Files.exists(examples)) {
+            Files.copy(BuiltJars.agent(), agent);
+            Files.copy(BuiltJars.examples(), examples);
+        }
+        try (ChildJvm app = ChildJvm.start(prefix, jdk, runDir, List.of(
+                "-javaagent:" + agent + "=start,interval=" + INTERVAL + ",file=" + out,
+                "-jar", examples.toString(), example, "--seconds", Long.toString(length.toSeconds())))) {
+            assertThat(app.awaitExit(length.plus(Duration.ofSeconds(110)))).as(app.stderr()).isZero();
+            if (!prefix.isEmpty() && prefix.contains("perf_event_open")) {
+                assertThat(app.stderr()).as("why perf was not used").contains("perf engine refused");
+            }
+        }
+        return out;
+    }
+}
