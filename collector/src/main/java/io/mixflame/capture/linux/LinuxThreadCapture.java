@@ -85,6 +85,16 @@ public final class LinuxThreadCapture implements ThreadCapture {
     }
 
     @Override
+    public void retainOnly(int[] alive, int n) {
+        blocked.retainOnly(alive, n);
+    }
+
+    @Override
+    public void close() {
+        blocked.close();
+    }
+
+    @Override
     public List<String> kernelFrames(int tid) {
         return KernelStack.read(pid, tid);
     }

@@ -16,6 +16,8 @@ public final class BlockedThreadCapture {
     private final long pid;
     private final ProcessMemory memory;
     private final int stackBytes;
+    /** The threads' syscall lines, read through descriptors held open: a sampler reads them at every tick. */
+    private final io.mixflame.process.linux.TaskFileReader syscalls;
 
     /**
      * @param pid        the process
@@ -26,6 +28,7 @@ public final class BlockedThreadCapture {
         this.pid = pid;
         this.memory = memory;
         this.stackBytes = stackBytes;
+        this.syscalls = new io.mixflame.process.linux.TaskFileReader(pid, "syscall", 256);
     }
 
     /**
@@ -37,7 +40,7 @@ public final class BlockedThreadCapture {
      */
     public Optional<BlockedThreadState> capture(long tid, LongFunction<MemoryMapping> stackRegion,
                                                 CapturedThread out) throws IOException {
-        Optional<BlockedThreadState> state = BlockedThreadState.read(pid, tid);
+        Optional<BlockedThreadState> state = BlockedThreadState.parse(line(tid));
         if (state.isEmpty()) {
             return Optional.empty();
         }
@@ -58,7 +61,26 @@ public final class BlockedThreadCapture {
 
     /** Whether the thread is still exactly where {@code before} found it. */
     public boolean unchanged(long tid, BlockedThreadState before) throws IOException {
-        Optional<BlockedThreadState> now = BlockedThreadState.read(pid, tid);
+        Optional<BlockedThreadState> now = BlockedThreadState.parse(line(tid));
         return now.isPresent() && now.get().line().equals(before.line());
+    }
+
+    /** Thread {@code tid}'s syscall line; throws when the thread is gone. */
+    private String line(long tid) throws IOException {
+        int n = syscalls.read((int) tid);
+        if (n < 0) {
+            throw new IOException("thread " + tid + " of process " + pid + " is gone");
+        }
+        return new String(syscalls.buffer().array(), 0, n, java.nio.charset.StandardCharsets.US_ASCII).trim();
+    }
+
+    /** Gives back the descriptors of threads not among the first {@code n} of {@code alive}. */
+    public void retainOnly(int[] alive, int n) {
+        syscalls.retainOnly(alive, n);
+    }
+
+    /** Gives back every descriptor held. */
+    public void close() {
+        syscalls.close();
     }
 }

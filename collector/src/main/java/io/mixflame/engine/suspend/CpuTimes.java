@@ -7,7 +7,8 @@ import java.util.Arrays;
  * GetThreadTimes is a round trip through wineserver and an open, read and close of the thread's {@code /proc} stat
  * file (160 µs or more on a busy machine), asked of every thread at every tick: a JVM's twenty-odd threads cost a
  * tenth of a 10 ms interval or more, though most of them (GC and compiler threads, waiting ones) used nothing. A
- * thread that used no CPU over {@value #QUIET_POLLS} looks in a row is asked again after 2 ticks, then 4, 8 and so
+ * thread that used no CPU (or less than the least worth a sample) over {@value #QUIET_POLLS} looks in a row is asked
+ * again after 2 ticks, then 4, 8 and so
  * on up to {@value #QUIET_MOST_EVERY}, for as long as it stays quiet; once it has used some it is asked at every tick
  * again. Its growth is then all it used since the last look, so its share of the profile is kept, only found up to
  * that many ticks later. Arrays are indexed as the listing is.
@@ -21,6 +22,7 @@ final class CpuTimes {
 
     private long[] last = new long[0];
     private int[] quiet = new int[0];
+    private long least = 1;
 
     /**
      * Takes a new listing: each thread of {@code alive} that {@code listed} held keeps its last CPU time and how
@@ -58,17 +60,32 @@ final class CpuTimes {
     }
 
     /**
+     * Sets the least growth worth a sample: a thread that used less since its last sample is not stopped for it yet
+     * (with CPU times in nanoseconds, a thread that woke for microseconds would be stopped at every tick); what it
+     * used is kept, and counted with the sample that the growth, once past this, brings.
+     */
+    void leastGrowth(long nanos) {
+        least = Math.max(1, nanos);
+    }
+
+    /**
      * Records thread {@code i}'s CPU time {@code used} (negative when it could not be read).
      *
-     * @return how much it grew since the last look, or -1 when it did not (or either look failed)
+     * @return how much it grew since its last sample, or -1 when it did not grow by the least worth a sample (or a
+     *         look failed)
      */
     long growth(int i, long used) {
         long before = last[i];
-        last[i] = used;
         if (used < 0 || before < 0 || used <= before) {
+            last[i] = used;
             quiet[i] = Math.min(quiet[i] + 1, QUIET_MOST);
             return -1;
         }
+        if (used - before < least) {
+            quiet[i] = Math.min(quiet[i] + 1, QUIET_MOST);
+            return -1;
+        }
+        last[i] = used;
         quiet[i] = 0;
         return used - before;
     }

@@ -123,6 +123,8 @@ public final class SuspendEngine implements SamplingEngine {
         }
         capture = target.threadCapture(STACK_BYTES);
         intervalNanos = settings.intervalNanos();
+        // A quarter of the interval: a thread that woke for microseconds waits until its CPU is worth a stop.
+        cpuTimes.leastGrowth(intervalNanos / 4);
         startNanos = System.nanoTime();
         endNanos = 0;
         startCpuNanos = processCpuNanos();

@@ -17,10 +17,13 @@ public final class ProcThreadSource implements ThreadSource {
     private final Path taskDir;
     /** Whether the kernel keeps {@code schedstat} files; found out at the first thread without one. */
     private volatile boolean schedstat = true;
+    /** The threads' {@code schedstat} files, held open for the sampler that asks for CPU times at every tick. */
+    private final TaskFileReader schedstats;
 
     /** The threads of process {@code pid}. */
     public ProcThreadSource(long pid) {
         this.taskDir = Path.of("/proc", Long.toString(pid), "task");
+        this.schedstats = new TaskFileReader(pid, "schedstat", 128);
     }
 
     @Override
@@ -50,6 +53,10 @@ public final class ProcThreadSource implements ThreadSource {
         } catch (IOException | RuntimeException e) {
             return new int[0];
         }
+        synchronized (schedstats) {
+            // A thread that ended gives its file back: descriptors are held only for the living.
+            schedstats.retainOnly(tids, n);
+        }
         return Arrays.copyOf(tids, n);
     }
 
@@ -66,31 +73,45 @@ public final class ProcThreadSource implements ThreadSource {
      */
     @Override
     public long cpuTimeNanos(int tid) {
-        Path thread = taskDir.resolve(Integer.toString(tid));
         if (schedstat) {
-            try {
-                return cpuTimeOfSchedstatLine(Files.readString(thread.resolve("schedstat"), StandardCharsets.UTF_8));
-            } catch (java.nio.file.NoSuchFileException e) {
-                if (!Files.isDirectory(thread)) {
-                    return -1;
+            synchronized (schedstats) {
+                if (schedstats.read(tid) > 0) {
+                    return firstNumber(schedstats.buffer());
                 }
-                schedstat = false;
-            } catch (IOException | RuntimeException e) {
+            }
+            Path thread = taskDir.resolve(Integer.toString(tid));
+            if (!Files.isDirectory(thread)) {
+                return -1;
+            }
+            schedstat = Files.exists(thread.resolve("schedstat"));
+            if (schedstat) {
                 return -1;
             }
         }
         try {
-            String stat = Files.readString(thread.resolve("stat"), StandardCharsets.UTF_8);
+            String stat = Files.readString(taskDir.resolve(Integer.toString(tid)).resolve("stat"),
+                    StandardCharsets.UTF_8);
             return cpuTimeOfStatLine(stat);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
     }
 
-    /** The first of a {@code schedstat} line's three numbers: nanoseconds run on a CPU. */
-    static long cpuTimeOfSchedstatLine(String line) {
-        int end = line.indexOf(' ');
-        return Long.parseLong(end < 0 ? line.strip() : line.substring(0, end));
+    /**
+     * The decimal number at the start of {@code text}, or -1 when there is none: {@code schedstat}'s first, the
+     * nanoseconds run on a CPU.
+     */
+    static long firstNumber(java.nio.ByteBuffer text) {
+        long value = 0;
+        int digits = 0;
+        for (int i = text.position(); i < text.limit() && digits < 19; i++, digits++) {
+            byte b = text.get(i);
+            if (b < '0' || b > '9') {
+                break;
+            }
+            value = value * 10 + (b - '0');
+        }
+        return digits == 0 ? -1 : value;
     }
 
     /**

@@ -8,6 +8,17 @@ class CpuTimesTest {
     private static final long MS = 1_000_000L;
 
     @Test
+    void growthBelowTheLeastWorthASampleIsKeptForALaterOne() {
+        CpuTimes times = new CpuTimes();
+        times.relisted(new int[0], new int[] {7});
+        times.leastGrowth(2 * MS);
+        times.growth(0, 10 * MS);
+        assertThat(times.growth(0, 11 * MS)).as("1 ms: not worth a stop yet").isEqualTo(-1);
+        assertThat(times.growth(0, 13 * MS)).as("all it used since its last sample").isEqualTo(3 * MS);
+        assertThat(times.growth(0, 14 * MS)).isEqualTo(-1);
+    }
+
+    @Test
     void aThreadIsFirstSeenThenWeighedByItsGrowth() {
         CpuTimes times = new CpuTimes();
         times.relisted(new int[0], new int[] {7});

@@ -71,7 +71,9 @@ class ProcThreadSourceTest {
 
     @Test
     void cpuTimeFromSchedstatIsItsFirstNumberInNanoseconds() {
-        assertThat(ProcThreadSource.cpuTimeOfSchedstatLine("3956648 115028 1\n")).isEqualTo(3_956_648L);
+        assertThat(ProcThreadSource.firstNumber(java.nio.ByteBuffer.wrap("3956648 115028 1\n".getBytes())))
+                .isEqualTo(3_956_648L);
+        assertThat(ProcThreadSource.firstNumber(java.nio.ByteBuffer.wrap("x".getBytes()))).isEqualTo(-1);
     }
 
     @Test
