@@ -45,7 +45,10 @@ final class EngineSelector {
                 : event == ProfilingEvent.WALL ? EngineMaker.WALL : EngineMaker.PERF, states);
         switch (choice) {
             case AUTO -> {
-                list.add(nativeEngine);
+                // Where perf events are refused, a wall profile whose running threads the ptrace engine walks is
+                // worth more than one that shows them unwalked.
+                list.add(TargetProcesses.onWindows() || event != ProfilingEvent.WALL ? nativeEngine
+                        : new EngineMaker(EngineMaker.WALL_WALKING_RUNNING, states));
                 if (!TargetProcesses.onWindows()) {
                     // Where perf_events are refused (a container's seccomp profile, perf_event_paranoid 3 or 4),
                     // threads stopped for a moment from a helper process still give mixed stacks.
@@ -72,6 +75,7 @@ final class EngineSelector {
         static final int JFR = 2;
         static final int HELPER = 3;
         static final int PTRACE = 4;
+        static final int WALL_WALKING_RUNNING = 5;
         private final int kind;
         private final EnumSet<ThreadState> states;
 
@@ -87,6 +91,8 @@ final class EngineSelector {
                 case WALL -> new WallEngine(OwnPid.get(), new LinuxPerfSyscalls(), states);
                 case JFR -> new JfrEngine();
                 case PTRACE -> new HelperEngine(true);
+                case WALL_WALKING_RUNNING -> new WallEngine(OwnPid.get(), new LinuxPerfSyscalls(), states)
+                        .needingRunningStacks();
                 default -> new HelperEngine(false);
             };
         }

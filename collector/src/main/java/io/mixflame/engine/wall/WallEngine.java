@@ -9,6 +9,7 @@ import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PreferredSampleCapture;
 import io.mixflame.capture.perf.SampleCapture;
+import io.mixflame.capture.perf.PerfEventAttr;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.RawSample;
@@ -89,6 +90,9 @@ public final class WallEngine implements SamplingEngine {
 
     private final long pid;
     private final PerfSyscalls syscalls;
+    private static final long PERF_FLAG_FD_CLOEXEC = 8;
+    /** Whether to refuse to start where perf events are refused, rather than sample running threads unwalked. */
+    private boolean needsRunningStacks;
     private final ThreadSource threadSource;
     private final EnumSet<ThreadState> states;
     private volatile boolean running;
@@ -200,10 +204,31 @@ public final class WallEngine implements SamplingEngine {
         return "perf";
     }
 
+    /**
+     * Makes {@link #start} refuse where perf events are refused, so that an engine that can walk the running threads
+     * another way is tried next; without it, running threads are sampled as {@code [running]}, unwalked.
+     *
+     * @return this engine
+     */
+    public WallEngine needingRunningStacks() {
+        needsRunningStacks = true;
+        return this;
+    }
+
     @Override
     public synchronized void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
         if (settings.event() != ProfilingEvent.WALL) {
             throw new EngineUnavailableException("the wall engine samples wall-clock time only");
+        }
+        if (needsRunningStacks) {
+            // One event of this thread, opened and closed: where it is refused, so are the running threads' stacks.
+            int fd = syscalls.perfEventOpen(PerfEventAttr.cpuClock(settings.intervalNanos(), 0, 0, false, 1), 0,
+                    PERF_FLAG_FD_CLOEXEC);
+            if (fd < 0) {
+                throw new EngineUnavailableException("running threads' stacks cannot be sampled: "
+                        + io.mixflame.capture.perf.PerfRefusal.explain(fd));
+            }
+            syscalls.close(fd);
         }
         try {
             memory = new LinuxProcessMemory(pid);

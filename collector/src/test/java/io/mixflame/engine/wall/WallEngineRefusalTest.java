@@ -1,0 +1,75 @@
+package io.mixflame.engine.wall;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mixflame.capture.perf.PerfSyscalls;
+import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.SamplingSettings;
+import java.util.EnumSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where perf events are refused, a wall engine told that it needs the running threads' stacks refuses to start (so
+ * that the next engine, which walks them another way, is tried) and says why; one not told starts without them.
+ */
+class WallEngineRefusalTest {
+    /** Refuses every perf event as a container's seccomp profile does, and fails the test on anything else. */
+    private static final class Refusing implements PerfSyscalls {
+        int opens;
+
+        @Override
+        public int perfEventOpen(byte[] attr, int tid, long flags) {
+            opens++;
+            return -13;
+        }
+
+        @Override
+        public int perfEventOpen(byte[] attr, int tid, int cpu, long flags) {
+            opens++;
+            return -13;
+        }
+
+        @Override
+        public long mmap(int fd, long length) {
+            throw new AssertionError("nothing to map");
+        }
+
+        @Override
+        public void munmap(long address, long length) {
+            throw new AssertionError("nothing to unmap");
+        }
+
+        @Override
+        public int ioctl(int fd, long request) {
+            throw new AssertionError("nothing to control");
+        }
+
+        @Override
+        public void close(int fd) {
+            throw new AssertionError("nothing to close");
+        }
+    }
+
+    private static final SamplingSettings WALL = new SamplingSettings(ProfilingEvent.WALL, 10_000_000L, true);
+
+    @Test
+    void needingRunningStacksItRefusesToStartAndSaysWhy() {
+        Refusing refusing = new Refusing();
+        WallEngine engine = new WallEngine(ProcessHandle.current().pid(), refusing,
+                EnumSet.allOf(ThreadState.class)).needingRunningStacks();
+        assertThatThrownBy(() -> engine.start(WALL, (f, d, s, w) -> { }))
+                .isInstanceOf(EngineUnavailableException.class).hasMessageContaining("EACCES");
+        assertThat(refusing.opens).isEqualTo(1);
+    }
+
+    @Test
+    void otherwiseItStartsAndSamplesTheRunningThreadsUnwalked() throws Exception {
+        WallEngine engine = new WallEngine(ProcessHandle.current().pid(), new Refusing(),
+                EnumSet.allOf(ThreadState.class));
+        engine.start(WALL, (f, d, s, w) -> { });
+        engine.stop();
+        assertThat(engine.name()).isEqualTo("perf");
+    }
+}
