@@ -222,7 +222,8 @@ public final class WallEngine implements SamplingEngine {
         }
         if (needsRunningStacks) {
             // One event of this thread, opened and closed: where it is refused, so are the running threads' stacks.
-            int fd = syscalls.perfEventOpen(PerfEventAttr.cpuClock(settings.intervalNanos(), 0, 0, false, 1), 0,
+            int fd = syscalls.perfEventOpen(PerfEventAttr.cpuClock(settings.intervalNanos(),
+                    io.mixflame.capture.perf.UserRegisters.MASK, PerfCaptureSettings.DEFAULT_STACK_BYTES, false, 1), 0,
                     PERF_FLAG_FD_CLOEXEC);
             if (fd < 0) {
                 throw new EngineUnavailableException("running threads' stacks cannot be sampled: "

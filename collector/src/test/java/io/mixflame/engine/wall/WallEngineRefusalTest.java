@@ -64,6 +64,16 @@ class WallEngineRefusalTest {
         assertThat(refusing.opens).isEqualTo(1);
     }
 
+    /** The probe is a real sampling event: a kernel that permits perf events accepts it (EINVAL would refuse all). */
+    @Test
+    void needingRunningStacksItStartsWherePerfEventsArePermitted() throws Exception {
+        WallEngine engine = new WallEngine(ProcessHandle.current().pid(),
+                new io.mixflame.capture.perf.LinuxPerfSyscalls(), EnumSet.allOf(ThreadState.class))
+                .needingRunningStacks();
+        engine.start(WALL, (f, d, s, w) -> { });
+        engine.stop();
+    }
+
     @Test
     void otherwiseItStartsAndSamplesTheRunningThreadsUnwalked() throws Exception {
         WallEngine engine = new WallEngine(ProcessHandle.current().pid(), new Refusing(),
