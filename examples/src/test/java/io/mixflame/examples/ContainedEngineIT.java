@@ -27,8 +27,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of the two (root, an ordinary one), judged on as many samples as the margins need.
  */
 class ContainedEngineIT {
-    /** At 5 ms: 200 samples a second of one busy thread, so that the counts the margins need come soon. */
-    private static final String INTERVAL = "5ms";
+    /** At 2 ms: 500 samples a second of one busy thread, so that the counts the margins need come soon. */
+    private static final String INTERVAL = "2ms";
+    private static final long ASKED_PER_SECOND = 500;
     private static final double DIFFERENCE = 0.08;
 
     @TempDir
@@ -39,8 +40,8 @@ class ContainedEngineIT {
     void theCpuExamplesSharesHoldWithThreadsStoppedFromOutside(Path jdk, String user) throws Exception {
         List<String> prefix = deniedPrefix(user);
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
-                CollapsedShares.samplesForMargin(DIFFERENCE), Duration.ofMinutes(2), 200);
-        CollapsedShares profile = periods.collect(Duration.ofSeconds(4), p -> {
+                CollapsedShares.samplesForMargin(DIFFERENCE), Duration.ofMinutes(2), ASKED_PER_SECOND);
+        CollapsedShares profile = periods.collect(Duration.ofSeconds(3), p -> {
             CollapsedShares s = CollapsedShares.read(p);
             return s.samplesWithFrameEnding("alpha") + s.samplesWithFrameEnding("beta")
                     + s.samplesWithFrameEnding("gamma");
@@ -123,9 +124,9 @@ class ContainedEngineIT {
 
     private MixedShares mixed(List<String> prefix, Path jdk, String engine, long needed) throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples of the mixed workload with the " + engine + " engine",
-                needed, Duration.ofMinutes(2), 200);
+                needed, Duration.ofMinutes(2), ASKED_PER_SECOND);
         List<Path> profiles = new ArrayList<>();
-        periods.collect(Duration.ofSeconds(8), p -> MixedShares.of(List.of(p)).samples(), (i, length) -> {
+        periods.collect(Duration.ofSeconds(4), p -> MixedShares.of(List.of(p)).samples(), (i, length) -> {
             Path out = run(prefix, jdk, "mixed-" + engine + "-" + i, "mixed", length);
             assertThat(Files.readAllLines(out).get(0)).as("the engine that ran").contains("engine=" + engine);
             profiles.add(out);
