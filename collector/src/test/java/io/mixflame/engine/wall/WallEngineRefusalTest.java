@@ -70,7 +70,8 @@ class WallEngineRefusalTest {
         WallEngine engine = new WallEngine(ProcessHandle.current().pid(),
                 new io.mixflame.capture.perf.LinuxPerfSyscalls(), EnumSet.allOf(ThreadState.class))
                 .needingRunningStacks();
-        engine.start(WALL, (f, d, s, w) -> { });
+        org.assertj.core.api.Assertions.assertThatCode(() -> engine.start(WALL, (f, d, s, w) -> { }))
+                .as("the probe of a kernel that permits perf events").doesNotThrowAnyException();
         engine.stop();
     }
 
