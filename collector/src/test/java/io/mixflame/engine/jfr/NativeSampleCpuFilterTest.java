@@ -45,7 +45,9 @@ class NativeSampleCpuFilterTest {
                 counted = filter.running(busy.getId(), System.nanoTime());
             }
             assertThat(counted).as("the busy thread, within 50 tries").isTrue();
-            Thread.sleep(40);
+            assertThat(filter.running(busy.getId(), System.nanoTime()))
+                    .as("a sample a moment later (the same batch of JFR's stream) shares the decision").isTrue();
+            Thread.sleep(NativeSampleCpuFilter.DECISION_NANOS / 1_000_000 + 20);
             assertThat(filter.running(blocked.getId(), System.nanoTime())).as("the blocked thread").isFalse();
             assertThat(filter.running(Long.MAX_VALUE, System.nanoTime())).as("a thread that does not exist")
                     .isFalse();
