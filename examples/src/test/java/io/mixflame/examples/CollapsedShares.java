@@ -89,6 +89,25 @@ public final class CollapsedShares {
         return (long) Math.ceil(16 * 0.25 / (margin * margin));
     }
 
+    /**
+     * Asserts the {@code cpu} example's split: alpha, beta and gamma at 50, 30 and 20% of their samples, each within
+     * {@link #chanceMargin} of its share.
+     */
+    public void assertCpuSplit() {
+        long alpha = samplesWithFrameEnding("alpha");
+        long beta = samplesWithFrameEnding("beta");
+        long gamma = samplesWithFrameEnding("gamma");
+        double all = alpha + beta + gamma;
+        Assertions.assertThat(alpha / all).as("alpha share").isCloseTo(0.50, chanceMargin(0.50, all));
+        Assertions.assertThat(beta / all).as("beta share").isCloseTo(0.30, chanceMargin(0.30, all));
+        Assertions.assertThat(gamma / all).as("gamma share").isCloseTo(0.20, chanceMargin(0.20, all));
+    }
+
+    /** The samples in alpha, beta and gamma: those {@link #assertCpuSplit} judges. */
+    public long cpuSplitSamples() {
+        return samplesWithFrameEnding("alpha") + samplesWithFrameEnding("beta") + samplesWithFrameEnding("gamma");
+    }
+
     public long totalSamples() {
         return stackLines.stream().mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

@@ -46,18 +46,9 @@ class ContainedEngineIT {
         List<String> prefix = deniedPrefix(user);
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(DIFFERENCE), Duration.ofMinutes(2), 500);
-        CollapsedShares profile = periods.collect(Duration.ofSeconds(3), p -> {
-            CollapsedShares s = CollapsedShares.read(p);
-            return s.samplesWithFrameEnding("alpha") + s.samplesWithFrameEnding("beta")
-                    + s.samplesWithFrameEnding("gamma");
-        }, (i, length) -> run(prefix, jdk, "cpu-" + i, "cpu", CPU_INTERVAL, length)).shares();
-        long alpha = profile.samplesWithFrameEnding("alpha");
-        long beta = profile.samplesWithFrameEnding("beta");
-        long gamma = profile.samplesWithFrameEnding("gamma");
-        double all = alpha + beta + gamma;
-        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
-        assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
-        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
+        CollapsedShares profile = periods.collect(Duration.ofSeconds(3), p -> CollapsedShares.read(p).cpuSplitSamples(),
+                (i, length) -> run(prefix, jdk, "cpu-" + i, "cpu", CPU_INTERVAL, length)).shares();
+        profile.assertCpuSplit();
     }
 
     @ParameterizedTest

@@ -24,7 +24,8 @@ class CpuAccuracyIT {
     void sharesOfAlphaBetaGammaMatchTheWorkload(Path jdk) throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(2), 100);
-        CollapsedShares profile = periods.collect(Duration.ofSeconds(10), p -> splitSamples(CollapsedShares.read(p)),
+        CollapsedShares profile = periods.collect(Duration.ofSeconds(10),
+                p -> CollapsedShares.read(p).cpuSplitSamples(),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
                     try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
@@ -35,17 +36,6 @@ class CpuAccuracyIT {
                     }
                     return out;
                 }).shares();
-        long alpha = profile.samplesWithFrameEnding("alpha");
-        long beta = profile.samplesWithFrameEnding("beta");
-        long gamma = profile.samplesWithFrameEnding("gamma");
-        double all = alpha + beta + gamma;
-        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
-        assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
-        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
-    }
-
-    private static long splitSamples(CollapsedShares profile) {
-        return profile.samplesWithFrameEnding("alpha") + profile.samplesWithFrameEnding("beta")
-                + profile.samplesWithFrameEnding("gamma");
+        profile.assertCpuSplit();
     }
 }

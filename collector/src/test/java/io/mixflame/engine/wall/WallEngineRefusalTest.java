@@ -3,7 +3,7 @@ package io.mixflame.engine.wall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mixflame.capture.perf.PerfSyscalls;
+import io.mixflame.capture.perf.RefusingPerfSyscalls;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingSettings;
@@ -15,53 +15,16 @@ import org.junit.jupiter.api.Test;
  * that the next engine, which walks them another way, is tried) and says why; one not told starts without them.
  */
 class WallEngineRefusalTest {
-    /** Refuses every perf event as a container's seccomp profile does, and fails the test on anything else. */
-    private static final class Refusing implements PerfSyscalls {
-        int opens;
-
-        @Override
-        public int perfEventOpen(byte[] attr, int tid, long flags) {
-            opens++;
-            return -13;
-        }
-
-        @Override
-        public int perfEventOpen(byte[] attr, int tid, int cpu, long flags) {
-            opens++;
-            return -13;
-        }
-
-        @Override
-        public long mmap(int fd, long length) {
-            throw new AssertionError("nothing to map");
-        }
-
-        @Override
-        public void munmap(long address, long length) {
-            throw new AssertionError("nothing to unmap");
-        }
-
-        @Override
-        public int ioctl(int fd, long request) {
-            throw new AssertionError("nothing to control");
-        }
-
-        @Override
-        public void close(int fd) {
-            throw new AssertionError("nothing to close");
-        }
-    }
-
     private static final SamplingSettings WALL = new SamplingSettings(ProfilingEvent.WALL, 10_000_000L, true);
 
     @Test
     void needingRunningStacksItRefusesToStartAndSaysWhy() {
-        Refusing refusing = new Refusing();
+        RefusingPerfSyscalls refusing = new RefusingPerfSyscalls(13);
         WallEngine engine = new WallEngine(ProcessHandle.current().pid(), refusing,
                 EnumSet.allOf(ThreadState.class)).needingRunningStacks();
         assertThatThrownBy(() -> engine.start(WALL, (f, d, s, w) -> { }))
                 .isInstanceOf(EngineUnavailableException.class).hasMessageContaining("EACCES");
-        assertThat(refusing.opens).isEqualTo(1);
+        assertThat(refusing.opens()).isEqualTo(1);
     }
 
     /** The probe is a real sampling event: a kernel that permits perf events accepts it (EINVAL would refuse all). */
@@ -77,7 +40,7 @@ class WallEngineRefusalTest {
 
     @Test
     void otherwiseItStartsAndSamplesTheRunningThreadsUnwalked() throws Exception {
-        WallEngine engine = new WallEngine(ProcessHandle.current().pid(), new Refusing(),
+        WallEngine engine = new WallEngine(ProcessHandle.current().pid(), new RefusingPerfSyscalls(13),
                 EnumSet.allOf(ThreadState.class));
         engine.start(WALL, (f, d, s, w) -> { });
         engine.stop();
