@@ -1,9 +1,5 @@
 package io.mixflame.capture.proc;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -18,18 +14,6 @@ import java.util.Optional;
  * @param line      the raw line, for comparing two reads exactly
  */
 public record BlockedThreadState(long syscall, long[] arguments, long sp, long pc, String line) {
-
-    /**
-     * Reads the thread's state.
-     *
-     * @return empty when the thread is running on a CPU (its registers are not in the file then)
-     * @throws IOException when the thread is gone or the file is not readable
-     */
-    public static Optional<BlockedThreadState> read(long pid, long tid) throws IOException {
-        String line = Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "syscall"),
-                StandardCharsets.US_ASCII).trim();
-        return parse(line);
-    }
 
     /** Parses a line of the file; empty for {@code running} or a line not in the kernel's format. */
     static Optional<BlockedThreadState> parse(String line) {
