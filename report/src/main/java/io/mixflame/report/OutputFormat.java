@@ -1,5 +1,6 @@
 package io.mixflame.report;
 
+import java.nio.file.Path;
 import java.util.Locale;
 
 /** The file formats a profile can be written in, chosen by the output file's extension. */
@@ -11,13 +12,24 @@ public enum OutputFormat {
     /** A gzip-compressed pprof {@code profile.proto}. */
     PPROF,
     /** A JDK Flight Recorder file of execution samples. */
-    JFR;
+    JFR,
+    /** OpenTelemetry's profiles signal: an {@code ExportProfilesServiceRequest}, uncompressed. */
+    OTLP;
 
-    private static final String ACCEPTED = ".collapsed, .folded, .txt, .html, .pb.gz, .pprof or .jfr";
+    private static final String ACCEPTED = ".collapsed, .folded, .txt, .html, .pb.gz, .pprof, .jfr or .otlp";
+
+    /** Whether {@code path}'s name asks for this format. */
+    public boolean matches(Path path) {
+        try {
+            return fromPath(path.toString()) == this;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
 
     /**
      * The format a file name asks for: {@code .collapsed}/{@code .folded}/{@code .txt} → {@link #COLLAPSED},
-     * {@code .html} → {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}, {@code .jfr} → {@link #JFR};
+     * {@code .html} → {@link #HTML}, {@code .pb.gz}/{@code .pprof} → {@link #PPROF}, {@code .jfr} → {@link #JFR}, {@code .otlp} → {@link #OTLP};
      * the extension's case does not matter.
      *
      * @throws IllegalArgumentException with a one-line message naming the file and the accepted extensions
@@ -35,6 +47,9 @@ public enum OutputFormat {
         }
         if (lower.endsWith(".jfr")) {
             return JFR;
+        }
+        if (lower.endsWith(".otlp")) {
+            return OTLP;
         }
         throw new IllegalArgumentException(
                 "cannot tell the output format of '" + path + "': its name must end in " + ACCEPTED);

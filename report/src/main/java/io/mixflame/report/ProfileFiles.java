@@ -53,6 +53,7 @@ public final class ProfileFiles {
             case COLLAPSED -> new CollapsedWriter(options.style()).write(reversedIfAsked(filtered, options), out);
             case PPROF -> new PprofWriter().write(reversedIfAsked(filtered, options), out);
             case JFR -> new JfrProfileWriter().write(reversedIfAsked(filtered, options), out);
+            case OTLP -> new OtlpWriter(OtlpResource.UNNAMED).write(reversedIfAsked(filtered, options), out);
         }
     }
 
@@ -61,11 +62,27 @@ public final class ProfileFiles {
      * each shaped by {@code options}, atomically.
      */
     public static void writeJfr(List<Profile> profiles, Path path, ReportOptions options) throws IOException {
-        java.util.List<Profile> shaped = new java.util.ArrayList<>(profiles.size());
+        List<Profile> shaped = shaped(profiles, options);
+        AtomicFileWriter.write(path, out -> new JfrProfileWriter().write(shaped, out));
+    }
+
+    /**
+     * Writes the profiles of one run's events (cpu, alloc, lock) as one OTLP message of {@code resource}
+     * ({@link OtlpWriter}), each shaped by {@code options}, atomically.
+     */
+    public static void writeOtlp(List<Profile> profiles, Path path, ReportOptions options, OtlpResource resource)
+            throws IOException {
+        List<Profile> shaped = shaped(profiles, options);
+        AtomicFileWriter.write(path, out -> new OtlpWriter(resource).write(shaped, out));
+    }
+
+    /** The profiles as {@code options} shape them: filtered, their frames styled, reversed where asked. */
+    public static List<Profile> shaped(List<Profile> profiles, ReportOptions options) {
+        List<Profile> shaped = new java.util.ArrayList<>(profiles.size());
         for (Profile p : profiles) {
             shaped.add(reversedIfAsked(ProfileTransforms.filter(p, options.filter(), options.style()), options));
         }
-        AtomicFileWriter.write(path, out -> new JfrProfileWriter().write(shaped, out));
+        return shaped;
     }
 
     /** The events of several profiles as one name for {@code %e}: {@code cpu+alloc+lock}. */
@@ -98,6 +115,11 @@ public final class ProfileFiles {
     static Profile read(Path path, Consumer<String> warnings, ReadBounds bounds) throws IOException {
         if (Files.isDirectory(path)) {
             throw new FileSystemException(path.toString(), null, "is a directory, not a profile");
+        }
+        if (OutputFormat.OTLP.matches(path)) {
+            // OTLP profiles are written for collectors and backends; the tools here read what they write otherwise.
+            throw new IOException(path + ": is an OTLP profile, which mixflame writes but does not read (profile to "
+                    + ".jfr, .pb.gz or .collapsed to read it back)");
         }
         try (InputStream in = new BufferedInputStream(Files.newInputStream(path), 64 * 1024)) {
             byte[] head = peek(in);

@@ -20,6 +20,8 @@ class OutputFormatTest {
         "profile.pb.gz, PPROF",
         "profile.pprof, PPROF",
         "profile.jfr, JFR",
+        "profile.otlp, OTLP",
+        "PROFILE.OTLP, OTLP",
     })
     void picksTheFormatFromTheExtension(String path, OutputFormat expected) {
         assertThat(OutputFormat.fromPath(path)).isEqualTo(expected);
@@ -31,7 +33,7 @@ class OutputFormatTest {
         assertThatThrownBy(() -> OutputFormat.fromPath(path))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'" + path + "'")
-                .hasMessageContaining(".collapsed, .folded, .txt, .html, .pb.gz, .pprof or .jfr")
+                .hasMessageContaining(".collapsed, .folded, .txt, .html, .pb.gz, .pprof, .jfr or .otlp")
                 .message().doesNotContain("\n");
     }
 }

@@ -116,6 +116,18 @@ class ProfileFilesTest {
     }
 
     @Test
+    void anOtlpFileIsWrittenAndItsReadingRefusedInOneLine() throws IOException {
+        Path path = dir.resolve("p.otlp");
+        ProfileFiles.write(TestProfiles.labelled(), path, ReportOptions.DEFAULT);
+        assertThat(OtlpMessages.problems(OtlpMessages.parse(Files.readAllBytes(path)))).isEmpty();
+
+        assertThatThrownBy(() -> ProfileFiles.read(path, warnings::add))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("p.otlp: is an OTLP profile")
+                .hasMessageNotContaining("\n");
+    }
+
+    @Test
     void gzipInputThatIsNoPprofIsRefusedClearly() throws IOException {
         Path path = dir.resolve("p.collapsed.gz");
         try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(path))) {
