@@ -1,6 +1,7 @@
 package io.mixflame.agent;
 
 import io.mixflame.agent.log.LogLevel;
+import io.mixflame.agent.push.OptionSecrets;
 import io.mixflame.image.index.ModuleIndexStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -67,12 +68,19 @@ public final class AgentEntry {
         run(options);
     }
 
-    /** The option text as a log line may echo it: a megabyte of options must not become a megabyte of log. */
+    /**
+     * The option text as a log line may echo it: its secrets masked, and a megabyte of options must not become a
+     * megabyte of log.
+     */
     static String shown(String optionText) {
-        if (optionText == null || optionText.length() <= MAX_SHOWN) {
-            return optionText;
+        if (optionText == null) {
+            return null;
         }
-        return optionText.substring(0, MAX_SHOWN) + "… (" + (optionText.length() - MAX_SHOWN) + " more characters)";
+        String masked = OptionSecrets.masked(optionText);
+        if (masked.length() <= MAX_SHOWN) {
+            return masked;
+        }
+        return masked.substring(0, MAX_SHOWN) + "… (" + (masked.length() - MAX_SHOWN) + " more characters)";
     }
 
     private static void run(AgentOptions options) {

@@ -1,6 +1,9 @@
 package io.mixflame.agent;
 
 import io.mixflame.agent.log.LogLevel;
+import io.mixflame.agent.push.PushAddress;
+import io.mixflame.agent.push.PushOptions;
+import io.mixflame.agent.push.PushTags;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.jfr.JdkEventSettings;
 import io.mixflame.profile.Durations;
@@ -12,6 +15,7 @@ import io.mixflame.report.ReportOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -19,6 +23,14 @@ import java.util.Set;
  * {@code start,event=cpu,interval=10ms,file=profile.html}. async-profiler's spellings {@code timeout=} (for
  * {@code duration=}) and {@code loglevel=} (for {@code log=}) are accepted too; {@code include=} and
  * {@code exclude=} may be repeated.
+ *
+ * <p>Each period of a loop may be pushed to fleet backends ({@link PushOptions}): {@code otlp=URL} (an OpenTelemetry
+ * collector, such as {@code http://collector:4318}) and {@code pyroscope=URL} (Grafana Pyroscope), the service named
+ * by {@code service=NAME} (else by the JVM's command line) and labelled by {@code tags=k=v;k2=v2}, authenticated by
+ * {@code authtoken=TOKEN} (a bearer token) or {@code authuser=USER} and {@code authpassword=PASSWORD} (basic auth),
+ * each of which may come from the environment instead ({@code MIXFLAME_AUTH_TOKEN}, {@code MIXFLAME_AUTH_USER},
+ * {@code MIXFLAME_AUTH_PASSWORD}). With a push target, {@code loop=} defaults to {@value #DEFAULT_PUSH_LOOP_SECONDS}
+ * s, and files are written only where {@code file=} is given.
  *
  * @param action        what to do; {@link AgentAction#START} when none is named
  * @param event         what to sample: cpu or wall, or null when only allocations or locks are profiled
@@ -45,6 +57,10 @@ import java.util.Set;
  * @param total         {@code total}: collapsed and HTML allocation and lock profiles count bytes and nanoseconds
  *                      rather than samples
  * @param labels        which labels samples carry ({@code labels}, {@code labels=http}, {@code labels=api})
+ * @param push          where each period is pushed ({@code otlp=}, {@code pyroscope=}), who the profiles are of
+ *                      ({@code service=}, {@code tags=}, which {@code .otlp} files carry too) and the credentials
+ *                      ({@code authtoken=}, {@code authuser=}, {@code authpassword=}), masked in {@code toString()}
+ * @param writesFiles   whether profiles are written to files: unless they are pushed and no {@code file=} is given
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
@@ -52,7 +68,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                            io.mixflame.agent.http.HttpAddress http,
                            java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style,
                            String cacheDir, long allocBytes, long lockNanos, boolean total,
-                           io.mixflame.agent.labels.LabelOption labels) {
+                           io.mixflame.agent.labels.LabelOption labels, PushOptions push, boolean writesFiles) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -64,6 +80,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     static final long DEFAULT_WALL_INTERVAL = 20_000_000L;
     /** async-profiler's default lock threshold. */
     static final long DEFAULT_LOCK_NANOS = 10_000L;
+    /** The loop period when profiles are pushed and {@code loop=} is not given. */
+    public static final int DEFAULT_PUSH_LOOP_SECONDS = 60;
     /** A sampling interval in bytes above this is a typo (a terabyte would never sample). */
     private static final long MAX_ALLOC_BYTES = 1L << 40;
     private static final long MIN_INTERVAL = 100_000L;
@@ -92,6 +110,14 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         Long interval = null;
         long duration = 0;
         String file = DEFAULT_FILE;
+        boolean fileGiven = false;
+        PushAddress otlp = null;
+        PushAddress pyroscope = null;
+        String service = null;
+        Map<String, String> tags = Map.of();
+        String authToken = null;
+        String authUser = null;
+        String authPassword = null;
         boolean threads = false;
         List<NamePattern> include = new ArrayList<>();
         List<NamePattern> exclude = new ArrayList<>();
@@ -153,7 +179,17 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "interval" -> interval = duration(key, value, MIN_INTERVAL, MAX_INTERVAL, 1L);
                 case "duration", "timeout" -> duration = duration(key, value, 1, Long.MAX_VALUE, SECOND);
-                case "file" -> file = required(key, value);
+                case "file" -> {
+                    file = required(key, value);
+                    fileGiven = true;
+                }
+                case "otlp" -> otlp = PushAddress.parse(key, required(key, value));
+                case "pyroscope" -> pyroscope = PushAddress.parse(key, required(key, value));
+                case "service" -> service = required(key, value);
+                case "tags" -> tags = PushTags.parse(required(key, value));
+                case "authtoken" -> authToken = required(key, value);
+                case "authuser" -> authUser = required(key, value);
+                case "authpassword" -> authPassword = required(key, value);
                 case "threads" -> {
                     flag(key, value);
                     threads = true;
@@ -197,6 +233,11 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("file=" + file + ": " + e.getMessage());
         }
+        PushOptions push = PushOptions.of(otlp, pyroscope, service, tags, authToken, authUser, authPassword,
+                System.getenv());
+        if (push.pushes() && loop == 0) {
+            loop = DEFAULT_PUSH_LOOP_SECONDS * SECOND;
+        }
         if (event == null && allocBytes == JdkEventSettings.OFF && lockNanos == JdkEventSettings.OFF) {
             event = ProfilingEvent.CPU;
         }
@@ -205,7 +246,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
                 new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total,
-                labels);
+                labels, push, fileGiven || !push.pushes());
     }
 
     /**
@@ -266,15 +307,16 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     }
 
     /**
-     * Whether samples record each Java frame's line: when asked ({@code lines}), and always for JFR and pprof files,
-     * whose readers show lines in fields of their own (as async-profiler's JFR files always have them).
+     * Whether samples record each Java frame's line: when asked ({@code lines}), and always for JFR, pprof and OTLP
+     * files and pushes, whose readers show lines in fields of their own (as async-profiler's JFR files always have
+     * them).
      */
     public boolean recordsLines() {
-        if (style.lines()) {
+        if (style.lines() || push.pushes()) {
             return true;
         }
         OutputFormat format = OutputFormat.fromPath(file);
-        return format == OutputFormat.JFR || format == OutputFormat.PPROF;
+        return format == OutputFormat.JFR || format == OutputFormat.PPROF || format == OutputFormat.OTLP;
     }
 
     /** Whether the profile keeps when each sample was taken: for JFR files, whose events each have a time. */

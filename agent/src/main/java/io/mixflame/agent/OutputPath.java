@@ -13,7 +13,7 @@ import java.time.format.DateTimeFormatter;
  */
 final class OutputPath {
     private static final int MAX_SUFFIX = 999;
-    private static final String[] EXTENSIONS = {".pb.gz", ".collapsed", ".html", ".pprof", ".txt", ".jfr"};
+    private static final String[] EXTENSIONS = {".pb.gz", ".collapsed", ".html", ".pprof", ".txt", ".jfr", ".otlp"};
 
     private OutputPath() {
     }

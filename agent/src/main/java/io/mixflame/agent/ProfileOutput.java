@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
  * to the temporary directory instead, so that a typo in {@code file=} does not cost the whole run; a loop never
  * replaces a file, not even one it wrote a second earlier.
  *
- * <p>A session of several events ({@code event=cpu,alloc,lock}) writes one JFR file holding every event's events, or
- * else one file per event, named by {@code %e} in {@code file=} ({@code -%e} is added before the extension where it
- * is missing). With {@code total}, collapsed and HTML allocation and lock profiles count bytes and nanoseconds.
+ * <p>A session of several events ({@code event=cpu,alloc,lock}) writes one JFR or OTLP file holding every event's
+ * events, or else one file per event, named by {@code %e} in {@code file=} ({@code -%e} is added before the extension
+ * where it is missing). With {@code total}, collapsed and HTML allocation and lock profiles count bytes and
+ * nanoseconds.
  */
 final class ProfileOutput {
     private static final Logger LOG = LoggerFactory.getLogger(ProfileOutput.class);
@@ -81,9 +82,11 @@ final class ProfileOutput {
     private List<Written> write(List<Profile> profiles, String template, boolean session) throws IOException {
         boolean looping = session && options.loopNanos() > 0;
         List<Written> result = new ArrayList<>(profiles.size());
-        boolean oneFile = profiles.size() > 1 && OutputFormat.fromPath(template) == OutputFormat.JFR;
+        OutputFormat format = OutputFormat.fromPath(template);
+        boolean oneFile = profiles.size() > 1 && (format == OutputFormat.JFR || format == OutputFormat.OTLP);
         if (looping) {
-            // keep= counts periods: a period of several events writes a file per event (one .jfr holds them all).
+            // keep= counts periods: a period of several events writes a file per event (one .jfr or .otlp holds them
+            // all).
             filesPerPeriod = oneFile ? 1 : profiles.size();
         }
         if (oneFile) {
@@ -145,12 +148,17 @@ final class ProfileOutput {
     }
 
     private void writeTo(List<Profile> profiles, Path path) throws IOException {
+        OutputFormat format = OutputFormat.fromPath(path.toString());
+        if (format == OutputFormat.OTLP) {
+            // Even of one event: the file names the service as a push would.
+            ProfileFiles.writeOtlp(profiles, path, options.reportOptions(), options.push().resource());
+            return;
+        }
         if (profiles.size() > 1) {
             ProfileFiles.writeJfr(profiles, path, options.reportOptions());
             return;
         }
         Profile p = profiles.get(0);
-        OutputFormat format = OutputFormat.fromPath(path.toString());
         boolean counted = format == OutputFormat.COLLAPSED || format == OutputFormat.HTML;
         String event = p.info().event();
         boolean weighed = event.equals(ProfileInfo.ALLOC) || event.equals(ProfileInfo.LOCK);

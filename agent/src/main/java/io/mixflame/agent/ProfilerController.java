@@ -1,6 +1,8 @@
 package io.mixflame.agent;
 
+import io.mixflame.agent.push.ProfilePusher;
 import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.profile.Counts;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Profile;
 import java.io.IOException;
@@ -30,6 +32,8 @@ public final class ProfilerController {
     private ScheduledExecutorService scheduler;
     private boolean hookInstalled;
     private io.mixflame.agent.http.ProfileHttpServer http;
+    /** Pushes each period of the session where its options say; null when they say nothing. */
+    private ProfilePusher pusher;
 
     /** The one controller of this JVM. */
     public static ProfilerController instance() {
@@ -63,6 +67,11 @@ public final class ProfilerController {
             return CommandResult.error("profiling did not start: " + e.getMessage());
         }
         output = new ProfileOutput(options, Path.of(System.getProperty("java.io.tmpdir")));
+        if (options.push().pushes()) {
+            // No thread and no connection yet: the first period starts them.
+            pusher = new ProfilePusher(options.push(), options.reportOptions());
+            session.notePushes(pusher.counters());
+        }
         installShutdownHook();
         if (options.http() != null) {
             try {
@@ -79,8 +88,12 @@ public final class ProfilerController {
             timer = scheduler().schedule(() -> stopIfCurrent(started), options.durationNanos(), TimeUnit.NANOSECONDS);
         }
         String message = "profiling " + session.eventsDescription() + " with the " + session.engineName() + " engine";
+        if (pusher != null) {
+            message = message + ", each " + Durations.format(options.loopNanos()) + " pushed to "
+                    + options.push().describe();
+        }
         LOG.info(message);
-        String problem = output.problemWithTarget();
+        String problem = options.writesFiles() ? output.problemWithTarget() : null;
         if (problem != null) {
             // Said now, not after an hour of profiling; the run goes on and the profile is not lost.
             String warning = "file=" + options.file() + ": " + problem + "; unless it appears, profiles go to "
@@ -107,7 +120,32 @@ public final class ProfilerController {
         }
         ending.stop();
         List<Profile> profiles = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
-        return write(profiles, null, "stopped");
+        return last(ending.options(), profiles, "stopped");
+    }
+
+    /**
+     * The session's last profiles, written where it writes files and pushed where it pushes: the push waits a bounded
+     * moment ({@link ProfilePusher#EXIT_WAIT_MILLIS}), since this may be the JVM's exit.
+     */
+    private CommandResult last(AgentOptions options, List<Profile> profiles, String verb) {
+        CommandResult written = options.writesFiles() ? write(profiles, null, verb) : null;
+        ProfilePusher ending = pusher;
+        pusher = null;
+        if (ending == null) {
+            return written != null ? written : CommandResult.ok(verb);
+        }
+        boolean pushed = ending.finish(profiles);
+        long samples = 0;
+        for (Profile p : profiles) {
+            samples = Counts.add(samples, p.totalSamples());
+        }
+        String message = samples + " samples " + (pushed ? "pushed to " : "not all pushed within "
+                + ProfilePusher.EXIT_WAIT_MILLIS + " ms to ") + options.push().describe();
+        LOG.info("{}: {}", verb, message);
+        if (written != null) {
+            return new CommandResult(written.ok(), written.message() + "; " + message);
+        }
+        return CommandResult.ok(verb + ": " + message);
     }
 
     private CommandResult dump(AgentOptions options) {
@@ -156,14 +194,24 @@ public final class ProfilerController {
         }
         long seconds = (System.currentTimeMillis() - session.startedMillis()) / 1000;
         String cost = String.join("; ", session.costNotes());
-        return CommandResult.ok("profiling " + String.join(",", session.options().events()) + " with the "
-                + session.engineName() + " engine for " + seconds + " s, " + session.samples() + " samples, file="
-                + session.options().file() + (cost.isEmpty() ? "" : " (" + cost + ")"));
+        AgentOptions options = session.options();
+        return CommandResult.ok("profiling " + String.join(",", options.events()) + " with the "
+                + session.engineName() + " engine for " + seconds + " s, " + session.samples() + " samples"
+                + (options.writesFiles() ? ", file=" + options.file() : "")
+                + (options.push().pushes() ? ", pushing to " + options.push().describe() : "")
+                + (cost.isEmpty() ? "" : " (" + cost + ")"));
     }
 
     private synchronized void endPeriod(ProfilingSession expected) {
         if (session == expected) {
-            write(expected.endPeriod(), null, "period ended");
+            List<Profile> profiles = expected.endPeriod();
+            if (expected.options().writesFiles()) {
+                write(profiles, null, "period ended");
+            }
+            if (pusher != null) {
+                // Handed over only: encoding and sending happen on the push thread, never on this timer.
+                pusher.offer(profiles);
+            }
         }
     }
 
@@ -227,7 +275,7 @@ public final class ProfilerController {
             if (session == ending) {
                 session = null;
                 List<Profile> profiles = ending.options().loopNanos() > 0 ? ending.endPeriod() : ending.snapshot();
-                write(profiles, null, "written at exit");
+                last(ending.options(), profiles, "written at exit");
             }
         }
     }

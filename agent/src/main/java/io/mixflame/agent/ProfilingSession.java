@@ -1,5 +1,6 @@
 package io.mixflame.agent;
 
+import io.mixflame.agent.push.PushCounters;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.jfr.JdkEventSettings;
@@ -38,6 +39,8 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     private final long startedMillis;
     private long periodStartMillis;
     private long periodStartNanos;
+    /** What the session's pushes did so far, one cost note; null when nothing is pushed. */
+    private volatile PushCounters pushes;
 
     private ProfilingSession(AgentOptions options, SamplingEngine engine, JdkEventStream jdkEvents,
                              io.mixflame.agent.labels.LabelCapture labels, List<EventProfile> profiles) {
@@ -173,6 +176,11 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         return sb.toString();
     }
 
+    /** Adds the account of the session's pushes to its cost notes. */
+    void notePushes(PushCounters counters) {
+        pushes = counters;
+    }
+
     long startedMillis() {
         return startedMillis;
     }
@@ -210,6 +218,12 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     public Profile window(long seconds, String event) throws InterruptedException {
         EventProfile p = profileOf(event);
         return p == null ? null : p.window(seconds * 1_000_000_000L, engineOf(p), costNotes());
+    }
+
+    @Override
+    public synchronized Profile sinceStart(String event) {
+        EventProfile p = profileOf(event);
+        return p == null ? null : p.snapshot(info(p));
     }
 
     Profile windowNanos(long nanos) throws InterruptedException {
@@ -258,6 +272,10 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         }
         if (labels != null) {
             notes.addAll(labels.costNotes());
+        }
+        PushCounters pushed = pushes;
+        if (pushed != null) {
+            notes.add(pushed.describe());
         }
         return notes;
     }

@@ -14,7 +14,7 @@ import java.util.List;
 record RecordArguments(long pid, AgentOptions options) {
 
     static final String USAGE = String.join("\n",
-            "usage: record --pid PID [-d|--duration 30s] -f|--file OUT.html|.collapsed|.folded|.pb.gz|.jfr"
+            "usage: record --pid PID [-d|--duration 30s] -f|--file OUT.html|.collapsed|.folded|.pb.gz|.jfr|.otlp"
                     + " [-e|--event cpu|wall] [-i|--interval 10ms] [-t|--threads] [OPTIONS]",
             "  OPTIONS are the agent's, comma-separated (interval=1ms,include=*Server*,ann); -d -e -i -f -t are"
                     + " asprof's flags");
@@ -67,6 +67,10 @@ record RecordArguments(long pid, AgentOptions options) {
             // Allocation and lock profiles are streamed from JFR inside the JVM; there is no way in from outside.
             throw new IllegalArgumentException("record --pid samples cpu or wall from outside the JVM and cannot "
                     + "profile alloc or lock; for those, load the agent (-javaagent, attach or launch)");
+        }
+        if (parsed.push().pushes()) {
+            throw new IllegalArgumentException("record --pid writes one file and pushes nothing; otlp= and pyroscope="
+                    + " are the agent's (load it with -javaagent, attach or launch)");
         }
         // A duration from the flags or OPTIONS (duration= or timeout=) wins over the default.
         return new RecordArguments(pid, parsed.durationNanos() > 0 ? parsed

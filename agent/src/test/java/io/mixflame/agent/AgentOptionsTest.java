@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mixflame.engine.ProfilingEvent;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -120,6 +125,7 @@ class AgentOptionsTest {
         assertThat(AgentOptions.parse("").samplingSettings().lines()).isFalse();
         assertThat(AgentOptions.parse("file=a.jfr").samplingSettings().lines()).isTrue();
         assertThat(AgentOptions.parse("file=a.pb.gz").samplingSettings().lines()).isTrue();
+        assertThat(AgentOptions.parse("file=a.otlp").samplingSettings().lines()).isTrue();
         assertThat(AgentOptions.parse("file=a.jfr").style().lines()).isFalse();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentOptions.parse("lines=yes"))
                 .hasMessage("option 'lines' takes no value");
@@ -164,7 +170,17 @@ class AgentOptionsTest {
         "start,stop|options name two actions: start and stop",
         "threads=yes|option 'threads' takes no value",
         "file=|option 'file' needs a value",
-        "interval=1ms,interval=2ms|option 'interval' given twice"})
+        "interval=1ms,interval=2ms|option 'interval' given twice",
+        "otlp=ftp://collector|otlp= needs an http:// or https:// URL with a host",
+        "pyroscope=pyroscope:4040|pyroscope= needs an http:// or https:// URL with a host",
+        "otlp=http://c:4318?x=1|otlp= takes a base URL without a query or fragment",
+        "otlp=http://c:4318,otlp=http://d:4318|option 'otlp' given twice",
+        "otlp=|option 'otlp' needs a value",
+        "service=|option 'service' needs a value",
+        "tags=1x=y|tags=: key '1x' is not [A-Za-z_][A-Za-z0-9_.]*",
+        "tags=region=e{u}|tags=: the value of region must be 1 to 256 characters without {}=,; or control",
+        "authuser=svc|authtoken=, authuser= and authpassword= go with otlp= or pyroscope=",
+        "otlp=http://c,authtoken=t,authuser=u,authpassword=p|authtoken= and authuser=/authpassword= are both given"})
     void badOptionsAreOneClearMessage(String options, String message) {
         assertThatThrownBy(() -> AgentOptions.parse(options))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -203,6 +219,65 @@ class AgentOptionsTest {
         assertThatThrownBy(() -> AgentOptions.parse("interval=9223372036854775807"))
                 .hasMessage("interval=9223372036854775807 is above the maximum of 10s");
         assertThatThrownBy(() -> AgentOptions.parse("interval=11s")).hasMessage("interval=11s is above the maximum of 10s");
+    }
+
+    @Test
+    void pushTargetsLoopEveryMinuteAndWriteFilesOnlyWhenAsked() {
+        AgentOptions push = AgentOptions.parse("otlp=http://collector:4318/,pyroscope=https://pyroscope.example/base");
+        assertThat(push.push().otlp().base()).isEqualTo("http://collector:4318");
+        assertThat(push.push().pyroscope().base()).isEqualTo("https://pyroscope.example/base");
+        assertThat(push.loopNanos()).isEqualTo(AgentOptions.DEFAULT_PUSH_LOOP_SECONDS * 1_000_000_000L);
+        assertThat(push.writesFiles()).as("push only").isFalse();
+        assertThat(push.recordsLines()).as("pprof and OTLP show lines").isTrue();
+
+        AgentOptions both = AgentOptions.parse("otlp=http://collector:4318,loop=10s,file=p-%t.otlp");
+        assertThat(both.loopNanos()).isEqualTo(10_000_000_000L);
+        assertThat(both.writesFiles()).isTrue();
+
+        AgentOptions none = AgentOptions.parse("");
+        assertThat(none.push().pushes()).isFalse();
+        assertThat(none.writesFiles()).isTrue();
+        assertThat(none.loopNanos()).isZero();
+    }
+
+    @Test
+    void serviceAndTagsNameTheProfilesOfPushesAndOtlpFiles() {
+        AgentOptions o = AgentOptions.parse("service=check out,tags=region=eu;tier=web,file=a.otlp");
+        assertThat(o.push().serviceName()).isEqualTo("check_out");
+        assertThat(o.push().tags()).containsExactly(Map.entry("region", "eu"), Map.entry("tier", "web"));
+        assertThat(o.push().pushes()).isFalse();
+        assertThat(o.recordsLines()).isTrue();
+        assertThat(o.push().resource().attributes()).containsEntry("region", "eu").containsKey("process.pid");
+        assertThat(AgentOptions.parse("").push().serviceName()).matches("[A-Za-z0-9._-]+");
+    }
+
+    @Test
+    void secretsAppearInNoMessageNoToStringAndNoLoggedOptions() {
+        String secret = "s3cr3t-Value";
+        assertThat(AgentOptions.parse("otlp=http://c:4318,authtoken=" + secret).toString())
+                .doesNotContain(secret).contains("bearer ***");
+        assertThat(AgentOptions.parse("pyroscope=http://p:4040,authuser=svc,authpassword=" + secret).toString())
+                .doesNotContain(secret).contains("basic ***");
+        for (String bad : List.of("authtoken=" + secret, "authpassword=" + secret,
+                "otlp=http://c,authtoken=" + secret + ",authtoken=" + secret,
+                "otlp=http://svc:" + secret + "@c:4318", "pyroscope=http://c,authpassword=" + secret,
+                "otlp=http://c,authtoken=" + secret + "\u0001x", "otlp=http://c,authtoken=" + secret + ",bogus")) {
+            assertThatThrownBy(() -> AgentOptions.parse(bad))
+                    .isInstanceOf(IllegalArgumentException.class).message().doesNotContain(secret);
+        }
+        assertThat(AgentEntry.shown("otlp=http://svc:" + secret + "@c,authtoken=" + secret + ",authpassword="
+                + secret)).doesNotContain(secret).contains("authtoken=***");
+
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            AgentEntry.handle("otlp=http://c:4318,authtoken=" + secret + ",bogus");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("bad options", "authtoken=***", "unknown option 'bogus'").doesNotContain(secret);
     }
 
     @Test

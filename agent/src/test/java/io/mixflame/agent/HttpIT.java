@@ -94,6 +94,14 @@ class HttpIT {
             assertThat(mutex.strings).contains("contentions", "delay", "java.lang.Object");
             assertThat(mutex.functionNames).contains("io/mixflame/testapp/ContendedApp.contend");
             assertThat(mutex.samples).isPositive();
+
+            // As Go serves them without seconds=: the counts so far, at once, for a scraper to make deltas of.
+            long asked = System.nanoTime();
+            HttpResponse<byte[]> cumulative = get(port, "/debug/pprof/allocs");
+            assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(5));
+            assertThat(cumulative.headers().firstValue("Content-Type")).hasValue("application/octet-stream");
+            assertThat(decode(cumulative.body()).samples).as("allocations since the start")
+                    .isGreaterThanOrEqualTo(allocs.samples);
         }
         try (ChildJvm app = ChildJvm.start(TestJdks.all().get(0), dir, List.of(
                 "-javaagent:" + BuiltJars.agent() + "=start,http=127.0.0.1:0,file=" + dir.resolve("y.collapsed"),

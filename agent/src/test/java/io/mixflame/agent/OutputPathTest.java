@@ -20,6 +20,7 @@ class OutputPathTest {
         assertThat(OutputPath.expand("out.pb.gz", 1, TIME, true)).isEqualTo(Path.of("out-20261122-090507.pb.gz"));
         assertThat(OutputPath.expand("out.collapsed", 1, TIME, true))
                 .isEqualTo(Path.of("out-20261122-090507.collapsed"));
+        assertThat(OutputPath.expand("out.otlp", 1, TIME, true)).isEqualTo(Path.of("out-20261122-090507.otlp"));
     }
 
     @Test

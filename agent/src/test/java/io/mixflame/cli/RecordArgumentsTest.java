@@ -58,6 +58,7 @@ class RecordArgumentsTest {
         "--pid 1 -f o.html -d 5 timeout=6|option 'timeout' given twice",
         "--pid 1 -f o.html -i 5ms interval=6ms|option 'interval' given twice",
         "--pid 1 -f o.html a=1 b=2|OPTIONS are one comma-separated word",
+        "--pid 1 -f o.otlp otlp=http://c:4318|record --pid writes one file and pushes nothing",
     })
     void badArgumentsAreOneLine(String args, String message) {
         assertThatThrownBy(() -> RecordArguments.parse(List.of(args.split(" "))))

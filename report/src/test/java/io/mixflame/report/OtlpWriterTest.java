@@ -134,6 +134,24 @@ class OtlpWriterTest {
     }
 
     @Test
+    void aWallProfileHasWallTimeBesideItsCount() throws IOException {
+        ProfileInfo info = new ProfileInfo("wall", "wall", 20_000_000L, 1_700_000_000_000L, 5_000_000_000L,
+                List.of("ticks: 250 of 250"));
+        Profile wall = TestProfiles.with(info)
+                .add(7, Frame.thread("sleeper", 3), jit("java/lang/Thread.sleep"), new Frame("[blocked in futex]",
+                        FrameType.MARKER))
+                .build();
+        ExportProfilesServiceRequest request = write(List.of(wall));
+        assertThat(OtlpMessages.sampleTypes(request)).containsExactly("samples/count", "wall/nanoseconds");
+        assertThat(OtlpMessages.stacks(request, "wall/nanoseconds"))
+                .containsOnly(Map.entry("[sleeper];java/lang/Thread.sleep;[blocked in futex]", 7 * 20_000_000L));
+        var profile = request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(1);
+        ProfilesDictionary d = request.getDictionary();
+        assertThat(d.getStringTable(profile.getPeriodType().getTypeStrindex())).isEqualTo("wall");
+        assertThat(profile.getPeriod()).isEqualTo(20_000_000L);
+    }
+
+    @Test
     void hostileNamesAreCarriedAsDataAndTheMessageStaysWellFormed() throws IOException {
         Profile hostile = HostileNames.profile();
         ExportProfilesServiceRequest request = write(List.of(hostile));

@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves profiles over HTTP for continuous profiling: {@code GET /debug/pprof/profile?seconds=N} (pprof, the
  * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls; of the session's first event),
- * {@code GET /debug/pprof/allocs?seconds=N} and {@code GET /debug/pprof/mutex?seconds=N} (the allocation and lock
- * profiles, where the session records them, else 404), {@code GET /flame?seconds=N}
+ * {@code GET /debug/pprof/allocs} and {@code GET /debug/pprof/mutex} (the allocation and lock profiles, where the
+ * session records them, else 404: as in Go, the counts since the session started, at once, unless {@code seconds=N}
+ * asks for a window; scrapers such as Grafana Alloy's take those cumulative counts and make deltas themselves), {@code GET /flame?seconds=N}
  * (an HTML flame graph) and {@code GET /status} (JSON). At most {@value #CONCURRENT} profile requests at a time
  * (more get 429), {@code seconds} between 1 and {@value #MAX_SECONDS} (else 400), other methods 405, other paths
  * 404. The connections are handled by an {@link HttpConnectionLoop} with the bounds of {@link #LIMITS}: all of its
@@ -97,7 +98,8 @@ public final class ProfileHttpServer implements AutoCloseable {
             return HttpResponse.text(429, "already serving " + CONCURRENT + " profiles; try again later\n");
         }
         try {
-            Profile profile = event == null ? source.window(seconds) : source.window(seconds, event);
+            Profile profile = event == null ? source.window(seconds)
+                    : hasSeconds(uri) ? source.window(seconds, event) : source.sinceStart(event);
             if (profile == null) {
                 return HttpResponse.text(404, "not profiling " + event + " (start with event=" + event + ")\n");
             }
@@ -109,6 +111,12 @@ public final class ProfileHttpServer implements AutoCloseable {
         } finally {
             slots.release();
         }
+    }
+
+    /** Whether the request names its window's length. */
+    static boolean hasSeconds(URI uri) {
+        String query = uri.getRawQuery();
+        return query != null && !query.isEmpty();
     }
 
     /** The {@code seconds} parameter, 30 when absent. */

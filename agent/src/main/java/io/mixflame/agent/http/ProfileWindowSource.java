@@ -14,6 +14,13 @@ public interface ProfileWindowSource {
      */
     Profile window(long seconds, String event) throws InterruptedException;
 
+    /**
+     * The samples of one event ({@code alloc}, {@code lock}) since the session started, or since its last loop
+     * period ended: what Go's {@code allocs} and {@code mutex} profiles give without {@code seconds}, cumulative
+     * counts that a scraper turns into deltas itself. Null when the session does not profile that event.
+     */
+    Profile sinceStart(String event);
+
     /** Engine, event, interval and sample count so far, as JSON fields. */
     String engine();
 
