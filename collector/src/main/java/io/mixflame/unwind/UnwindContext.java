@@ -1,5 +1,6 @@
 package io.mixflame.unwind;
 
+import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.image.ModuleMap;
 
@@ -8,7 +9,11 @@ import io.mixflame.image.ModuleMap;
  * the process's modules, and facts about the frame that the walker and the unwinders pass along.
  */
 public final class UnwindContext {
+    /** Stack regions of captured threads kept, so that loading a capture makes no object once its thread's is known. */
+    private static final int REGIONS_KEPT = 4096;
+
     private final Registers registers = new Registers();
+    private final LongKeyedCache<StackBounds> regions = new LongKeyedCache<>(REGIONS_KEPT);
     private final StackMemory memory;
     private final ModuleMap modules;
     private StackBounds bounds;
@@ -37,7 +42,6 @@ public final class UnwindContext {
         return modules;
     }
 
-    /** The region the current frame's stack pointer must stay in. */
     /**
      * Sets the walk's start from a capture: its registers, its stack copy, and its stack region (else the walker
      * finds the region around sp itself).
@@ -52,9 +56,21 @@ public final class UnwindContext {
         }
         memory.setCopy(r.sp(), thread.stackView(), thread.stackLength());
         bounds = null;
-        setBounds(thread.hasStackRegion() ? new StackBounds(thread.stackLow(), thread.stackHigh()) : null);
+        setBounds(thread.hasStackRegion() ? region(thread.stackLow(), thread.stackHigh()) : null);
     }
 
+    private StackBounds region(long low, long high) {
+        StackBounds b = low == 0 ? null : regions.get(low);
+        if (b == null || b.high() != high) {
+            b = new StackBounds(low, high);
+            if (low != 0) {
+                regions.put(low, b);
+            }
+        }
+        return b;
+    }
+
+    /** The region the current frame's stack pointer must stay in. */
     public StackBounds bounds() {
         return bounds;
     }
