@@ -46,4 +46,4 @@ echo "JFR files (bytes):"
 ls -l "$work"/p*.jfr | awk '{ print $5, $9 }'
 echo "push threads' CPU before the exit: $((push_cpu * 10)) ms"
 grep -oE 'pushes: .*' "$work/out.txt" | tail -1 || true
-grep -E 'push' "$work/out.txt" | grep -vE 'pushes: ' | head -5 || true
+grep -F "[mixflame]" "$work/out.txt" | grep -vE "profiler cost" | tail -8 || true

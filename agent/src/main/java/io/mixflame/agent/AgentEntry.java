@@ -4,6 +4,7 @@ import io.mixflame.agent.log.LogLevel;
 import io.mixflame.agent.push.OptionSecrets;
 import io.mixflame.image.index.ModuleIndexStore;
 import java.io.IOException;
+import java.lang.instrument.Instrumentation;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +29,7 @@ public final class AgentEntry {
      * @param attached whether the application was already running (an attach), rather than waiting for
      *                 {@code premain} to return
      */
-    public static void handle(String optionText, java.lang.instrument.Instrumentation instrumentation,
-            boolean attached) {
+    public static void handle(String optionText, Instrumentation instrumentation, boolean attached) {
         if (attached) {
             JnaDispatchCache.leaveToJna();
         }

@@ -1,20 +1,30 @@
 package io.mixflame.agent;
 
+import io.mixflame.agent.http.HttpAddress;
+import io.mixflame.agent.labels.LabelOption;
 import io.mixflame.agent.log.LogLevel;
 import io.mixflame.agent.push.PushAddress;
 import io.mixflame.agent.push.PushOptions;
 import io.mixflame.agent.push.PushTags;
+import io.mixflame.capture.labels.LabelSource;
 import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.jfr.JdkEventSettings;
+import io.mixflame.engine.wall.ThreadState;
 import io.mixflame.profile.Durations;
+import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.FrameFilter;
 import io.mixflame.report.FrameStyle;
 import io.mixflame.report.NamePattern;
 import io.mixflame.report.OutputFormat;
 import io.mixflame.report.ReportOptions;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -65,10 +75,10 @@ import java.util.Set;
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
                            EngineChoice engine, String logLevel, String title, String reply,
-                           io.mixflame.agent.http.HttpAddress http,
-                           java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states, FrameStyle style,
+                           HttpAddress http,
+                           EnumSet<ThreadState> states, FrameStyle style,
                            String cacheDir, long allocBytes, long lockNanos, boolean total,
-                           io.mixflame.agent.labels.LabelOption labels, PushOptions push, boolean writesFiles) {
+                           LabelOption labels, PushOptions push, boolean writesFiles) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -132,10 +142,9 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String title = null;
         String reply = null;
         String cacheDir = null;
-        io.mixflame.agent.labels.LabelOption labels = io.mixflame.agent.labels.LabelOption.OFF;
-        io.mixflame.agent.http.HttpAddress http = null;
-        java.util.EnumSet<io.mixflame.engine.wall.ThreadState> states =
-                java.util.EnumSet.allOf(io.mixflame.engine.wall.ThreadState.class);
+        LabelOption labels = LabelOption.OFF;
+        HttpAddress http = null;
+        EnumSet<ThreadState> states = EnumSet.allOf(ThreadState.class);
         Set<String> seen = new LinkedHashSet<>();
         for (String token : text == null ? new String[0] : text.split(",")) {
             String t = token.trim();
@@ -156,7 +165,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                         throw new IllegalArgumentException("options name two actions: " + action.name().toLowerCase()
                                 + " and " + key);
                     }
-                    action = AgentAction.valueOf(key.toUpperCase(java.util.Locale.ROOT));
+                    action = AgentAction.valueOf(key.toUpperCase(Locale.ROOT));
                 }
                 case "event" -> {
                     // async-profiler's events of the JDK's own: event=alloc and event=lock are alloc and lock.
@@ -222,9 +231,9 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 case "title" -> title = required(key, value);
                 case "reply" -> reply = required(key, value);
                 case "cachedir" -> cacheDir = cacheDirectory(required(key, value));
-                case "http" -> http = io.mixflame.agent.http.HttpAddress.parse(required(key, value));
-                case "state" -> states = io.mixflame.engine.wall.ThreadState.parseSet(required(key, value));
-                case "labels" -> labels = io.mixflame.agent.labels.LabelOption.parse(value);
+                case "http" -> http = HttpAddress.parse(required(key, value));
+                case "state" -> states = ThreadState.parseSet(required(key, value));
+                case "labels" -> labels = LabelOption.parse(value);
                 default -> throw new IllegalArgumentException("unknown option '" + key + "'");
             }
         }
@@ -259,10 +268,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
             events.add(event.optionName());
         }
         if (allocBytes != JdkEventSettings.OFF) {
-            events.add(io.mixflame.profile.ProfileInfo.ALLOC);
+            events.add(ProfileInfo.ALLOC);
         }
         if (lockNanos != JdkEventSettings.OFF) {
-            events.add(io.mixflame.profile.ProfileInfo.LOCK);
+            events.add(ProfileInfo.LOCK);
         }
         return events;
     }
@@ -274,7 +283,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
 
     /** A size in bytes, with async-profiler's suffixes {@code k}, {@code m}, {@code g} (powers of 1024). */
     private static long bytes(String key, String value) {
-        String v = required(key, value).toLowerCase(java.util.Locale.ROOT);
+        String v = required(key, value).toLowerCase(Locale.ROOT);
         long unit = 1;
         char last = v.charAt(v.length() - 1);
         int shift = last == 'k' ? 10 : last == 'm' ? 20 : last == 'g' ? 30 : 0;
@@ -297,10 +306,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     /** {@code off}, or an absolute path: a relative one would depend on where each JVM happens to start. */
     private static String cacheDirectory(String value) {
         try {
-            if (value.equals(CACHE_OFF) || java.nio.file.Path.of(value).isAbsolute()) {
+            if (value.equals(CACHE_OFF) || Path.of(value).isAbsolute()) {
                 return value;
             }
-        } catch (java.nio.file.InvalidPathException e) {
+        } catch (InvalidPathException e) {
             // reported below
         }
         throw new IllegalArgumentException("cachedir=" + value + " is neither off nor an absolute path");
@@ -325,14 +334,13 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     }
 
     /** What the engine is asked to sample with these options, without labels. */
-    public io.mixflame.engine.SamplingSettings samplingSettings() {
+    public SamplingSettings samplingSettings() {
         return samplingSettings(null);
     }
 
     /** What the engine is asked to sample with these options, with the labels found in {@code labels} (or null). */
-    public io.mixflame.engine.SamplingSettings samplingSettings(io.mixflame.capture.labels.LabelSource labels) {
-        return new io.mixflame.engine.SamplingSettings(event, intervalNanos, threads, recordsLines(), recordsTimes(),
-                labels);
+    public SamplingSettings samplingSettings(LabelSource labels) {
+        return new SamplingSettings(event, intervalNanos, threads, recordsLines(), recordsTimes(), labels);
     }
 
     /** How profiles written with these options are shaped: title, filter and frame style, root first. */

@@ -1,5 +1,7 @@
 package io.mixflame.agent;
 
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,15 +91,14 @@ public final class CompilerDirective {
             execute.setAccessible(true);
             Object answer = execute.invoke(bean, "Compiler.directives_add " + file);
             LOG.debug("compiler directive for the profiler's classes: {}", answer);
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError | java.io.IOException e) {
-            Throwable cause = e instanceof java.lang.reflect.InvocationTargetException && e.getCause() != null
-                    ? e.getCause() : e;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError | IOException e) {
+            Throwable cause = e instanceof InvocationTargetException && e.getCause() != null ? e.getCause() : e;
             LOG.debug("no compiler directive for the profiler's classes: {}", cause.toString());
         } finally {
             if (file != null) {
                 try {
                     Files.deleteIfExists(file);
-                } catch (java.io.IOException ignored) {
+                } catch (IOException ignored) {
                     // a small file in the temporary directory is all that is left
                 }
             }

@@ -1,5 +1,7 @@
 package io.mixflame.agent;
 
+import io.mixflame.capture.labels.LabelRecorder;
+import io.mixflame.capture.labels.SetIdResolvingSink;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
@@ -91,11 +93,11 @@ final class HelperEngine implements SamplingEngine {
             if (settings.times()) {
                 command.add(HelperCommandLine.TIMES);
             }
-            if (settings.labels() instanceof io.mixflame.capture.labels.LabelRecorder recorder) {
+            if (settings.labels() instanceof LabelRecorder recorder) {
                 // The helper reads this JVM's label log from outside, starting at its directory.
                 command.add(HelperCommandLine.LABELS);
                 command.add(Long.toHexString(recorder.log().directory()));
-                resolved = new io.mixflame.capture.labels.SetIdResolvingSink(target, recorder.sets());
+                resolved = new SetIdResolvingSink(target, recorder.sets());
                 labels = true;
             }
             command.add(options);

@@ -4,6 +4,7 @@ import io.mixflame.hotspot.BooleanFlagSwitch;
 import io.mixflame.platform.TargetProcess;
 import io.mixflame.platform.TargetProcesses;
 import io.mixflame.process.OwnPid;
+import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,7 @@ public final class InlinedFrameDetail {
         try (TargetProcess target = TargetProcesses.open(pid)) {
             BooleanFlagSwitch.Outcome outcome = BooleanFlagSwitch.turnOn(target.modules(), target.memory(), FLAG);
             return outcome == BooleanFlagSwitch.Outcome.TURNED_ON || outcome == BooleanFlagSwitch.Outcome.ALREADY_ON;
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException | IOException e) {
             return false;
         }
     }
@@ -47,7 +48,7 @@ public final class InlinedFrameDetail {
         BooleanFlagSwitch.Outcome outcome;
         try (TargetProcess self = TargetProcesses.open(OwnPid.get())) {
             outcome = BooleanFlagSwitch.turnOn(self.modules(), self.memory(), FLAG);
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException | IOException e) {
             LOG.info("{} could not be turned on ({}): compiled frames are named at safepoint granularity", FLAG,
                     e.getMessage());
             return BooleanFlagSwitch.Outcome.NOT_WRITTEN;

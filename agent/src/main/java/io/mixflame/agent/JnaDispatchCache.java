@@ -1,5 +1,6 @@
 package io.mixflame.agent;
 
+import com.sun.jna.Platform;
 import io.mixflame.image.index.ModuleIndexStore;
 import java.io.File;
 import java.io.FileInputStream;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Has JNA load its native part (libjnidispatch) from the host's cache directory instead of unpacking it from the jar
  * at every start. Unpacking writes a temporary file with a random name, and the random name starts the JDK's
  * {@code SecureRandom} and its message digests: a hundred JDK classes loaded and their code compiled by the
- * service's JIT in its start-up, for a copy that is the same every time (issue 24).
+ * service's JIT in its start-up, for a copy that is the same every time.
  *
  * <p>The copy is named by the jar entry's CRC-32 and size, written once per host (a temporary file renamed into
  * place, so a reader never sees a partial one), and checked against that CRC before every use: a damaged, truncated
@@ -123,7 +124,7 @@ public final class JnaDispatchCache {
 
     /** Where JNA keeps this platform's library in its jar, as JNA itself looks for it. */
     static String resource() {
-        return "com/sun/jna/" + com.sun.jna.Platform.RESOURCE_PREFIX + "/" + System.mapLibraryName("jnidispatch");
+        return "com/sun/jna/" + Platform.RESOURCE_PREFIX + "/" + System.mapLibraryName("jnidispatch");
     }
 
     /**

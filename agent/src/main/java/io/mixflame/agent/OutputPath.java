@@ -34,7 +34,7 @@ final class OutputPath {
 
     /**
      * The path a profile finished now is written to. The clock and its time zone are read only when the name has
-     * a time in it: they load some seventy classes of java.time into the service's start-up (issue 24).
+     * a time in it: they load some seventy classes of java.time into the service's start-up.
      */
     static Path expandNow(String template, String event, long pid, boolean looping) {
         if (looping || template.contains("%t")) {

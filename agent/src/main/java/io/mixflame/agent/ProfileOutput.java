@@ -1,6 +1,7 @@
 package io.mixflame.agent;
 
 import io.mixflame.process.OwnPid;
+import io.mixflame.profile.Counts;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.OutputFormat;
@@ -141,7 +142,7 @@ final class ProfileOutput {
         long samples() {
             long n = 0;
             for (Profile p : profiles) {
-                n = io.mixflame.profile.Counts.add(n, p.totalSamples());
+                n = Counts.add(n, p.totalSamples());
             }
             return n;
         }

@@ -1,5 +1,6 @@
 package io.mixflame.agent;
 
+import io.mixflame.agent.http.ProfileHttpServer;
 import io.mixflame.agent.push.ProfilePusher;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.profile.Counts;
@@ -31,7 +32,7 @@ public final class ProfilerController {
     private ScheduledFuture<?> timer;
     private ScheduledExecutorService scheduler;
     private boolean hookInstalled;
-    private io.mixflame.agent.http.ProfileHttpServer http;
+    private ProfileHttpServer http;
     /** Pushes each period of the session where its options say; null when they say nothing. */
     private ProfilePusher pusher;
 
@@ -75,8 +76,8 @@ public final class ProfilerController {
         installShutdownHook();
         if (options.http() != null) {
             try {
-                http = io.mixflame.agent.http.ProfileHttpServer.start(options.http(), session);
-            } catch (java.io.IOException e) {
+                http = ProfileHttpServer.start(options.http(), session);
+            } catch (IOException e) {
                 LOG.error("profiles cannot be served on {}: {}", options.http(), e.getMessage());
             }
         }

@@ -1,16 +1,23 @@
 package io.mixflame.agent;
 
+import io.mixflame.agent.http.ProfileWindowSource;
+import io.mixflame.agent.labels.LabelCapture;
+import io.mixflame.agent.labels.LabelOption;
 import io.mixflame.agent.push.PushCounters;
+import io.mixflame.capture.labels.LabelRecorder;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.jfr.JdkEventSettings;
 import io.mixflame.engine.jfr.JdkEventStream;
 import io.mixflame.engine.jfr.JdkEvents;
+import io.mixflame.profile.Durations;
 import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,10 +25,10 @@ import org.slf4j.LoggerFactory;
  * One run of profiling: the engine that samples cpu or wall-clock time, the stream of the JDK's allocation and lock
  * events, each where asked, and one bounded profile per event.
  */
-final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSource {
+final class ProfilingSession implements ProfileWindowSource {
     private static final Logger LOG = LoggerFactory.getLogger(ProfilingSession.class);
     /** Warnings of the profiles, as a consumer: a class rather than {@code LOG::warn}, spun by the JVM at start-up. */
-    private static final java.util.function.Consumer<String> WARN = new java.util.function.Consumer<>() {
+    private static final Consumer<String> WARN = new Consumer<>() {
         @Override
         public void accept(String message) {
             LOG.warn(message);
@@ -34,7 +41,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     private final SamplingEngine engine;
     private final JdkEventStream jdkEvents;
     /** The labels the engine puts into its samples; null when not recorded. */
-    private final io.mixflame.agent.labels.LabelCapture labels;
+    private final LabelCapture labels;
     private final List<EventProfile> profiles;
     private final long startedMillis;
     private long periodStartMillis;
@@ -43,7 +50,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     private volatile PushCounters pushes;
 
     private ProfilingSession(AgentOptions options, SamplingEngine engine, JdkEventStream jdkEvents,
-                             io.mixflame.agent.labels.LabelCapture labels, List<EventProfile> profiles) {
+                             LabelCapture labels, List<EventProfile> profiles) {
         this.options = options;
         this.engine = engine;
         this.jdkEvents = jdkEvents;
@@ -64,8 +71,8 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
         SamplingEngine engine = null;
         JdkEventSettings wanted = options.jdkEventSettings();
         boolean jdkEventsWanted = wanted.alloc() || wanted.lock();
-        io.mixflame.agent.labels.LabelCapture labels = startLabels(options);
-        io.mixflame.capture.labels.LabelRecorder recorder = labels == null ? null : labels.recorder();
+        LabelCapture labels = startLabels(options);
+        LabelRecorder recorder = labels == null ? null : labels.recorder();
         boolean labelled = false;
         if (options.event() != null) {
             EventProfile sampled = new EventProfile(options.event().optionName(), options.intervalNanos(), times,
@@ -115,13 +122,13 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
     }
 
     /** Starts recording labels where asked; where they cannot be, says why in one line and profiling goes on. */
-    private static io.mixflame.agent.labels.LabelCapture startLabels(AgentOptions options) {
-        if (options.labels() == io.mixflame.agent.labels.LabelOption.OFF) {
+    private static LabelCapture startLabels(AgentOptions options) {
+        if (options.labels() == LabelOption.OFF) {
             return null;
         }
         try {
-            return io.mixflame.agent.labels.LabelCapture.start(options.labels(), AgentInstrumentation.get());
-        } catch (java.io.IOException | RuntimeException | LinkageError e) {
+            return LabelCapture.start(options.labels(), AgentInstrumentation.get());
+        } catch (IOException | RuntimeException | LinkageError e) {
             LOG.error("labels refused: {}; profiling goes on without them", e.getMessage());
             return null;
         }
@@ -129,7 +136,7 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
 
     /** Starts the JDK's event stream; on success the profiles of its events are added to {@code profiles}. */
     private static JdkEventStream startJdkEvents(JdkEventSettings wanted, boolean times, List<EventProfile> profiles,
-                                                 io.mixflame.capture.labels.LabelRecorder labels)
+                                                 LabelRecorder labels)
             throws EngineUnavailableException {
         String missing = JdkEvents.unavailableReason();
         if (missing != null) {
@@ -168,9 +175,8 @@ final class ProfilingSession implements io.mixflame.agent.http.ProfileWindowSour
             sb.append(sb.length() == 0 ? "" : ", ").append(p.event());
             switch (p.event()) {
                 case ProfileInfo.ALLOC -> sb.append(p.interval() > 0 ? " every " + p.interval() + " bytes" : "");
-                case ProfileInfo.LOCK -> sb.append(" over ").append(io.mixflame.profile.Durations.format(
-                        Math.max(1, p.interval())));
-                default -> sb.append(" every ").append(io.mixflame.profile.Durations.format(p.interval()));
+                case ProfileInfo.LOCK -> sb.append(" over ").append(Durations.format(Math.max(1, p.interval())));
+                default -> sb.append(" every ").append(Durations.format(p.interval()));
             }
         }
         return sb.toString();

@@ -1,6 +1,7 @@
 package io.mixflame.boot;
 
 import java.lang.instrument.Instrumentation;
+import java.lang.reflect.InvocationTargetException;
 
 /**
  * Entry point of {@code -javaagent:mixflame.jar=OPTIONS} and of dynamic attach. It only finds the profiler in its
@@ -34,8 +35,7 @@ public final class AgentBoot {
         } catch (Throwable t) {
             // The profiler's own logging lives in the loader that just failed, so this is the one place that
             // writes to stderr directly.
-            Throwable cause = t instanceof java.lang.reflect.InvocationTargetException && t.getCause() != null
-                    ? t.getCause() : t;
+            Throwable cause = t instanceof InvocationTargetException && t.getCause() != null ? t.getCause() : t;
             System.err.println("[mixflame] ERROR the profiler could not load and is off: " + cause);
         }
     }

@@ -1,5 +1,7 @@
 package io.mixflame.boot;
 
+import java.lang.reflect.InvocationTargetException;
+
 /** {@code java -jar mixflame.jar COMMAND …}: runs the command-line tool from the isolated loader. */
 public final class CliBoot {
     private static final String MAIN = "io.mixflame.cli.Main";
@@ -22,7 +24,7 @@ public final class CliBoot {
             Thread.currentThread().setContextClassLoader(loader);
             Class<?> main = Class.forName(MAIN, true, loader);
             main.getMethod("main", String[].class).invoke(null, (Object) args);
-        } catch (java.lang.reflect.InvocationTargetException e) {
+        } catch (InvocationTargetException e) {
             System.err.println("mixflame: " + e.getCause());
             System.exit(1);
         } catch (Throwable t) {

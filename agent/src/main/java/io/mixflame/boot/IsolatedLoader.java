@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
@@ -94,7 +95,7 @@ final class IsolatedLoader {
                 instrumentation.redefineModule(Object.class.getModule(), Set.of(), Map.of(),
                         Map.of("java.lang", profiler), Set.of(), Map.of());
             }
-            java.util.Optional<Module> management = ModuleLayer.boot().findModule("jdk.management");
+            Optional<Module> management = ModuleLayer.boot().findModule("jdk.management");
             if (management.isPresent()) {
                 instrumentation.redefineModule(management.get(), Set.of(), Map.of(),
                         Map.of("com.sun.management.internal", profiler), Set.of(), Map.of());
@@ -125,7 +126,7 @@ final class IsolatedLoader {
      * The profiler's loader: classes read straight from the jar's entries under {@value #PREFIX}. Not a
      * {@code URLClassLoader} over a {@code jar:} URL: that makes, for every class, URLs of the entry and a connection
      * to it, string and URL parsing that had the service's JIT compile some 160 JDK methods more while the profiler's
-     * 400 classes loaded (issue 24). Resources, which JNA and the service loader of SLF4J ask for a handful of, are
+     * 400 classes loaded. Resources, which JNA and the service loader of SLF4J ask for a handful of, are
      * still answered with {@code jar:} URLs.
      *
      * <p>Not registered as parallel capable: such a loader keeps a lock object and an entry for every class name it

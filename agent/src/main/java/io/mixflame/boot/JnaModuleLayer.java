@@ -1,5 +1,6 @@
 package io.mixflame.boot;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.Configuration;
@@ -85,8 +86,7 @@ final class JnaModuleLayer {
         private final JarFile jar;
 
         NestedReference(ModuleDescriptor descriptor, JarFile jar) {
-            super(descriptor, URI.create("jar:" + new java.io.File(jar.getName()).toURI() + "!/"
-                    + IsolatedLoader.PREFIX));
+            super(descriptor, URI.create("jar:" + new File(jar.getName()).toURI() + "!/" + IsolatedLoader.PREFIX));
             this.jar = jar;
         }
 

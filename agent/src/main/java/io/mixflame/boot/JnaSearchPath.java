@@ -3,7 +3,7 @@ package io.mixflame.boot;
 /**
  * Gives JNA its platform library search path before it first loads, on Linux, so that it does not find one itself:
  * JNA otherwise runs {@code /sbin/ldconfig -p} in a child process at its first use — a fork of the service's JVM
- * and some 20 ms of its start-up (issue 24) — only to learn directories that the profiler's libraries (libc, by
+ * and some 20 ms of its start-up — only to learn directories that the profiler's libraries (libc, by
  * its soname) never need. JNA sets this system property itself once it has found a path; a value set beforehand
  * (by the user, or here) is used as it is. The value is the directories JNA lists before asking ldconfig.
  */

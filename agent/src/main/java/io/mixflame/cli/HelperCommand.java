@@ -2,6 +2,9 @@ package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
 import io.mixflame.agent.HelperCommandLine;
+import io.mixflame.agent.InlinedFrameDetail;
+import io.mixflame.capture.labels.LabelSource;
+import io.mixflame.capture.labels.RemoteLabelSource;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
@@ -35,7 +38,7 @@ final class HelperCommand {
 
     static int run(List<String> args, PrintStream err) {
         boolean times = false;
-        io.mixflame.capture.labels.LabelSource labels = null;
+        LabelSource labels = null;
         long pid;
         AgentOptions options;
         try {
@@ -48,7 +51,7 @@ final class HelperCommand {
                 if (args.get(i).equals(HelperCommandLine.TIMES)) {
                     times = true;
                 } else if (args.get(i).equals(HelperCommandLine.LABELS) && i + 1 < args.size() - 1) {
-                    labels = new io.mixflame.capture.labels.RemoteLabelSource(Long.parseUnsignedLong(args.get(++i), 16));
+                    labels = new RemoteLabelSource(Long.parseUnsignedLong(args.get(++i), 16));
                 } else {
                     err.println(USAGE);
                     return 2;
@@ -82,8 +85,8 @@ final class HelperCommand {
         ProfileInfo info = new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(), 0, 0,
                 List.of());
         try {
-            if (io.mixflame.agent.InlinedFrameDetail.turnOnFrom(pid)) {
-                out.note(io.mixflame.agent.InlinedFrameDetail.HELPER_NOTE);
+            if (InlinedFrameDetail.turnOnFrom(pid)) {
+                out.note(InlinedFrameDetail.HELPER_NOTE);
             }
             out.note("helper: sampling process " + pid + " with the " + engine.name() + " engine");
             while (watcher.isAlive() && target.isAlive()) {

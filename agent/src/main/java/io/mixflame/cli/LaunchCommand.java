@@ -2,6 +2,8 @@ package io.mixflame.cli;
 
 import io.mixflame.agent.AgentEntry;
 import io.mixflame.agent.AgentOptions;
+import io.mixflame.agent.labels.LabelCapture;
+import io.mixflame.agent.labels.LabelOption;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -98,11 +100,11 @@ final class LaunchCommand {
      * instrumentation to put the bridge in the bootstrap loader).
      */
     private static ClassLoader parentFor(AgentOptions options, PrintStream err) {
-        if (options.labels() == io.mixflame.agent.labels.LabelOption.OFF) {
+        if (options.labels() == LabelOption.OFF) {
             return ClassLoader.getPlatformClassLoader();
         }
         try {
-            return io.mixflame.agent.labels.LabelCapture.launchParent();
+            return LabelCapture.launchParent();
         } catch (IOException | RuntimeException e) {
             err.println("mixflame launch: labels refused: " + e.getMessage());
             return ClassLoader.getPlatformClassLoader();

@@ -1,6 +1,7 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.HelperCommandLine;
+import io.mixflame.agent.JnaDispatchCache;
 import io.mixflame.report.cli.DiffCommand;
 import io.mixflame.report.cli.ReportCommand;
 import io.mixflame.report.cli.TopCommand;
@@ -54,7 +55,7 @@ public final class Main {
 
     public static void main(String[] args) {
         // The tool's own JVM is a service's neighbour (record, helper) or the service itself (launch).
-        io.mixflame.agent.JnaDispatchCache.initializeFromHostCache();
+        JnaDispatchCache.initializeFromHostCache();
         int status = run(Arrays.asList(args), System.out, System.err);
         if (status == LaunchCommand.APPLICATION_RETURNED) {
             // The application's main returned; its other threads decide when this JVM ends, as with java itself.

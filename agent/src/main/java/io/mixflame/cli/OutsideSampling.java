@@ -1,6 +1,8 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
+import io.mixflame.agent.EngineChoice;
+import io.mixflame.capture.labels.LabelSource;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ExternalEngines;
 import io.mixflame.engine.SamplingEngine;
@@ -45,7 +47,7 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
      * {@code labels} (the sampled JVM's label log), or not when null.
      */
     static OutsideSampling start(String command, long pid, AgentOptions options,
-                                 io.mixflame.capture.labels.LabelSource labels, PrintStream err) throws NotStarted {
+                                 LabelSource labels, PrintStream err) throws NotStarted {
         ProcessHandle target = ProcessHandle.of(pid).orElse(null);
         if (target == null) {
             throw new NotStarted(2, "mixflame " + command + ": no process " + pid);
@@ -55,13 +57,13 @@ record OutsideSampling(ProcessHandle target, SamplingEngine engine, ProfileAccum
         if (options.recordsTimes()) {
             profile.recordTimes();
         }
-        io.mixflame.agent.EngineChoice choice = options.engine();
+        EngineChoice choice = options.engine();
         try {
-            SamplingEngine engine = ExternalEngines.forProcess(pid, choice == io.mixflame.agent.EngineChoice.PTRACE);
+            SamplingEngine engine = ExternalEngines.forProcess(pid, choice == EngineChoice.PTRACE);
             try {
                 engine.start(options.samplingSettings(labels), profile);
             } catch (EngineUnavailableException refused) {
-                if (choice != io.mixflame.agent.EngineChoice.AUTO || !engine.name().equals("perf")) {
+                if (choice != EngineChoice.AUTO || !engine.name().equals("perf")) {
                     throw refused;
                 }
                 // Where perf events are refused (a container's seccomp profile, perf_event_paranoid 3 or 4), the

@@ -1,6 +1,8 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
+import io.mixflame.agent.log.LogLevel;
+import io.mixflame.engine.FixedPoint;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.Profile;
@@ -10,9 +12,12 @@ import io.mixflame.report.ProfileFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code record --pid PID [-d|--duration 30s] -f|--file OUT [-e|--event E] [-i|--interval I] [-t|--threads]
@@ -23,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * it has, when the target exits or on Ctrl-C.
  */
 final class RecordCommand {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RecordCommand.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RecordCommand.class);
     /** Set by the boot classes in a JVM they started to record in ({@code io.mixflame.boot.ToolJvmRelaunch}). */
     static final String RELAUNCHED_PROPERTY = "mixflame.relaunched";
 
@@ -46,8 +51,8 @@ final class RecordCommand {
         if (cpu < 0) {
             return "the JVM that started this one: its CPU time is unknown";
         }
-        return "the JVM that started this one: " + io.mixflame.engine.FixedPoint.format(cpu / 1e9, 2)
-                + " s of CPU, " + io.mixflame.engine.FixedPoint.format(100.0 * cpu / Math.max(1, elapsedNanos), 1)
+        return "the JVM that started this one: " + FixedPoint.format(cpu / 1e9, 2)
+                + " s of CPU, " + FixedPoint.format(100.0 * cpu / Math.max(1, elapsedNanos), 1)
                 + "% of one core over the recording";
     }
 
@@ -62,7 +67,7 @@ final class RecordCommand {
         long pid = parsed.pid();
         AgentOptions options = parsed.options();
         if (options.logLevel() != null) {
-            io.mixflame.agent.log.LogLevel.set(options.logLevel());
+            LogLevel.set(options.logLevel());
         }
         String relaunched = System.getProperty(RELAUNCHED_PROPERTY);
         ProcessHandle launcher = relaunched != null ? ProcessHandle.current().parent().orElse(null) : null;
@@ -107,7 +112,7 @@ final class RecordCommand {
         long elapsed = System.nanoTime() - startNanos;
         List<String> notes = engine.costNotes();
         if (relaunched != null) {
-            notes = new java.util.ArrayList<>(notes);
+            notes = new ArrayList<>(notes);
             notes.add(launcherNote(relaunched, elapsed));
         }
         Profile result = profile.snapshot(new ProfileInfo(engine.name(), options.event().optionName(), options.intervalNanos(),

@@ -7,9 +7,12 @@ import io.mixflame.stack.CaptureOptions;
 import io.mixflame.stack.ProcessStackWalker;
 import io.mixflame.stack.StackFrame;
 import io.mixflame.stack.ThreadSummary;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.LongPredicate;
 
 /**
  * {@code stacks PID [--format text|json] [--java-only|--native-only] [--max-frames N]}: every thread of a process
@@ -31,7 +34,7 @@ final class StacksCommand {
      * As {@link #run(List, PrintStream, PrintStream)}, asking {@code alive} whether the process still runs once its
      * stacks are read.
      */
-    static int run(List<String> args, PrintStream out, PrintStream err, java.util.function.LongPredicate alive) {
+    static int run(List<String> args, PrintStream out, PrintStream err, LongPredicate alive) {
         if (args.isEmpty()) {
             err.println(USAGE);
             return 2;
@@ -75,8 +78,8 @@ final class StacksCommand {
         boolean onlyJava = javaOnly;
         boolean onlyNative = nativeOnly;
         // Held back until the walk is over: a process that exits meanwhile leaves stacks that are not its last.
-        java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
-        PrintStream held = new PrintStream(buffer, false, java.nio.charset.StandardCharsets.UTF_8);
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        PrintStream held = new PrintStream(buffer, false, StandardCharsets.UTF_8);
         int status = walk(pid, walkerChoice, held, err, json, maxFrames, onlyJava, onlyNative);
         held.flush();
         if (status == 0 && !alive.test(pid)) {

@@ -16,10 +16,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A service that runs in its {@code -Xmx} without a profiler runs in it with mixflame: 48 MB kept alive and churned
- * in a 64 MB heap, profiled to the end at 1 ms and at 10 ms. Issue 24's case was 26 MB, which ended in
- * OutOfMemoryError under the profiler; before the profiler's tables left the heap it broke the service from 46 MB,
- * now from 56 MB (without a profiler the service runs to 58 MB here). First without a profiler, so that a machine where
- * even that fails says so rather than blaming the profiler.
+ * in a 64 MB heap, profiled to the end at 1 ms and at 10 ms. The 48 MB lie above what a profiler keeping its tables
+ * on the Java heap leaves the service (one broke it from 46 MB) and below where mixflame breaks it (56 MB; without a
+ * profiler the service runs to 58 MB here). First without a profiler, so that a machine where even that fails says
+ * so rather than blaming the profiler.
  */
 class TightHeapIT {
     private static final List<String> HEAP = List.of("-Xmx64m", "-XX:+UseG1GC");

@@ -2,6 +2,7 @@ package io.mixflame.cache;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.ReadOnlyBufferException;
 
 /**
  * A growable array of fixed-size primitive elements outside the Java heap, for the profiler's large tables (symbol
@@ -87,7 +88,7 @@ public final class OffHeapArray {
             return;
         }
         if (bytes.isReadOnly()) {
-            throw new java.nio.ReadOnlyBufferException();
+            throw new ReadOnlyBufferException();
         }
         ByteBuffer grown = allocate(Math.max(capacity, capacity() * 2));
         grown.put(0, bytes, 0, bytes.capacity());

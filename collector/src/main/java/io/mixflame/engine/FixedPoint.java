@@ -3,7 +3,7 @@ package io.mixflame.engine;
 /**
  * Numbers with a fixed count of decimals, with a point whatever the locale, for the engines' cost notes. Not
  * {@code String.format}: its first use in a JVM loads and runs the JDK's formatter, locale data and regular
- * expressions, a hundred classes the service's JIT then compiled as the profile was written (issue 24).
+ * expressions, a hundred classes the service's JIT then compiled as the profile was written.
  */
 public final class FixedPoint {
     private static final long[] SCALE = {1, 10, 100, 1_000};

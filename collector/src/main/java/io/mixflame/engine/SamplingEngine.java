@@ -1,6 +1,8 @@
 package io.mixflame.engine;
 
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
+import java.util.List;
 
 /**
  * A source of sampled stacks. An engine is started once, feeds every sample it takes into the accumulator it
@@ -30,15 +32,15 @@ public interface SamplingEngine {
     void stop();
 
     /** Facts about the engine's own cost and losses so far, one line each; empty when it measures none. */
-    default java.util.List<String> costNotes() {
-        return java.util.List.of();
+    default List<String> costNotes() {
+        return List.of();
     }
 
     /**
      * The native modules the samples so far ran in, with their full paths, the sampled process's main executable first
      * when it is known; empty when the engine knows none (JFR's samples name no modules).
      */
-    default java.util.List<io.mixflame.profile.NativeModule> modules() {
-        return java.util.List.of();
+    default List<NativeModule> modules() {
+        return List.of();
     }
 }

@@ -5,6 +5,7 @@ import io.mixflame.hotspot.JavaThreadNames;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -88,7 +89,7 @@ final class ThreadNames {
             Frame to = Frame.thread(now, r.tid);
             roots.put(r.tid, to);
             if (rootRenameCount + 2 > rootRenames.length) {
-                rootRenames = java.util.Arrays.copyOf(rootRenames, rootRenames.length * 2);
+                rootRenames = Arrays.copyOf(rootRenames, rootRenames.length * 2);
             }
             rootRenames[rootRenameCount++] = Frame.thread(r.provisional, r.tid);
             rootRenames[rootRenameCount++] = to;

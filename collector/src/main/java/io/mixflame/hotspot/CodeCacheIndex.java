@@ -1,11 +1,15 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.cache.MonotonicClock;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,14 +37,14 @@ final class CodeCacheIndex {
     private long highBound;
     /** Looked up for every frame, up to three times: keyed by the pc itself, so that a lookup boxes nothing. */
     private final LongKeyedCache<Cached> byPc = new LongKeyedCache<>(CACHE_LIMIT);
-    private final Map<Long, String> names = new java.util.HashMap<>();
+    private final Map<Long, String> names = new HashMap<>();
     /** Blobs by start, for pcs never seen before inside a blob already known (the innermost frame's pc varies). */
-    private final java.util.TreeMap<Long, Cached> byStart = new java.util.TreeMap<>();
+    private final TreeMap<Long, Cached> byStart = new TreeMap<>();
 
     private final LongSupplier clock;
 
     CodeCacheIndex(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
-        this(layout, reader, io.mixflame.cache.MonotonicClock.NANOS);
+        this(layout, reader, MonotonicClock.NANOS);
     }
 
     /** With the clock that times revalidation given: tests move it instead of waiting. */
@@ -162,7 +166,7 @@ final class CodeCacheIndex {
     private CodeBlobInfo readBlob(long start) throws MemoryReadException {
         HotSpotLayout l = layout;
         // A copy: reading the name below reuses the reader's buffer.
-        ByteBuffer b = ByteBuffer.allocate((int) l.blobHeaderBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        ByteBuffer b = ByteBuffer.allocate((int) l.blobHeaderBytes).order(ByteOrder.LITTLE_ENDIAN)
                 .put(reader.block(start, (int) l.blobHeaderBytes)).flip();
         int size = b.getInt((int) l.blobSize);
         if (size <= 0) {

@@ -1,6 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
+import java.util.Map;
 import java.util.function.LongFunction;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
@@ -31,7 +32,7 @@ final class GeneratedStubs {
 
     private final VmReader reader;
     /** Where each stub's entry is kept ({@link StubEntryFields#fields}). */
-    private final java.util.Map<String, Long> entryFields;
+    private final Map<String, Long> entryFields;
     private final Symbols symbols;
     private final LongFunction<CodeBlobInfo> blobs;
     private final LongPredicate inCodeCache;

@@ -1,5 +1,6 @@
 package io.mixflame.hotspot;
 
+import io.mixflame.process.MemoryReadException;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -118,7 +119,7 @@ final class HotSpotLayout {
         long versionVariable = l.staticAddress("Abstract_VM_Version", "_vm_major_version");
         try {
             majorVersion = reader.s32(versionVariable);
-        } catch (io.mixflame.process.MemoryReadException e) {
+        } catch (MemoryReadException e) {
             throw new UnsupportedVmException("the JVM's version cannot be read");
         }
         unsigned5ExcludesZero = majorVersion >= 20;

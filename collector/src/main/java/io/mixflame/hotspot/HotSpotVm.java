@@ -1,9 +1,12 @@
 package io.mixflame.hotspot;
 
+import io.mixflame.cache.MonotonicClock;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +31,9 @@ public final class HotSpotVm {
     private final JavaThreadList threads;
     private final LastJavaFrames lastJavaFrames;
     private final GeneratedStubs stubs;
-    private final java.util.Map<Long, CachedScopes> scopeCache = new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+    private final Map<Long, CachedScopes> scopeCache = new LinkedHashMap<>(1024, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(java.util.Map.Entry<Long, CachedScopes> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Long, CachedScopes> eldest) {
             return size() > 16_384;
         }
     };
@@ -50,7 +53,7 @@ public final class HotSpotVm {
         this.lastJavaFrames = new LastJavaFrames(layout, reader);
         this.codeQueries = new CodeCacheQueries(codeCache);
         this.stubs = new GeneratedStubs(reader, structs, new LibjvmSymbols(libjvm), codeQueries, codeQueries,
-                io.mixflame.cache.MonotonicClock.NANOS);
+                MonotonicClock.NANOS);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.mixflame.hotspot;
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -175,8 +176,8 @@ final class JavaMethodReader {
         }
         for (int from = 0; from < length; from += METHODS_PER_READ) {
             int count = Math.min(METHODS_PER_READ, length - from);
-            java.nio.ByteBuffer block = reader.block(array + l.methodArrayData + 8L * from, 8 * count)
-                    .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer block = reader.block(array + l.methodArrayData + 8L * from, 8 * count)
+                    .order(ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < count; i++) {
                 if (block.getLong(8 * i) == methodPtr) {
                     return true;

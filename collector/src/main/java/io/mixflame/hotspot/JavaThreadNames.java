@@ -2,6 +2,7 @@ package io.mixflame.hotspot;
 
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryReadException;
+import java.util.List;
 
 /**
  * The full Java names of the JVM's threads by OS thread id, read through a reader of its own so that a thread other
@@ -103,7 +104,7 @@ public final class JavaThreadNames {
      * @return false when the list could not be read consistently (nothing was given)
      */
     public boolean read(Visitor visitor) {
-        java.util.List<JavaThreadInfo> threads;
+        List<JavaThreadInfo> threads;
         try {
             threads = list.read();
         } catch (MemoryReadException e) {

@@ -1,6 +1,11 @@
 package io.mixflame.hotspot;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Named ranges of generated code (HotSpot's stubs), sorted by start in primitive arrays so that finding the stub
@@ -68,8 +73,8 @@ final class StubRanges {
         private long[] begins = new long[64];
         private long[] ends = new long[64];
         private int[] nameIndexes = new int[64];
-        private final java.util.Map<String, Integer> nameIndex = new java.util.HashMap<>();
-        private final java.util.List<String> names = new java.util.ArrayList<>();
+        private final Map<String, Integer> nameIndex = new HashMap<>();
+        private final List<String> names = new ArrayList<>();
         private int count;
 
         /** Adds {@code [begin, end)} named {@code name}; an empty or inverted range is ignored. */
@@ -96,7 +101,7 @@ final class StubRanges {
         }
 
         /** Orders range indexes by their start: a class, as a lambda is a class the JVM spins in the start-up. */
-        private static final class ByBegin implements java.util.Comparator<Integer> {
+        private static final class ByBegin implements Comparator<Integer> {
             private final long[] begins;
 
             ByBegin(long[] begins) {

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiConsumer;
 
 /**
  * HotSpot's self-description: the four tables libjvm exports ({@code gHotSpotVMStructs}, {@code gHotSpotVMTypes},
@@ -208,7 +209,7 @@ public final class VmStructs {
     }
 
     /** Collects the fields whose key starts with a type's prefix (a class, not a lambda: see requiredField). */
-    private static final class FieldsOfType implements java.util.function.BiConsumer<String, Field> {
+    private static final class FieldsOfType implements BiConsumer<String, Field> {
         private final String prefix;
         private final Map<String, Field> found = new HashMap<>();
 

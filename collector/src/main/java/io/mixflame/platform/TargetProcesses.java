@@ -2,6 +2,9 @@ package io.mixflame.platform;
 
 import io.mixflame.platform.linux.LinuxTargetProcess;
 import io.mixflame.platform.windows.WindowsTargetProcess;
+import io.mixflame.process.OwnThreadId;
+import io.mixflame.process.linux.ProcThreadSelf;
+import io.mixflame.process.windows.WindowsOwnThreadId;
 import java.io.IOException;
 import java.util.Locale;
 
@@ -16,9 +19,8 @@ public final class TargetProcesses {
     }
 
     /** The kernel's id of the calling thread, as this system gives it. */
-    public static io.mixflame.process.OwnThreadId ownThreadId() {
-        return onWindows() ? new io.mixflame.process.windows.WindowsOwnThreadId()
-                : new io.mixflame.process.linux.ProcThreadSelf();
+    public static OwnThreadId ownThreadId() {
+        return onWindows() ? new WindowsOwnThreadId() : new ProcThreadSelf();
     }
 
     /**

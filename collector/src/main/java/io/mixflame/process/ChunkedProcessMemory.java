@@ -1,6 +1,7 @@
 package io.mixflame.process;
 
 import com.sun.jna.Memory;
+import java.nio.ByteBuffer;
 
 /**
  * The part of a {@link ProcessMemory} every system shares: reads cut into chunks copied by the system into one native
@@ -14,7 +15,7 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
     /** Where each chunk is copied to. */
     protected final Memory buffer = new Memory(CHUNK);
     /** The buffer as one view, made once: copies into buffers outside the heap go from it. */
-    private final java.nio.ByteBuffer bufferView = buffer.getByteBuffer(0, CHUNK);
+    private final ByteBuffer bufferView = buffer.getByteBuffer(0, CHUNK);
     private boolean closed;
     private long systemReads;
 
@@ -44,12 +45,12 @@ public abstract class ChunkedProcessMemory implements ProcessMemory {
     }
 
     @Override
-    public final int read(long address, java.nio.ByteBuffer target, int targetOffset, int length) {
+    public final int read(long address, ByteBuffer target, int targetOffset, int length) {
         return readChunks(address, null, target, targetOffset, length);
     }
 
     /** Reads chunk by chunk into {@code array}, or where it is null into {@code buffer}; stops at a short chunk. */
-    private int readChunks(long address, byte[] array, java.nio.ByteBuffer buffer, int offset, int length) {
+    private int readChunks(long address, byte[] array, ByteBuffer buffer, int offset, int length) {
         if (closed) {
             throw new IllegalStateException("closed");
         }

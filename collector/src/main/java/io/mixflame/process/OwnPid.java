@@ -7,7 +7,7 @@ import java.nio.file.Path;
 /**
  * This process's id. On Linux read from {@code /proc/self} rather than asked of {@code ProcessHandle}, whose first
  * use loads some twenty JDK classes (a process reaper's thread pool among them) and had the service's JIT compile
- * forty methods in its start-up (issue 24); elsewhere, or when {@code /proc} says nothing, {@code ProcessHandle}.
+ * forty methods in its start-up; elsewhere, or when {@code /proc} says nothing, {@code ProcessHandle}.
  */
 public final class OwnPid {
     private static final Path PROC_SELF = Path.of("/proc/self");

@@ -1,10 +1,12 @@
 package io.mixflame.process;
 
+import java.util.Arrays;
+
 /**
  * A reader of memory that does not change while it is read — a JVM's static tables, read once at attach — that keeps
  * the last pages it read and serves reads within them without asking the system again: the tables' thousands of
- * words and names, read one by one, then cost a system call per page rather than per word (issue 24: attaching read
- * libjvm's tables word by word, twice, at every start). Bounded by its page count; not for memory that changes.
+ * words and names, read one by one, then cost a system call per page rather than per word (without it, attaching
+ * reads libjvm's tables word by word, twice, at every start). Bounded by its page count; not for memory that changes.
  *
  * <p>A page that cannot be read whole is not kept: reads in it go to the underlying reader as they are asked.
  */
@@ -29,7 +31,7 @@ public final class PageCachedMemory implements ProcessMemory {
         this.memory = memory;
         this.pageAddresses = new long[pages];
         this.pages = new byte[pages][];
-        java.util.Arrays.fill(pageAddresses, -1);
+        Arrays.fill(pageAddresses, -1);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.mixflame.process;
 
+import java.nio.ByteBuffer;
+
 /**
  * Reads the memory of one process: this one or another, by pid. Every read of an address that came from a
  * stack or from another process's structures goes through here; a bad address makes a read fail, never the JVM.
@@ -24,7 +26,7 @@ public interface ProcessMemory extends AutoCloseable {
      *
      * @return how many bytes were copied, as {@link #read(long, byte[], int, int)} counts them
      */
-    default int read(long address, java.nio.ByteBuffer target, int targetOffset, int length) {
+    default int read(long address, ByteBuffer target, int targetOffset, int length) {
         byte[] bytes = new byte[length];
         int got = read(address, bytes, 0, length);
         target.put(targetOffset, bytes, 0, Math.max(0, got));

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The kernel's function symbols through the host's module index: {@code /proc/kallsyms} is some ten megabytes of
  * text that the kernel formats line by line as it is read, and parsing it cost each JVM's profiler 100–150 ms of CPU
- * and the JIT work of compiling the parser, at the first kernel frame (issue 24). The first JVM of a boot parses it
+ * and the JIT work of compiling the parser, at the first kernel frame. The first JVM of a boot parses it
  * and writes the table; the next ones map it.
  *
  * <p>The index is keyed by the boot ({@code /proc/sys/kernel/random/boot_id}), the loaded modules (their names,
@@ -128,7 +129,7 @@ public final class KernelSymbolIndex {
 
     /** A line's words between runs of spaces (not {@code split(" +")}: a regular expression in the start-up). */
     static String[] words(String line) {
-        java.util.ArrayList<String> words = new java.util.ArrayList<>();
+        ArrayList<String> words = new ArrayList<>();
         int i = 0;
         int n = line.length();
         while (i < n) {

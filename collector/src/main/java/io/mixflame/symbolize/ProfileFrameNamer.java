@@ -9,6 +9,7 @@ import io.mixflame.profile.FrameType;
 import io.mixflame.symbolize.java.JavaFrameNamer;
 import io.mixflame.unwind.WalkedStack;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 
 /**
  * Names the frames of a walk as the profile's frames, for the samplers: each distinct frame is named once and then
@@ -37,7 +38,7 @@ public final class ProfileFrameNamer {
     private final LongKeyedCache<CompiledFrames> compiledFrames = new LongKeyedCache<>(CACHE_ENTRIES);
     private final LongKeyedCache<CompiledFrames> stubFrames = new LongKeyedCache<>(CACHE_ENTRIES);
     /** By identity: the method reader hands out one object per live method. */
-    private final java.util.IdentityHashMap<JavaMethod, Frame[]> methodFrames = new java.util.IdentityHashMap<>();
+    private final IdentityHashMap<JavaMethod, Frame[]> methodFrames = new IdentityHashMap<>();
     private int generation;
     private boolean lines;
     private Frame[] out = new Frame[128];

@@ -1,10 +1,15 @@
 package io.mixflame.examples;
 
+import io.mixflame.examples.alloc.AllocWorkload;
 import io.mixflame.examples.churn.ChurnWorkload;
 import io.mixflame.examples.idle.IdleWorkload;
 import io.mixflame.examples.jvmcode.JvmCodeWorkload;
+import io.mixflame.examples.labels.EndpointsWorkload;
+import io.mixflame.examples.labels.LabelSwitchWorkload;
+import io.mixflame.examples.lock.LockWorkload;
 import io.mixflame.examples.parked.ParkedWorkload;
 import io.mixflame.examples.mixed.MixedWorkload;
+import io.mixflame.examples.rocks.RocksWorkload;
 import io.mixflame.examples.saturate.SaturateWorkload;
 import io.mixflame.examples.service.LoadGenerator;
 import io.mixflame.examples.service.ServiceWorkload;
@@ -126,7 +131,7 @@ public final class Examples {
                     throw new IllegalArgumentException("needs org.rocksdb:rocksdbjni on the class path: the build "
                             + "copies it to workloads/rocksdbjni.jar beside the examples jar (mvn -pl examples package)");
                 }
-                return () -> io.mixflame.examples.rocks.RocksWorkload.run(a.seconds());
+                return () -> RocksWorkload.run(a.seconds());
             }
             case "parked" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
@@ -134,24 +139,24 @@ public final class Examples {
             }
             case "alloc" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
-                return () -> io.mixflame.examples.alloc.AllocWorkload.run(a.seconds());
+                return () -> AllocWorkload.run(a.seconds());
             }
             case "lock" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest);
-                return () -> io.mixflame.examples.lock.LockWorkload.run(a.seconds());
+                return () -> LockWorkload.run(a.seconds());
             }
             case "endpoints" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--jetty"), Set.of());
-                if (a.has("--jetty") && !io.mixflame.examples.labels.EndpointsWorkload.jettyPresent()) {
+                if (a.has("--jetty") && !EndpointsWorkload.jettyPresent()) {
                     throw new IllegalArgumentException("--jetty needs Jetty on the class path: java -cp "
                             + "'mixflame-examples.jar:workloads/jetty/*' io.mixflame.examples.Examples endpoints --jetty");
                 }
-                return () -> io.mixflame.examples.labels.EndpointsWorkload.run(a.has("--jetty"), a.seconds());
+                return () -> EndpointsWorkload.run(a.has("--jetty"), a.seconds());
             }
             case "labels" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--flood"), Set.of("--longer"));
                 int longer = Math.toIntExact(a.number("--longer", 1));
-                return () -> io.mixflame.examples.labels.LabelSwitchWorkload.run(a.has("--flood"), longer, a.seconds());
+                return () -> LabelSwitchWorkload.run(a.has("--flood"), longer, a.seconds());
             }
             default -> throw new IllegalArgumentException("unknown workload");
         }

@@ -1,5 +1,6 @@
 package io.mixflame.examples;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ final class ProcessFootprint {
 
     private static long processCpuMillis() {
         try {
-            if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
                 return os.getProcessCpuTime() / 1_000_000;
             }
         } catch (LinkageError e) {

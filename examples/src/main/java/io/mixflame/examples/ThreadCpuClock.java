@@ -1,5 +1,7 @@
 package io.mixflame.examples;
 
+import java.lang.management.ManagementFactory;
+
 /**
  * The current thread's CPU time where the runtime can tell it: through java.management, which a jlinked runtime
  * (the Windows JRE the tests use) may lack — the workloads then report -1 rather than fail.
@@ -11,7 +13,7 @@ public final class ThreadCpuClock {
     /** The current thread's CPU time in nanoseconds, or -1 when this runtime cannot tell it. */
     public static long currentThreadCpuNanos() {
         try {
-            return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         } catch (LinkageError | UnsupportedOperationException e) {
             return -1;
         }

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 16's promise that mixflame's text outputs read like async-profiler's: the {@code cpu} example profiled once
+ * That mixflame's text outputs read like async-profiler's: the {@code cpu} example profiled once
  * by the real async-profiler (from Maven Central's {@code tools.profiler:async-profiler}) and once by mixflame, both
  * writing collapsed stacks with their defaults.
  */

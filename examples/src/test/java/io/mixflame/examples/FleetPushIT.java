@@ -189,7 +189,7 @@ class FleetPushIT {
         Path runDir = Files.createDirectories(dir.resolve(name));
         String options = "start,loop=1s,service=fleet-test,file=" + runDir.resolve("p.collapsed") + push;
         try (ChildJvm app = ChildJvm.start(jdk, runDir, List.of("-javaagent:" + BuiltJars.agent() + "=" + options,
-                "-jar", BuiltJars.examples().toString(), "cpu", "--rounds", "9000"))) {
+                "-jar", BuiltJars.examples().toString(), "cpu", "--rounds", "6000"))) {
             app.awaitOutput("rounds in", Duration.ofSeconds(60));
             long done = System.nanoTime();
             assertThat(app.awaitExit(Duration.ofSeconds(60))).as(app.stderr()).isZero();

@@ -1,5 +1,7 @@
 package io.mixflame.profile;
 
+import java.util.Arrays;
+
 /**
  * Class names as async-profiler spells them in allocation and lock stacks ({@code java.lang.Integer[]},
  * {@code int[]}), from and to the JVM's forms ({@code [Ljava.lang.Integer;}, {@code [I}, {@code java/lang/String}).
@@ -53,7 +55,7 @@ public final class ClassNames {
         for (int i = 0; i < dims; i++) {
             sb.append('[');
         }
-        int primitive = java.util.Arrays.asList(PRIMITIVES).indexOf(element);
+        int primitive = Arrays.asList(PRIMITIVES).indexOf(element);
         if (primitive >= 0) {
             return sb.append(PRIMITIVE_CODES.charAt(primitive)).toString();
         }

@@ -1,5 +1,7 @@
 package io.mixflame.profile;
 
+import java.util.Arrays;
+
 /**
  * Frame ids by frame value, for the frames a profile has not met under the same object before. Not a
  * {@link java.util.HashMap}, for the reason {@link StackCountTable} gives: the profiler's frames must not enter the
@@ -47,7 +49,7 @@ final class FrameIdTable {
 
     /** Forgets every frame. */
     void clear() {
-        java.util.Arrays.fill(keys, null);
+        Arrays.fill(keys, null);
         size = 0;
     }
 

@@ -1,6 +1,7 @@
 package io.mixflame.profile;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -105,8 +106,8 @@ public final class Profile {
                 counts[k++] = left[s];
             }
         }
-        return new SampleTimes(java.util.Arrays.copyOf(at, k), java.util.Arrays.copyOf(of, k),
-                java.util.Arrays.copyOf(counts, k), times.resolutionNanos());
+        return new SampleTimes(Arrays.copyOf(at, k), Arrays.copyOf(of, k),
+                Arrays.copyOf(counts, k), times.resolutionNanos());
     }
 
     /** The same stacks with these times (their stack indexes are this profile's). */

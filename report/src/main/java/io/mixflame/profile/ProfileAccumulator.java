@@ -192,7 +192,7 @@ public final class ProfileAccumulator implements SampleSink {
         frameIds.clear();
         frames.clear();
         counts.clear();
-        java.util.Arrays.fill(identityKeys, null);
+        Arrays.fill(identityKeys, null);
         overflowSamples = 0;
         totalSamples = 0;
         frameNameChars = 0;

@@ -1,5 +1,6 @@
 package io.mixflame.profile;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -51,7 +52,7 @@ public record ProfileInfo(String engine, String event, long intervalNanos, long 
 
     /** The same info with one more note. */
     public ProfileInfo withNote(String note) {
-        var all = new java.util.ArrayList<>(notes);
+        var all = new ArrayList<>(notes);
         all.add(note);
         return new ProfileInfo(engine, event, intervalNanos, startMillis, durationNanos, all, modules);
     }

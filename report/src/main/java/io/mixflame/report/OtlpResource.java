@@ -1,5 +1,7 @@
 package io.mixflame.report;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -14,6 +16,6 @@ public record OtlpResource(String serviceName, Map<String, String> attributes) {
     public static final OtlpResource UNNAMED = new OtlpResource("unknown_service:java", Map.of());
 
     public OtlpResource {
-        attributes = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(attributes));
+        attributes = Collections.unmodifiableMap(new LinkedHashMap<>(attributes));
     }
 }

@@ -2,15 +2,20 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
@@ -47,11 +52,11 @@ final class PprofReader {
     private final List<String> strings = new ArrayList<>();
     private final List<long[]> sampleTypes = new ArrayList<>();
     /** By id: start, file and build id (string indexes), in the order the profile lists them. */
-    private final Map<Long, long[]> mappings = new java.util.LinkedHashMap<>();
+    private final Map<Long, long[]> mappings = new LinkedHashMap<>();
     /** By mapping id: the module name its frames carry where it is not its file's name. */
     private final Map<Long, String> moduleNames = new HashMap<>();
     /** The comments (string indexes) that named modules: not notes. */
-    private final java.util.Set<Long> moduleComments = new java.util.HashSet<>();
+    private final Set<Long> moduleComments = new HashSet<>();
     private final Map<Long, Location> locations = new HashMap<>();
     private final Map<Long, long[]> functions = new HashMap<>();
     private final List<Long> comments = new ArrayList<>();
@@ -86,7 +91,7 @@ final class PprofReader {
             if (in.read() >= 0) {
                 throw ReadBounds.exceeded("pprof", MAX_BYTES, "bytes uncompressed");
             }
-        } catch (ZipException | java.io.EOFException e) {
+        } catch (ZipException | EOFException e) {
             throw new IOException("not a complete gzip stream: " + e.getMessage(), e);
         }
         List<ProtoFields> samples = new ArrayList<>();
@@ -281,13 +286,13 @@ final class PprofReader {
     }
 
     /** The mappings as modules, in the profile's order (the first being the main binary, as pprof takes it). */
-    private List<io.mixflame.profile.NativeModule> modules() {
-        List<io.mixflame.profile.NativeModule> modules = new ArrayList<>();
+    private List<NativeModule> modules() {
+        List<NativeModule> modules = new ArrayList<>();
         for (Map.Entry<Long, long[]> m : mappings.entrySet()) {
             String file = string(m.getValue()[1]);
             String name = moduleName(m.getKey(), file);
             if (!name.isEmpty()) {
-                modules.add(new io.mixflame.profile.NativeModule(name, NameEscaping.printable(file),
+                modules.add(new NativeModule(name, NameEscaping.printable(file),
                         NameEscaping.printable(string(m.getValue()[2]))));
             }
         }

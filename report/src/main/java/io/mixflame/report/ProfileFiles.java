@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -78,7 +79,7 @@ public final class ProfileFiles {
 
     /** The profiles as {@code options} shape them: filtered, their frames styled, reversed where asked. */
     public static List<Profile> shaped(List<Profile> profiles, ReportOptions options) {
-        List<Profile> shaped = new java.util.ArrayList<>(profiles.size());
+        List<Profile> shaped = new ArrayList<>(profiles.size());
         for (Profile p : profiles) {
             shaped.add(reversedIfAsked(ProfileTransforms.filter(p, options.filter(), options.style()), options));
         }

@@ -7,8 +7,10 @@ import io.mixflame.profile.SampleTimes;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes profiles, one period at a time, as a line-based stream another process reads back with
@@ -25,7 +27,7 @@ public final class SampleStreamWriter {
     private final Writer out;
     private final int maxFrames;
     private final Map<Frame, Integer> sent = new HashMap<>();
-    private final java.util.Set<NativeModule> sentModules = new java.util.HashSet<>();
+    private final Set<NativeModule> sentModules = new HashSet<>();
     private final StringBuilder line = new StringBuilder(256);
 
     /**

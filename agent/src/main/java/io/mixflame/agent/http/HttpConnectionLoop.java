@@ -1,5 +1,6 @@
 package io.mixflame.agent.http;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -437,7 +438,7 @@ final class HttpConnectionLoop implements AutoCloseable {
         finish(c);
     }
 
-    private static void closeQuietly(java.io.Closeable channel) {
+    private static void closeQuietly(Closeable channel) {
         try {
             channel.close();
         } catch (IOException e) {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 
 /**
  * The labels of one profiling run: a recorder the engines read, reached by the application's threads through the
@@ -57,7 +58,7 @@ public final class LabelCapture {
                         + "has not; labels=api records the API's");
             }
             if (option.http()) {
-                org.slf4j.LoggerFactory.getLogger(LabelCapture.class).warn("HTTP labels need the JVM's instrumentation "
+                LoggerFactory.getLogger(LabelCapture.class).warn("HTTP labels need the JVM's instrumentation "
                         + "(-javaagent or attach), which launch has not; the API's labels are recorded");
                 option = LabelOption.API;
             }
@@ -78,7 +79,7 @@ public final class LabelCapture {
                     if (!option.api()) {
                         throw e;
                     }
-                    org.slf4j.LoggerFactory.getLogger(LabelCapture.class)
+                    LoggerFactory.getLogger(LabelCapture.class)
                             .error("HTTP labels refused: {}; the API's labels are recorded", e.getMessage());
                 }
             }

@@ -1,5 +1,7 @@
 package io.mixflame.capture.labels;
 
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
@@ -193,7 +195,7 @@ public final class LabelLog {
     }
 
     private static long address(ByteBuffer direct) {
-        return com.sun.jna.Pointer.nativeValue(com.sun.jna.Native.getDirectBufferPointer(direct));
+        return Pointer.nativeValue(Native.getDirectBufferPointer(direct));
     }
 
     /** The kernel id of the thread that holds {@code slot} (0: none yet). */

@@ -1,6 +1,7 @@
 package io.mixflame.capture.labels;
 
 import io.mixflame.process.OwnThreadId;
+import io.mixflame.process.ProcessMemory;
 import java.nio.ByteBuffer;
 
 /**
@@ -104,7 +105,7 @@ public final class LabelRecorder implements LabelSource {
 
     /** A labeler of this process's samples: it reads the log in place. */
     @Override
-    public SampleLabeler labeler(io.mixflame.process.ProcessMemory memory) {
+    public SampleLabeler labeler(ProcessMemory memory) {
         return new SampleLabels(this);
     }
 

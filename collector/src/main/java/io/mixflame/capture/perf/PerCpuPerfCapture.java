@@ -3,6 +3,7 @@ package io.mixflame.capture.perf;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -464,7 +465,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
                 n++;
             }
             // A rename, seldom: a String here does not happen per sample.
-            names.named(tid, new String(comm, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+            names.named(tid, new String(comm, 0, n, StandardCharsets.UTF_8));
         }
     }
 

@@ -3,7 +3,9 @@ package io.mixflame.capture.proc;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ProcessMemory;
+import io.mixflame.process.linux.TaskFileReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.function.LongFunction;
 
@@ -17,7 +19,7 @@ public final class BlockedThreadCapture {
     private final ProcessMemory memory;
     private final int stackBytes;
     /** The threads' syscall lines, read through descriptors held open: a sampler reads them at every tick. */
-    private final io.mixflame.process.linux.TaskFileReader syscalls;
+    private final TaskFileReader syscalls;
 
     /**
      * @param pid        the process
@@ -28,7 +30,7 @@ public final class BlockedThreadCapture {
         this.pid = pid;
         this.memory = memory;
         this.stackBytes = stackBytes;
-        this.syscalls = new io.mixflame.process.linux.TaskFileReader(pid, "syscall", 256);
+        this.syscalls = new TaskFileReader(pid, "syscall", 256);
     }
 
     /**
@@ -71,7 +73,7 @@ public final class BlockedThreadCapture {
         if (n < 0) {
             throw new IOException("thread " + tid + " of process " + pid + " is gone");
         }
-        return new String(syscalls.buffer().array(), 0, n, java.nio.charset.StandardCharsets.US_ASCII).trim();
+        return new String(syscalls.buffer().array(), 0, n, StandardCharsets.US_ASCII).trim();
     }
 
     /** Gives back the descriptors of threads not among the first {@code n} of {@code alive}. */

@@ -7,6 +7,10 @@ import com.sun.jna.Pointer;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.linux.LibcLibrary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Captures a running thread of another process with a stop of microseconds: {@code PTRACE_SEIZE} and
@@ -137,7 +141,7 @@ public final class PtraceCapture {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("thread " + tid + " did not stop within a second");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(POLL_NANOS);
+            LockSupport.parkNanos(POLL_NANOS);
         }
     }
 
@@ -163,10 +167,10 @@ public final class PtraceCapture {
     /** Whether {@code /proc/TID/stat} says the thread is stopped for its tracer ('t'). */
     private static boolean inTracingStop(int tid) {
         try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", Integer.toString(tid), "stat"));
+            String stat = Files.readString(Path.of("/proc", Integer.toString(tid), "stat"));
             int close = stat.lastIndexOf(')');
             return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 't';
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return false;
         }
     }

@@ -2,6 +2,7 @@ package io.mixflame.engine.jfr;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
@@ -17,7 +18,7 @@ import jdk.jfr.StackTrace;
 @Category("mixflame")
 @Description("The JVM's System.nanoTime() at this event's time")
 @StackTrace(false)
-final class ClockMark extends jdk.jfr.Event {
+final class ClockMark extends Event {
     static final String NAME = "mixflame.ClockMark";
 
     @Label("nanoTime")

@@ -1,5 +1,7 @@
 package io.mixflame.engine.jfr;
 
+import io.mixflame.capture.labels.LabelSource;
+import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.profile.ClassNames;
 import io.mixflame.profile.Frame;
@@ -7,6 +9,7 @@ import io.mixflame.profile.FrameType;
 import io.mixflame.profile.SampleSink;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +59,7 @@ public final class JdkEventStream {
     private SampleSink allocTarget;
     private SampleSink lockTarget;
     /** The labels of the events' threads at the events' times; null when not recorded. */
-    private io.mixflame.capture.labels.SampleLabeler labels;
+    private SampleLabeler labels;
     private EventClock clock;
 
     /**
@@ -76,7 +79,7 @@ public final class JdkEventStream {
      * labels its thread had at the event's time ({@code labels}: this JVM's; null for none).
      */
     public synchronized void start(JdkEventSettings settings, SampleSink alloc, SampleSink lock,
-                                   io.mixflame.capture.labels.LabelSource labels) throws EngineUnavailableException {
+                                   LabelSource labels) throws EngineUnavailableException {
         if (stream != null) {
             throw new IllegalStateException("already started");
         }
@@ -191,7 +194,7 @@ public final class JdkEventStream {
 
     /** Facts about what was recorded and lost, one line each. */
     public List<String> costNotes() {
-        List<String> notes = new java.util.ArrayList<>(2);
+        List<String> notes = new ArrayList<>(2);
         long errors = eventErrors.get();
         if (errors > 0) {
             notes.add(errors + " JFR events could not be read and were skipped");

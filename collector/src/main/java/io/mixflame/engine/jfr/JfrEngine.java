@@ -6,9 +6,12 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.profile.SampleSink;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +62,7 @@ public final class JfrEngine implements SamplingEngine {
         // An exception escaping into the stream would end it; a bad event costs one sample, not the profile.
         try {
             converter.convert(event.getStackTrace(), event.getThread("sampledThread"), settings.threadRoots(), settings.lines());
-            java.time.Instant at = event.getStartTime();
+            Instant at = event.getStartTime();
             target.add(converter.frames(), converter.depth(), 1, settings.intervalNanos(),
                     at.getEpochSecond() * 1_000_000_000L + at.getNano());
         } catch (RuntimeException e) {
@@ -72,7 +75,7 @@ public final class JfrEngine implements SamplingEngine {
     /** A CPU profile's native-method sample: counted where its thread was running, not blocked, in native code. */
     private void onNativeSample(RecordedEvent event) {
         try {
-            jdk.jfr.consumer.RecordedThread thread = event.getThread("sampledThread");
+            RecordedThread thread = event.getThread("sampledThread");
             if (thread == null || !runningInNative.running(thread.getJavaThreadId(), System.nanoTime())) {
                 return;
             }
@@ -90,7 +93,7 @@ public final class JfrEngine implements SamplingEngine {
 
     @Override
     public List<String> costNotes() {
-        List<String> notes = new java.util.ArrayList<>();
+        List<String> notes = new ArrayList<>();
         // JFR knows no native frames: a profile from it is not a mixed one, and its reader should know.
         SamplingSettings s = settings;
         notes.add("native frames are missing: JFR samples Java frames only"

@@ -2,6 +2,7 @@ package io.mixflame.engine.jfr;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import java.util.Arrays;
 import java.util.List;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedMethod;
@@ -43,7 +44,7 @@ final class JfrStackConverter {
     /** Adds a frame below the leaf of the stack converted last (the class an allocation or a lock event names). */
     void appendLeaf(Frame leaf) {
         if (scratch.length == depth) {
-            scratch = java.util.Arrays.copyOf(scratch, depth * 2);
+            scratch = Arrays.copyOf(scratch, depth * 2);
         }
         scratch[depth++] = leaf;
     }

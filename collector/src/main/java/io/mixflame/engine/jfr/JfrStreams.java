@@ -3,6 +3,7 @@ package io.mixflame.engine.jfr;
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import io.mixflame.engine.EngineUnavailableException;
 import jdk.jfr.consumer.RecordingStream;
 import org.slf4j.Logger;
@@ -23,7 +24,7 @@ final class JfrStreams {
      *
      * @throws EngineUnavailableException when this JVM cannot record, or JFR refuses the settings
      */
-    static RecordingStream start(java.util.function.Consumer<RecordingStream> setup, AtomicLong flushes,
+    static RecordingStream start(Consumer<RecordingStream> setup, AtomicLong flushes,
                                  String threadName) throws EngineUnavailableException {
         RecordingStream rs;
         try {

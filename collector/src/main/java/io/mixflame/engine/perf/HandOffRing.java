@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A bounded queue between exactly one producer thread and one consumer thread, without locks: the perf engine's
  * sampler hands captures to its walker through one and gets them back through another. Not an
  * {@code ArrayBlockingQueue}: its lock, taken twice per sample, put the JDK's lock and queue code among what the
- * service's JIT compiled for the profiler (issue 24), and neither side ever blocks on the queue.
+ * service's JIT compiled for the profiler, and neither side ever blocks on the queue.
  *
  * @param <T> what is handed over
  */

@@ -1,5 +1,6 @@
 package io.mixflame.engine.perf;
 
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -65,7 +66,7 @@ final class NewThreads {
 
     private boolean mark(int tid) {
         if (seenCount >= SET_SLOTS * 3 / 4) {
-            java.util.Arrays.fill(seen, 0);
+            Arrays.fill(seen, 0);
             seenCount = 0;
         }
         int i = (tid * 0x9E3779B9) >>> 18;

@@ -13,6 +13,8 @@ import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.StackCopyGrowth;
 import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.HeapExhaustion;
+import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.ReadsPerSample;
@@ -23,12 +25,15 @@ import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.linux.ProcThreadSelf;
 import io.mixflame.process.linux.ShortSlice;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -134,10 +139,10 @@ public final class PerfEngine implements SamplingEngine {
     /** Samples dropped or lost, for the walker to count in the profile. */
     private final UnwalkedSamples unwalked = new UnwalkedSamples();
     /** Set when an allocation of the sampler or the walker failed: both stop, and the pool is let go. */
-    private final io.mixflame.engine.HeapExhaustion heap = new io.mixflame.engine.HeapExhaustion("perf");
+    private final HeapExhaustion heap = new HeapExhaustion("perf");
     private volatile ReadsPerSample reads;
     /** Capture buffers in use or free: at most {@link #WARM_POOL} in the warm-up, then {@link #POOL}. */
-    private final java.util.concurrent.atomic.AtomicInteger pooled = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger pooled = new AtomicInteger();
     private int stackBytes;
     /** Set by the sampler thread only, while it drains. */
     private boolean handedOver;
@@ -184,7 +189,7 @@ public final class PerfEngine implements SamplingEngine {
 
     @Override
     public synchronized void start(SamplingSettings settings, SampleSink target) throws EngineUnavailableException {
-        if (settings.event() != io.mixflame.engine.ProfilingEvent.CPU) {
+        if (settings.event() != ProfilingEvent.CPU) {
             throw new EngineUnavailableException("the perf engine samples CPU time only; event="
                     + settings.event().optionName() + " is not built on it yet");
         }
@@ -256,7 +261,7 @@ public final class PerfEngine implements SamplingEngine {
                 known[n++] = tid;
             }
         }
-        return java.util.Arrays.copyOf(known, n);
+        return Arrays.copyOf(known, n);
     }
 
     /** The capture {@link PreferredSampleCapture} prefers; the memory reader closed when there is none. */
@@ -589,7 +594,7 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     @Override
-    public List<io.mixflame.profile.NativeModule> modules() {
+    public List<NativeModule> modules() {
         SampleStackBuilder s = stacks;
         return s == null ? List.of() : s.touchedModules();
     }

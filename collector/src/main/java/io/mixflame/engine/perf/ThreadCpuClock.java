@@ -7,7 +7,7 @@ import io.mixflame.process.linux.LibcLibrary;
  * The calling thread's CPU time on Linux ({@code clock_gettime(CLOCK_THREAD_CPUTIME_ID)}), for the perf engine's
  * account of its own threads. Not {@code ManagementFactory.getThreadMXBean()}: its first use starts the JDK's
  * platform-bean machinery (service providers, JFR's bean among them), classes and code the service's JIT compiled
- * for nothing but this number (issue 24).
+ * for nothing but this number.
  */
 final class ThreadCpuClock {
     private static final int CLOCK_THREAD_CPUTIME_ID = 3;

@@ -5,6 +5,7 @@ import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
+import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.ReadsPerSample;
@@ -15,6 +16,8 @@ import io.mixflame.engine.TickRate;
 import io.mixflame.platform.TargetProcess;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ThreadSource;
+import io.mixflame.profile.Frame;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +45,7 @@ public final class SuspendEngine implements SamplingEngine {
     private final TargetProcess target;
     private final String name;
     /** The sampled JVM's labels (read from a helper process: the JVM's log through its memory); null when off. */
-    private io.mixflame.capture.labels.SampleLabeler labels;
+    private SampleLabeler labels;
     private final boolean ownsTarget;
     private final Histogram paused = new Histogram(HIGHEST_NANOS, 2);
     private final Histogram perSample = new Histogram(HIGHEST_NANOS, 2);
@@ -197,7 +200,7 @@ public final class SuspendEngine implements SamplingEngine {
         long t0 = System.nanoTime();
         try {
             int depth = stacks.build(captured, threadRoots);
-            io.mixflame.profile.Frame[] frames = stacks.frames();
+            Frame[] frames = stacks.frames();
             if (labels != null) {
                 // The capture's time is this helper's nanoTime: on Windows, as in the JVM, the performance counter.
                 depth = labels.label(tid, captured.time(), frames, depth, threadRoots);
@@ -256,7 +259,7 @@ public final class SuspendEngine implements SamplingEngine {
     }
 
     @Override
-    public List<io.mixflame.profile.NativeModule> modules() {
+    public List<NativeModule> modules() {
         SampleStackBuilder s = stacks;
         return s == null ? List.of() : s.touchedModules();
     }

@@ -2,6 +2,7 @@ package io.mixflame.engine.wall;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import java.util.EnumSet;
 import java.util.Locale;
 
 /**
@@ -52,8 +53,8 @@ public enum ThreadState {
      *
      * @throws IllegalArgumentException naming the accepted words
      */
-    public static java.util.EnumSet<ThreadState> parseSet(String value) {
-        java.util.EnumSet<ThreadState> set = java.util.EnumSet.noneOf(ThreadState.class);
+    public static EnumSet<ThreadState> parseSet(String value) {
+        EnumSet<ThreadState> set = EnumSet.noneOf(ThreadState.class);
         for (String word : value.split("[+|]")) {
             ThreadState match = null;
             for (ThreadState s : values()) {

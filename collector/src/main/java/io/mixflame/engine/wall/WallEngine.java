@@ -2,6 +2,7 @@ package io.mixflame.engine.wall;
 
 import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.FixedPoint;
+import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
 import io.mixflame.capture.perf.OpenFileLimit;
 import io.mixflame.capture.perf.PerfCapture;
@@ -10,10 +11,12 @@ import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.PreferredSampleCapture;
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.PerfEventAttr;
+import io.mixflame.capture.perf.PerfRefusal;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.StackCopyGrowth;
+import io.mixflame.capture.perf.UserRegisters;
 import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
@@ -27,11 +30,14 @@ import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
 import io.mixflame.process.linux.ShortSlice;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -108,16 +114,16 @@ public final class WallEngine implements SamplingEngine {
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
     /** The labels of this JVM's threads; null when not recorded. */
-    private io.mixflame.capture.labels.SampleLabeler labels;
+    private SampleLabeler labels;
     private final EpochClock clock = new EpochClock();
     private BlockedThreadCapture blocked;
     private final Map<Integer, ThreadEntry> threads = new HashMap<>();
     /** Readers that hold a descriptor, within {@link #readerBudget}. */
     private int openReaders;
     private final long readerBudget = OpenFileLimit.soft() / FILE_LIMIT_SHARE;
-    private final java.nio.ByteBuffer readScratch = java.nio.ByteBuffer.allocate(256);
+    private final ByteBuffer readScratch = ByteBuffer.allocate(256);
     /** Stack copies of running threads' latest samples, given back when they are too old to stand for a tick. */
-    private final java.util.ArrayDeque<CapturedThread> freeCopies = new java.util.ArrayDeque<>();
+    private final ArrayDeque<CapturedThread> freeCopies = new ArrayDeque<>();
     private int copiesMade;
     /** The threads in the order ticks visit them, from {@link #cursor} on. */
     private ThreadEntry[] order = new ThreadEntry[0];
@@ -223,11 +229,11 @@ public final class WallEngine implements SamplingEngine {
         if (needsRunningStacks) {
             // One event of this thread, opened and closed: where it is refused, so are the running threads' stacks.
             int fd = syscalls.perfEventOpen(PerfEventAttr.cpuClock(settings.intervalNanos(),
-                    io.mixflame.capture.perf.UserRegisters.MASK, PerfCaptureSettings.DEFAULT_STACK_BYTES, false, 1), 0,
+                    UserRegisters.MASK, PerfCaptureSettings.DEFAULT_STACK_BYTES, false, 1), 0,
                     PERF_FLAG_FD_CLOEXEC);
             if (fd < 0) {
                 throw new EngineUnavailableException("running threads' stacks cannot be sampled: "
-                        + io.mixflame.capture.perf.PerfRefusal.explain(fd));
+                        + PerfRefusal.explain(fd));
             }
             syscalls.close(fd);
         }
@@ -645,7 +651,7 @@ public final class WallEngine implements SamplingEngine {
     }
 
     @Override
-    public List<io.mixflame.profile.NativeModule> modules() {
+    public List<NativeModule> modules() {
         SampleStackBuilder s = stacks;
         return s == null ? List.of() : s.touchedModules();
     }

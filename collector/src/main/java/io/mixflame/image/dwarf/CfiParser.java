@@ -4,6 +4,7 @@ import io.mixflame.image.elf.ByteCursor;
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.image.elf.ElfFormatException;
 import io.mixflame.image.elf.ElfSection;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -277,7 +278,7 @@ public final class CfiParser {
         }
 
         private void execute(byte[] code, boolean initial) {
-            ByteCursor c = new ByteCursor(java.nio.ByteBuffer.wrap(code), 0, code.length);
+            ByteCursor c = new ByteCursor(ByteBuffer.wrap(code), 0, code.length);
             while (!c.atEnd()) {
                 int op = c.u8();
                 int high = op & 0xc0;

@@ -36,7 +36,7 @@ public record RegisterRule(Kind kind, long offset, DwarfExpression expression) {
     }
 
     // Written out rather than generated: rules are interned while samples are walked, and a record's generated
-    // equals and hashCode go through method handles that the service's JIT would compile for us (issue 24).
+    // equals and hashCode go through method handles that the service's JIT would compile for us.
     @Override
     public boolean equals(Object o) {
         return o instanceof RegisterRule r && kind == r.kind && offset == r.offset

@@ -2,6 +2,7 @@ package io.mixflame.image.elf;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 
 /**
  * A bounded little-endian reader over part of a buffer, with the LEB128 forms DWARF uses. Every read checks its
@@ -152,7 +153,7 @@ public final class ByteCursor {
         byte[] bytes = new byte[end - position];
         buffer.get(position, bytes);
         position = end + 1;
-        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(bytes, StandardCharsets.UTF_8);
     }
 
     /** A copy of the next {@code n} bytes. */

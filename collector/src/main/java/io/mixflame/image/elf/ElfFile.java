@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -27,7 +29,7 @@ public final class ElfFile {
     private static final int MAX_SECTIONS = 65_535;
 
     private final ByteBuffer data;
-    private final java.util.Map<Long, ByteBuffer> slices = new java.util.HashMap<>();
+    private final Map<Long, ByteBuffer> slices = new HashMap<>();
     private final int type;
     private final int machine;
     private final List<ElfSection> sections;

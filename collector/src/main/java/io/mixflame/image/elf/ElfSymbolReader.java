@@ -2,6 +2,7 @@ package io.mixflame.image.elf;
 
 import io.mixflame.image.SymbolTableBuilder;
 
+import java.nio.ByteBuffer;
 import java.util.Optional;
 
 /**
@@ -98,7 +99,7 @@ public final class ElfSymbolReader {
     }
 
     /** A string table's bytes, one buffer per file and table so that the symbol table can share it. */
-    private static java.nio.ByteBuffer strings(ElfFile elf, ElfSection strings) {
+    private static ByteBuffer strings(ElfFile elf, ElfSection strings) {
         return elf.sectionBytes(strings);
     }
 }

@@ -4,7 +4,7 @@ package io.mixflame.image.index;
  * A 128-bit hash of a cache key's bytes, for names in the cache directory. Not cryptographic, and need not be: the
  * whole key is recorded in each index file and compared on every open, so two keys that hash alike cost a rebuild,
  * never a wrong index. Not {@code MessageDigest}: its first use initializes the JDK's security providers, some
- * seventy classes the service's JIT then compiled in its start-up (issue 24).
+ * seventy classes the service's JIT then compiled in its start-up.
  */
 public final class KeyHash {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;

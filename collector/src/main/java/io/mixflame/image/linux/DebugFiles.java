@@ -2,6 +2,7 @@ package io.mixflame.image.linux;
 
 import io.mixflame.image.elf.ElfFile;
 import io.mixflame.image.elf.ElfFormatException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ public final class DebugFiles {
             if (Files.isRegularFile(candidate) && !candidate.toString().equals(path)) {
                 try {
                     return Optional.of(ElfFile.open(candidate));
-                } catch (java.io.IOException | ElfFormatException e) {
+                } catch (IOException | ElfFormatException e) {
                     // An unreadable debug file is as good as none.
                 }
             }

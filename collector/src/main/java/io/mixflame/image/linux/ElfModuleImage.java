@@ -7,6 +7,7 @@ import io.mixflame.image.SymbolTable;
 import io.mixflame.image.UnwindData;
 import io.mixflame.image.elf.ElfExportedSymbols;
 import io.mixflame.image.elf.ElfFile;
+import io.mixflame.image.elf.ElfFormatException;
 import io.mixflame.image.elf.ElfSegment;
 import io.mixflame.image.index.ModuleIndexStore;
 import io.mixflame.image.dwarf.CfiParser;
@@ -124,7 +125,7 @@ public final class ElfModuleImage implements ModuleImage {
                 elfFailed = true;
                 // Executable mappings of non-ELF or unreadable files (libffi's trampoline files, deleted files another
                 // user cannot open) are normal: only damaged ELF files are worth a warning.
-                if (!(e instanceof io.mixflame.image.elf.ElfFormatException) || "not an ELF file".equals(e.getMessage())) {
+                if (!(e instanceof ElfFormatException) || "not an ELF file".equals(e.getMessage())) {
                     LOG.debug("{} gets no symbols: {}", path, e.getMessage());
                 } else {
                     LOG.warn("cannot read {}: {}; it gets no symbols and no unwind information", path, e.getMessage());

@@ -1,5 +1,6 @@
 package io.mixflame.image.pe;
 
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -50,7 +51,7 @@ public final class PeCodeViewId {
             for (int k = 12; k < 20; k++) {
                 hex(id, file.u8(data + k), 2);
             }
-            id.append(Long.toHexString(file.u32(data + 20)).toUpperCase(java.util.Locale.ROOT));
+            id.append(Long.toHexString(file.u32(data + 20)).toUpperCase(Locale.ROOT));
             return Optional.of(id.toString());
         }
         return Optional.empty();

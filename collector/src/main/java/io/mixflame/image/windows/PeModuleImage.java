@@ -19,6 +19,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -216,9 +217,9 @@ public final class PeModuleImage implements ModuleImage {
         public void function(long rva, long size, String name) {
             if (count == rvas.length) {
                 int n = Math.max(64, count * 2);
-                rvas = java.util.Arrays.copyOf(rvas, n);
-                sizes = java.util.Arrays.copyOf(sizes, n);
-                nameOffsets = java.util.Arrays.copyOf(nameOffsets, n);
+                rvas = Arrays.copyOf(rvas, n);
+                sizes = Arrays.copyOf(sizes, n);
+                nameOffsets = Arrays.copyOf(nameOffsets, n);
             }
             rvas[count] = rva;
             sizes[count] = size;

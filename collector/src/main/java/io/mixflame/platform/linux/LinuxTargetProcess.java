@@ -1,7 +1,9 @@
 package io.mixflame.platform.linux;
 
+import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.linux.LinuxThreadCapture;
+import io.mixflame.capture.ptrace.PtraceCapture;
 import io.mixflame.image.ModuleCache;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.image.linux.ProcModuleMap;
@@ -64,8 +66,7 @@ public final class LinuxTargetProcess implements TargetProcess {
             return "process " + pid + " has no threads that can be listed";
         }
         try {
-            new io.mixflame.capture.ptrace.PtraceCapture(pid).capture(tids[0], memory,
-                    new io.mixflame.capture.CapturedThread(4096));
+            new PtraceCapture(pid).capture(tids[0], memory, new CapturedThread(4096));
             return null;
         } catch (IllegalStateException | LinkageError e) {
             return e.getMessage() + PtracePolicy.describe();

@@ -2,6 +2,7 @@ package io.mixflame.process.linux;
 
 import io.mixflame.process.ThreadSource;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -101,7 +102,7 @@ public final class ProcThreadSource implements ThreadSource {
      * The decimal number at the start of {@code text}, or -1 when there is none: {@code schedstat}'s first, the
      * nanoseconds run on a CPU.
      */
-    static long firstNumber(java.nio.ByteBuffer text) {
+    static long firstNumber(ByteBuffer text) {
         long value = 0;
         int digits = 0;
         for (int i = text.position(); i < text.limit() && digits < 19; i++, digits++) {

@@ -1,5 +1,6 @@
 package io.mixflame.process.linux;
 
+import io.mixflame.process.OwnPid;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -35,7 +36,7 @@ public final class TaskFileReader implements AutoCloseable {
         this.taskDir = Path.of("/proc", Long.toString(pid), "task");
         this.name = name;
         this.buffer = ByteBuffer.allocate(capacity);
-        this.mostHeld = pid == io.mixflame.process.OwnPid.get() ? 0 : MOST_HELD;
+        this.mostHeld = pid == OwnPid.get() ? 0 : MOST_HELD;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.mixflame.process.windows;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
 import io.mixflame.process.ThreadSource;
 import java.util.Arrays;
 
@@ -26,7 +27,7 @@ public final class ToolhelpThreadSource implements ThreadSource, AutoCloseable {
             MAX_THREADS);
     /** Creation, exit, kernel and user FILETIMEs. */
     private final Memory times = new Memory(32);
-    private final long timesAddress = com.sun.jna.Pointer.nativeValue(times);
+    private final long timesAddress = Pointer.nativeValue(times);
 
     /** The threads of process {@code pid}. */
     public ToolhelpThreadSource(long pid) {

@@ -51,9 +51,9 @@ public final class WindowsProcessMemory extends ChunkedProcessMemory {
             return false;
         }
         // The count written at 0, the byte at 8: each where its type's alignment wants it.
-        try (com.sun.jna.Memory scratch = new com.sun.jna.Memory(16)) {
+        try (Memory scratch = new Memory(16)) {
             scratch.setByte(8, value);
-            long at = com.sun.jna.Pointer.nativeValue(scratch);
+            long at = Pointer.nativeValue(scratch);
             return Kernel32Calls.WriteProcessMemory(Kernel32Calls.GetCurrentProcess(), address, at + 8, 1, at);
         }
     }

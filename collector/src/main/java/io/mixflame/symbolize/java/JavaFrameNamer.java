@@ -1,9 +1,11 @@
 package io.mixflame.symbolize.java;
 
+import io.mixflame.hotspot.BlobKind;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaMethod;
 import io.mixflame.hotspot.InlinedScope;
+import io.mixflame.profile.FrameType;
 import io.mixflame.unwind.WalkedStack;
 import java.util.List;
 
@@ -23,12 +25,12 @@ public final class JavaFrameNamer {
         INTERPRETED, C1_COMPILED, C2_COMPILED, INLINED, NATIVE_WRAPPER;
 
         /** The kind of frame a profile shows for it (a native method's wrapper is JIT-compiled code). */
-        public io.mixflame.profile.FrameType profileType() {
+        public FrameType profileType() {
             return switch (this) {
-                case INTERPRETED -> io.mixflame.profile.FrameType.INTERPRETED;
-                case C1_COMPILED -> io.mixflame.profile.FrameType.C1_COMPILED;
-                case INLINED -> io.mixflame.profile.FrameType.INLINED;
-                case C2_COMPILED, NATIVE_WRAPPER -> io.mixflame.profile.FrameType.JIT_COMPILED;
+                case INTERPRETED -> FrameType.INTERPRETED;
+                case C1_COMPILED -> FrameType.C1_COMPILED;
+                case INLINED -> FrameType.INLINED;
+                case C2_COMPILED, NATIVE_WRAPPER -> FrameType.JIT_COMPILED;
             };
         }
     }
@@ -84,7 +86,7 @@ public final class JavaFrameNamer {
             sink.unnamed(stack.pc(i));
             return;
         }
-        Type outer = blob.kind() == io.mixflame.hotspot.BlobKind.NATIVE_WRAPPER ? Type.NATIVE_WRAPPER
+        Type outer = blob.kind() == BlobKind.NATIVE_WRAPPER ? Type.NATIVE_WRAPPER
                 : blob.compLevel() >= 1 && blob.compLevel() <= 3 ? Type.C1_COMPILED : Type.C2_COMPILED;
         List<InlinedScope> scopes = vm.scopes(blob, pc);
         if (scopes.isEmpty()) {

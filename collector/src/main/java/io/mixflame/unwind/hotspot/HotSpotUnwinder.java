@@ -1,7 +1,9 @@
 package io.mixflame.unwind.hotspot;
 
+import io.mixflame.cache.MonotonicClock;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.hotspot.JavaMethod;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackMemory;
@@ -27,7 +29,7 @@ public final class HotSpotUnwinder implements Unwinder {
     private static final int SEARCH_BYTES = 64 * 1024;
 
     private final HotSpotVm vm;
-    private final BlobFrameStep frames = new BlobFrameStep(io.mixflame.cache.MonotonicClock.NANOS);
+    private final BlobFrameStep frames = new BlobFrameStep(MonotonicClock.NANOS);
 
     public HotSpotUnwinder(HotSpotVm vm) {
         this.vm = vm;
@@ -90,7 +92,7 @@ public final class HotSpotUnwinder implements Unwinder {
         }
         try {
             // Only a method that names itself: the frame search below must not take a dead one's slot for a frame.
-            io.mixflame.hotspot.JavaMethod m = vm.method(context.memory().readLong(fp + 8L * METHOD_SLOT));
+            JavaMethod m = vm.method(context.memory().readLong(fp + 8L * METHOD_SLOT));
             return m != null && !m.isUnloaded();
         } catch (MemoryReadException e) {
             return false;

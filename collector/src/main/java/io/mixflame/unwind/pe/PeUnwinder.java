@@ -1,7 +1,9 @@
 package io.mixflame.unwind.pe;
 
 import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.cache.MonotonicClock;
 import io.mixflame.image.ModuleMap;
+import io.mixflame.process.MemoryReadException;
 import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.pe.PeFormatException;
@@ -26,11 +28,11 @@ public final class PeUnwinder implements Unwinder {
     private LoadedModule foundModule;
     /** Images' code does not change while mapped: lines are kept 10 s. */
     private final CodeLineCache codeCache = new CodeLineCache(512, 10_000_000_000L,
-            io.mixflame.cache.MonotonicClock.NANOS);
+            MonotonicClock.NANOS);
     /** Reads code through the line cache (a class, not a lambda: one fewer class spun at start-up). */
     private final class CodeBytes implements UnwindMemory {
         @Override
-        public long readLong(long address) throws io.mixflame.process.MemoryReadException {
+        public long readLong(long address) throws MemoryReadException {
             return codeCache.readLong(codeProcess, address);
         }
     }

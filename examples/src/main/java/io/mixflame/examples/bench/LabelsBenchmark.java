@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * What entering and leaving a labelled scope costs a request (issue 26): the {@code mixflame-api} without an agent
+ * What entering and leaving a labelled scope costs a request: the {@code mixflame-api} without an agent
  * (what every application that ships the API pays), the API with a {@link LabelRecorder} installed as the agent
  * installs it, and the recorder alone. The body is empty, so the score is the labels' cost per request: one
  * enter and one exit, each of which writes a timestamped change to the thread's log.

@@ -6,6 +6,7 @@ import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.wall.ThreadState;
 import io.mixflame.engine.wall.WallEngine;
 import io.mixflame.profile.ProfileAccumulator;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -43,7 +44,7 @@ public final class WallIdleBenchmark {
         Thread.sleep(warmUp * 1000L);
         Thread sampler = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().equals("mixflame-wall-sampler")).findFirst().orElseThrow();
-        var mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        var mx = ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getThreadCpuTime(sampler.getId());
         long samples0 = profile.totalSamples();
         long t0 = System.nanoTime();

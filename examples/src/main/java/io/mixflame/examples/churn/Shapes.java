@@ -1,5 +1,7 @@
 package io.mixflame.examples.churn;
 
+import java.util.Arrays;
+
 /**
  * Receiver types for the deoptimization in {@link ChurnPayload}: one kind while the JIT compiles the call site, all
  * four afterwards. Loaded once by the application loader and shared by every payload copy.
@@ -51,7 +53,7 @@ public final class Shapes {
     /** Squares only: the JIT sees one receiver type and inlines it behind a type check. */
     public static Shape[] squares() {
         Shape[] shapes = new Shape[COUNT];
-        java.util.Arrays.fill(shapes, new Square());
+        Arrays.fill(shapes, new Square());
         return shapes;
     }
 

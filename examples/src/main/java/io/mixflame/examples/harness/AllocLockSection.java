@@ -5,6 +5,7 @@ import static io.mixflame.examples.harness.ReportNumbers.orDash;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.DoubleFunction;
 
 /**
  * The allocation and lock cost study's table: per workload and profiler, the medians over the runs of what the
@@ -25,7 +26,7 @@ final class AllocLockSection {
                 "process CPU (vs none)", "peak RSS");
         rows(t, "`alloc`, allocation profiling", study.alloc(), true);
         rows(t, "`lock`, lock profiling", study.lock(), false);
-        return "### Allocation and lock profiling: `alloc` and `lock --seconds " + study.seconds() + "` (issue 25)\n\n"
+        return "### Allocation and lock profiling: `alloc` and `lock --seconds " + study.seconds() + "`\n\n"
                 + "None, async-profiler (`event=alloc`: a sample every 512 KB; `event=lock,lock=10ms`), JFR (its "
                 + "`profile` settings, which record allocation samples at 300 a second and monitor enters and parks "
                 + "of 10 ms or more, and the rest of what they record) and mixflame (`event=alloc`: JFR's allocation "
@@ -54,7 +55,7 @@ final class AllocLockSection {
     }
 
     private static String withRatio(OptionalDouble value, OptionalDouble none, boolean profiled,
-                                    java.util.function.DoubleFunction<String> format) {
+                                    DoubleFunction<String> format) {
         String v = orDash(value, format);
         return profiled ? v + " (" + orDash(ReportNumbers.divide(value, none), ReportNumbers::ratio) + ")" : v;
     }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What allocation and lock profiling cost (issue 25): the {@code alloc} workload (two threads allocating 4 KB arrays
+ * What allocation and lock profiling cost: the {@code alloc} workload (two threads allocating 4 KB arrays
  * as fast as they can) under each profiler's allocation profiling, and the {@code lock} workload (eight threads
  * contending for a monitor and a {@code ReentrantLock}) under each one's lock profiling, none, async-profiler, JFR and
  * mixflame in turn in each repetition. JFR runs its {@code profile} settings, which record allocations and locks

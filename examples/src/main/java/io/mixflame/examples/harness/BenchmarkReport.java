@@ -23,7 +23,7 @@ final class BenchmarkReport {
                            MixflameCostSection cost, FineIntervalSection fine, ThreadCpuSection threads,
                            JniLibrarySection jni, List<String> failures) {
         StringBuilder b = new StringBuilder();
-        b.append("## Profilers compared: overhead and accuracy at 10 ms (issue 7)\n\n");
+        b.append("## Profilers compared: overhead and accuracy at 10 ms\n\n");
         b.append("What: the example workloads in their own JVMs under no profiler, async-profiler, JFR and mixflame, ")
                 .append("each sampling CPU every 10 ms, run in turn (none, async-profiler, JFR, mixflame) ")
                 .append(options.repetitions()).append(options.repetitions() == 1 ? " time" : " times")
@@ -50,7 +50,7 @@ final class BenchmarkReport {
         b.append("### Overhead under saturation: `saturate --rounds ").append(saturateWork.rounds())
                 .append("` (fixed work, about ").append(saturateWork.seconds()).append(" s on ")
                 .append(orDash(overheadTables.saturateThreads(), ReportNumbers::number))
-                .append(" busy threads, one per core; issue 14)\n\n");
+                .append(" busy threads, one per core)\n\n");
         b.append("Each busy thread does its share of the rounds, each round the same Java arithmetic, zlib CRC32 of a ")
                 .append("native buffer through JNI and HashMap churn. With every core busy, a profiler's threads take ")
                 .append("their CPU from the workload's, so its cost shows as a longer work time. Columns as above; ")
@@ -73,7 +73,7 @@ final class BenchmarkReport {
                 .append("stacks with libc's qsort between Java frames (Java comparator called from C). JFR records ")
                 .append("Java frames only and samples no thread that is in native code.\n\n");
         b.append(accuracy.mixedTable()).append('\n');
-        b.append("### Wall clock: `idle --threads ").append(wall.threads()).append("` (issue 8)\n\n");
+        b.append("### Wall clock: `idle --threads ").append(wall.threads()).append("`\n\n");
         b.append(wall.threads()).append(" parked threads sampled every 20 ms; each run waits ").append(wall.warmUpSeconds())
                 .append(" s (start-up, the profiler's code compiled), then the workload measures its process's CPU time")
                 .append(" over ").append(wall.seconds()).append(" s. With nothing else running, the extra over the run ")
@@ -81,7 +81,7 @@ final class BenchmarkReport {
                 .append("thread every 20 ms through warm-up and window. JFR has no wall-clock sampling of idle threads.\n\n");
         b.append(wallTable.table()).append('\n');
         b.append("### mixflame's own cost (its `# note:` lines)\n\n").append(cost.text()).append('\n');
-        b.append("### Sampling every 1 ms (issue 14)\n\n");
+        b.append("### Sampling every 1 ms\n\n");
         b.append("The same fixed work under async-profiler and mixflame with `interval=1ms`, and without a profiler, ")
                 .append("in turn, ").append(fine.repetitions()).append(fine.repetitions() == 1 ? " time" : " times")
                 .append(" (each run's work about the seconds of the 10 ms runs above). Samples per run are those in ")
@@ -93,7 +93,7 @@ final class BenchmarkReport {
                     .append(" s of work per run)\n\n").append(fine.table(w)).append('\n');
         }
         b.append("### Where mixflame's CPU goes: `").append(String.join(" ", saturateWork.command()))
-                .append("` with async-profiler watching (issue 14)\n\n");
+                .append("` with async-profiler watching\n\n");
         b.append("One run of about ").append(saturateWork.seconds()).append(" s of work under mixflame at 10 ms with ")
                 .append("async-profiler attached too, sampling every thread's CPU time every 1 ms (`threads`): the ")
                 .append("samples per thread, grouped by the thread's name in the stack's root frame, each 1 ms of CPU ")
@@ -111,7 +111,7 @@ final class BenchmarkReport {
     static String jniMarkdown(String command, String machine, Map<Profiler, String> labels, String profilerArgs,
                               JniLibrarySection jni, List<String> failures) {
         StringBuilder b = new StringBuilder();
-        b.append("## A real JNI library: RocksDB (issue 29)\n\n");
+        b.append("## A real JNI library: RocksDB\n\n");
         b.append("Command (after `mvn -q -DskipTests package`):\n\n```sh\n").append(command).append("\n```\n\n");
         b.append(machine).append("\n\nProfilers:\n\n").append(profilerArgs).append('\n');
         b.append(jniSection(jni, labels));
@@ -119,23 +119,23 @@ final class BenchmarkReport {
         return b.toString();
     }
 
-    /** The report of {@code --only cost}: the cost study alone (issue 24). */
+    /** The report of {@code --only cost}: the cost study alone. */
     static String costMarkdown(String command, String machine, String profilerArgs, CostSection cost, int repetitions,
                                List<String> failures) {
-        return studyMarkdown("What the service pays for its profiler (issue 24)", command, machine, profilerArgs,
+        return studyMarkdown("What the service pays for its profiler", command, machine, profilerArgs,
                 cost.markdown(repetitions), failures);
     }
 
     static String allocLockMarkdown(String command, String machine, String profilerArgs, AllocLockSection section,
                                     int repetitions, List<String> failures) {
-        return studyMarkdown("What allocation and lock profiling cost (issue 25)", command, machine, profilerArgs,
+        return studyMarkdown("What allocation and lock profiling cost", command, machine, profilerArgs,
                 section.markdown(repetitions), failures);
     }
 
-    /** The report of {@code --only labels}: what labels cost the service (issue 26). */
+    /** The report of {@code --only labels}: what labels cost the service. */
     static String labelsMarkdown(String command, String machine, String profilerArgs, LabelsSection section,
                                  int repetitions, List<String> failures) {
-        return studyMarkdown("What labels cost (issue 26)", command, machine, profilerArgs,
+        return studyMarkdown("What labels cost", command, machine, profilerArgs,
                 section.markdown(repetitions), failures);
     }
 
@@ -154,7 +154,7 @@ final class BenchmarkReport {
     private static String jniSection(JniLibrarySection jni, Map<Profiler, String> labels) {
         JniLibraryStudy study = jni.study();
         int repetitions = study.runs().getOrDefault(Profiler.NONE, List.of()).size();
-        return "### A real JNI library: `rocks --seconds " + study.seconds() + "` (issue 29)\n\n"
+        return "### A real JNI library: `rocks --seconds " + study.seconds() + "`\n\n"
                 + "RocksDB " + "from Maven Central (`org.rocksdb:rocksdbjni`: C++ with zstd, some functions without symbols, "
                 + "loaded from a temporary copy with a random name): the main thread puts, gets and scans; RocksDB's own "
                 + "threads (`rocksdb:low`, `rocksdb:high`) flush and compact. None, async-profiler and mixflame in turn, "

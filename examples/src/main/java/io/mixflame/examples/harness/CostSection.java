@@ -5,12 +5,13 @@ import static io.mixflame.examples.harness.ReportNumbers.orDash;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.DoubleFunction;
 import java.util.function.Function;
 
 /**
- * The tables of the cost study (issue 24): per study and profiler the work's time or throughput against none's and
+ * The tables of the cost study: per study and profiler the work's time or throughput against none's and
  * async-profiler's in the same repetition, peak RSS, live heap at exit and the JIT's compilations beyond none's;
- * then mixflame's figures against the issue's targets.
+ * then mixflame's figures against the cost targets.
  */
 final class CostSection {
     private static final double SHORT_JOB_TARGET = 0.05;
@@ -32,7 +33,7 @@ final class CostSection {
     /** The section's markdown: what was run, the three tables, the targets. */
     String markdown(int repetitions) {
         CostStudy.SteadyState steady = study.steady();
-        return "### What the service pays: short job, saturated work, steady state (issue 24)\n\n"
+        return "### What the service pays: short job, saturated work, steady state\n\n"
                 + "Each repetition (" + repetitions + " in all) runs none, async-profiler, JFR and mixflame in turn on "
                 + "each workload, CPU every 10 ms. Work times and throughputs are medians over the repetitions; the "
                 + "ratios are medians of each run's figure over the figure of the run without a profiler, or of "
@@ -48,7 +49,7 @@ final class CostSection {
                 + "#### Steady state: `" + String.join(" ", steady.command()) + "` (rounds per second over the "
                 + "windows after the first " + steady.skipSeconds() + " s)\n\n"
                 + steadyTable() + '\n'
-                + "#### Against issue 24's targets\n\n" + targets() + '\n';
+                + "#### Against the cost targets\n\n" + targets() + '\n';
     }
 
     private String fixedWorkTable(PairedRuns runs, FixedWork work) {
@@ -64,7 +65,7 @@ final class CostSection {
     }
 
     private String table(PairedRuns runs, String figureName, Function<ChildRun, OptionalDouble> figure,
-                         java.util.function.DoubleFunction<String> format) {
+                         DoubleFunction<String> format) {
         MarkdownTable t = new MarkdownTable("profiler", "runs", figureName, "vs none", "vs async-profiler", "peak RSS",
                 "live heap at exit", "JIT compilations (beyond none)", "compile time (beyond none)");
         for (Profiler p : Profiler.values()) {
@@ -123,7 +124,7 @@ final class CostSection {
     }
 
     private static void atMost(MarkdownTable t, String target, OptionalDouble value, double limit,
-                               java.util.function.DoubleFunction<String> format) {
+                               DoubleFunction<String> format) {
         t.row(target, orDash(value, format), verdict(value, limit));
     }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a profiler costs the service it runs in (issue 24): a short job (fixed work of about a second and a half on
+ * What a profiler costs the service it runs in: a short job (fixed work of about a second and a half on
  * one thread, where start-up and the JIT's queue dominate), saturated fixed work (every core busy) and a steady
  * state (every core busy for a fixed time, throughput counted per window and compared after the warm-up). Each
  * repetition runs none, async-profiler, JFR and mixflame in turn on each, so that a shared machine's drifts touch

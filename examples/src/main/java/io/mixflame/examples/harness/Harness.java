@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
@@ -149,7 +150,7 @@ public final class Harness {
      */
     private static FixedWork calibrateByWindows(WorkloadRunner runner, List<String> options, int millis)
             throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("saturate"));
+        List<String> command = new ArrayList<>(List.of("saturate"));
         command.addAll(options);
         command.addAll(List.of("--seconds", "2", "--window", "1"));
         ChildRun run = runner.run(Profiler.NONE, command, 2);

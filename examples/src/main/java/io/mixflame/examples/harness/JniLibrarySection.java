@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.Set;
@@ -140,6 +141,6 @@ final class JniLibrarySection {
     }
 
     private static String share(long part, long whole) {
-        return whole == 0 ? "—" : String.format(java.util.Locale.ROOT, "%.2f%%", 100.0 * part / whole);
+        return whole == 0 ? "—" : String.format(Locale.ROOT, "%.2f%%", 100.0 * part / whole);
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The {@code rocks} workload (RocksDB, a real JNI library with threads of its own) under no profiler,
  * async-profiler and mixflame in turn, each profile with its threads named: how whole the stacks through the
- * library are, how its code without symbols is named, whether its own threads are seen, and at what cost (issue 29).
+ * library are, how its code without symbols is named, whether its own threads are seen, and at what cost.
  * JFR is left out: it records no native frames.
  *
  * @param runs        each profiler's runs, in the order they ran

@@ -13,11 +13,11 @@ import java.util.TreeMap;
 /**
  * The labels study's tables: per setting the service's requests per second and, for mixflame's, how many samples
  * carry an {@code [endpoint=…]} frame (none without {@code labels}, most of the workers' with it: the check that the
- * labels were on); then the cost of {@code labels} against the issue's target of 1% of the throughput.
+ * labels were on); then the cost of {@code labels} against its target of 1% of the throughput.
  */
 final class LabelsSection {
     private static final String ENDPOINT = "[endpoint=";
-    /** The issue's bound on what {@code labels} may cost the service's throughput. */
+    /** The bound on what {@code labels} may cost the service's throughput. */
     private static final double MAX_COST = 0.01;
 
     private final LabelsStudy study;
@@ -82,7 +82,7 @@ final class LabelsSection {
         target.row("`labels` costs the service at most 1% of its requests/s (median ratio ≥ 0.990)",
                 orDash(ratio, ReportNumbers::ratio), ratio.isPresent() ? (met ? "yes" : "no") : "—");
         return "### `service --load --seconds " + study.seconds() + " --threads " + study.clients()
-                + "` with and without `labels` (issue 26)\n\n"
+                + "` with and without `labels`\n\n"
                 + "None, mixflame (`event=cpu,interval=10ms`) and mixflame with `labels` added in turn, " + repetitions
                 + (repetitions == 1 ? " time" : " times") + ", the two mixflame runs swapping places every other "
                 + "repetition. With `labels` the agent weaves the service's `HttpServer` handlers, and each request "

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code labels} costs a service (issue 26): {@code service --load}, whose handlers on the JDK's
+ * What {@code labels} costs a service: {@code service --load}, whose handlers on the JDK's
  * {@code HttpServer} the agent weaves to set {@code endpoint} for every request, without a profiler, under mixflame
  * at 10 ms and under the same with {@code labels}, in turn in each repetition. The two mixflame runs swap places every
  * other repetition, so that neither always runs right after the baseline; the comparison that matters is between

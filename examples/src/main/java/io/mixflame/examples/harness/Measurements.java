@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.OptionalDouble;
+import java.util.function.DoubleConsumer;
 
 /** The values one figure took over repeated runs. */
 final class Measurements {
@@ -46,7 +47,7 @@ final class Measurements {
     }
 
     /** Applies {@code action} to every value. */
-    void forEach(java.util.function.DoubleConsumer action) {
+    void forEach(DoubleConsumer action) {
         values.forEach(action::accept);
     }
 

@@ -3,6 +3,7 @@ package io.mixflame.examples.harness;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
 /**
@@ -46,7 +47,7 @@ record PairedRuns(Map<Profiler, List<ChildRun>> runs) {
     }
 
     private Measurements paired(Profiler p, Profiler against, Function<ChildRun, OptionalDouble> figure,
-                                java.util.function.BinaryOperator<OptionalDouble> combine) {
+                                BinaryOperator<OptionalDouble> combine) {
         List<ChildRun> mine = of(p);
         List<ChildRun> baseline = of(against);
         Measurements result = new Measurements();

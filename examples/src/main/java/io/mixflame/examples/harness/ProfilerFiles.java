@@ -2,9 +2,11 @@ package io.mixflame.examples.harness;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -50,7 +52,7 @@ public record ProfilerFiles(Path mixflameAgent, Path asyncProfilerLibrary, Strin
             if (root != null) {
                 return root;
             }
-        } catch (java.net.URISyntaxException | SecurityException | NullPointerException e) {
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
             // Fall back to the current directory below.
         }
         Path root = rootAbove(Path.of("").toAbsolutePath());
@@ -71,7 +73,7 @@ public record ProfilerFiles(Path mixflameAgent, Path asyncProfilerLibrary, Strin
 
     private static String platform() {
         String arch = System.getProperty("os.arch");
-        if (!System.getProperty("os.name").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+        if (!System.getProperty("os.name").toLowerCase(Locale.ROOT).contains("linux")) {
             throw new IllegalStateException("the harness runs on Linux only");
         }
         return arch.equals("aarch64") ? "linux-arm64" : "linux-x64";

@@ -5,6 +5,7 @@ import static io.mixflame.examples.harness.ReportNumbers.orDash;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.function.DoubleFunction;
 import java.util.function.DoubleUnaryOperator;
 
 /** mixflame's figures against its targets, saying by how much it falls short where it does. */
@@ -13,16 +14,16 @@ final class TargetsSection {
     private static final double MAX_DEVIATION_POINTS = 2;
     private static final double MAX_P50_MICROS = 5;
     private static final double MAX_P99_MICROS = 20;
-    /** Issue 14: per sample after a 10 s warm-up. */
+    /** Per sample after a 10 s warm-up. */
     private static final double MAX_WARM_P99_MICROS = 50;
     private static final double MAX_WALL_CORE_SHARE = 0.02;
-    /** Issue 14: a cost at most this far above async-profiler's. */
+    /** A cost at most this far above async-profiler's. */
     private static final double MAX_COST_ABOVE_ASYNC = 0.01;
-    /** Issue 14: extra process CPU at most this many times async-profiler's. */
+    /** Extra process CPU at most this many times async-profiler's. */
     private static final double MAX_EXTRA_CPU_TIMES_ASYNC = 2;
-    /** Issue 14: peak RSS at most this far above async-profiler's. */
+    /** Peak RSS at most this far above async-profiler's. */
     private static final double MAX_RSS_ABOVE_ASYNC_MB = 32;
-    /** Issue 14: at 1 ms, under this share of the samples lost or dropped. */
+    /** At 1 ms, under this share of the samples lost or dropped. */
     private static final double MAX_MISSED_SHARE = 0.01;
 
     private TargetsSection() {
@@ -132,7 +133,7 @@ final class TargetsSection {
                         m / limit)));
     }
 
-    private static String verdict(OptionalDouble value, double limit, java.util.function.DoubleFunction<String> by) {
+    private static String verdict(OptionalDouble value, double limit, DoubleFunction<String> by) {
         if (value.isEmpty()) {
             return "not measured";
         }

@@ -1,5 +1,7 @@
 package io.mixflame.examples.harness;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalDouble;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -89,7 +91,7 @@ final class WorkloadOutput {
     /** {@code saturate --window W}: the rounds of each window, in order. */
     static long[] windowRounds(String stdout) {
         Matcher m = WINDOW.matcher(stdout);
-        java.util.List<Long> rounds = new java.util.ArrayList<>();
+        List<Long> rounds = new ArrayList<>();
         while (m.find()) {
             rounds.add(Long.parseLong(m.group(2)));
         }

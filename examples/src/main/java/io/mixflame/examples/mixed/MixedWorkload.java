@@ -1,6 +1,7 @@
 package io.mixflame.examples.mixed;
 
 import io.mixflame.examples.ThreadCpuClock;
+import java.util.Objects;
 
 /**
  * Native code between Java frames, in three phases of equal length on one thread named {@code mixed-workload}:
@@ -18,7 +19,7 @@ public final class MixedWorkload {
         long cpuBefore = ThreadCpuClock.currentThreadCpuNanos();
         long phaseNanos = seconds * 1_000_000_000L / 3;
         // Load libc and JNA before the clock starts: a profiler should see the phases, not JNA's start-up.
-        java.util.Objects.requireNonNull(LibC.INSTANCE);
+        Objects.requireNonNull(LibC.INSTANCE);
         phase("zlib", phaseNanos, deadline -> new ZlibPhase().run(deadline));
         QsortPhase qsort = new QsortPhase();
         phase("qsort", phaseNanos, qsort::run);

@@ -1,5 +1,6 @@
 package io.mixflame.examples.saturate;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,7 +99,7 @@ public final class SaturateWorkload {
     }
 
     private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
         throw new IllegalStateException("this JVM does not report its process CPU time");

@@ -1,5 +1,6 @@
 package io.mixflame.examples.service;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -80,7 +81,7 @@ public final class LoadGenerator {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 report.error();
             }
             next = (next + 1) % endpoints.length;
