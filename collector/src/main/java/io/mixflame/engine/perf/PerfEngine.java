@@ -37,7 +37,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
-import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,19 +121,8 @@ public final class PerfEngine implements SamplingEngine {
     private final StackCopyGrowth.Applier growStack = callbacks;
     private final IntPredicate sampled = callbacks;
 
-    private final Histogram perSample = new Histogram(3_600_000_000L, 2);
-    private final Histogram perDrain = new Histogram(3_600_000_000L, 2);
-    /** Per sample once the first {@link #WARM_UP_NANOS} have passed: start-up work (symbol tables) left out. */
-    private final Histogram perSampleWarm = new Histogram(3_600_000_000L, 2);
-    /**
-     * The walker's own CPU time for one sample in {@value #CPU_TIMED_EVERY}, after the warm-up: wall-clock time also
-     * counts the walker descheduled in mid-walk (the application's threads keep every core busy), which is not work
-     * the walk did. Not every sample: reading a thread's CPU clock is a system call of about a microsecond, twice
-     * per timed sample (one in eight took 3–5% of the walker's time at 1 ms).
-     */
-    private final Histogram cpuPerSampleWarm = new Histogram(3_600_000_000L, 2);
-    private static final int CPU_TIMED_EVERY = 32;
-    private int walked;
+    /** Time per drain and per sample, and the profiler's threads' CPU: the cost note's figures. */
+    private final PerfEngineCosts costs = new PerfEngineCosts(WARM_UP_NANOS);
     private volatile long dropped;
     /** Samples dropped or lost, for the walker to count in the profile. */
     private final UnwalkedSamples unwalked = new UnwalkedSamples();
@@ -162,9 +150,6 @@ public final class PerfEngine implements SamplingEngine {
     private static final long OWN_THREADS_WAIT_MILLIS = 5_000;
     private final Frame[] ownStack = new Frame[2];
     private long startNanos;
-    private long samplerCpuNanos;
-    private long walkerCpuNanos;
-    private volatile long namesCpuNanos;
 
     /** The engine for the process it runs in. */
     public PerfEngine() {
@@ -209,20 +194,21 @@ public final class PerfEngine implements SamplingEngine {
         stackBytes = captureSettings.stackBytes();
         running = true;
         startNanos = System.nanoTime();
+        costs.started(startNanos);
         reads = new ReadsPerSample(startNanos, memory.systemReads());
         DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
                 captureSettings.stackBytes(), POOL);
         // The profiler's threads start before the events open, so that they inherit none: their own events copy no
         // stack. They wait for the events before they sample or walk.
-        sampler = new Thread(new EngineThread(pacing, null, null), "mixflame-perf-sampler");
-        walkerThread = new Thread(new EngineThread(null, settings, target), "mixflame-perf-walker");
+        sampler = new Thread(new SamplerThread(pacing), "mixflame-perf-sampler");
+        walkerThread = new Thread(new WalkerThread(settings, target), "mixflame-perf-walker");
         sampler.setDaemon(true);
         walkerThread.setDaemon(true);
         ownKnown = new CountDownLatch(nameRecorder == null ? 2 : 3);
         sampler.start();
         walkerThread.start();
         if (nameRecorder != null) {
-            namer = new Thread(new EngineThread(null, null, null), "mixflame-perf-names");
+            namer = new Thread(new NamesThread(), "mixflame-perf-names");
             namer.setDaemon(true);
             namer.start();
         }
@@ -329,9 +315,7 @@ public final class PerfEngine implements SamplingEngine {
                             (t0 - startNanos) / 1_000_000, handed, pacing.waitNanos() / 1000);
                 }
                 long t1 = System.nanoTime();
-                synchronized (perDrain) {
-                    perDrain.recordValue(Math.min(t1 - t0, perDrain.getHighestTrackableValue()));
-                }
+                costs.drained(t0, t1);
                 if (t1 - lastPoll >= THREAD_POLL_NANOS) {
                     int count = capture.threadCount();
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
@@ -356,7 +340,7 @@ public final class PerfEngine implements SamplingEngine {
                 // No more samples from the kernel either; stop() closes it again, harmlessly, after joining us.
                 capture.close();
             }
-            samplerCpuNanos = Math.max(0, cpuClock.nanos());
+            costs.samplerEnded(cpuClock.nanos());
         }
     }
 
@@ -435,7 +419,7 @@ public final class PerfEngine implements SamplingEngine {
                 }
                 long t0 = System.nanoTime();
                 long readsBefore = memory.systemReads();
-                boolean cpuTimed = ++walked % CPU_TIMED_EVERY == 0 && t0 - startNanos >= WARM_UP_NANOS;
+                boolean cpuTimed = costs.timesCpu(t0);
                 long c0 = cpuTimed ? cpuClock.nanos() : 0;
                 try {
                     if (s.tid() == samplerTid || s.tid() == walkerTid || s.tid() == namerTid) {
@@ -457,30 +441,21 @@ public final class PerfEngine implements SamplingEngine {
                 } catch (RuntimeException e) {
                     LOG.debug("a sample could not be walked: {}", e.toString());
                 } finally {
-                    if (t0 - startNanos >= WARM_UP_NANOS && pooled.get() > POOL) {
+                    if (costs.warm(t0) && pooled.get() > POOL) {
                         pooled.decrementAndGet(); // the warm-up's buffers go back to the system
                     } else {
                         free.offer(s);
                     }
                 }
                 long c1 = cpuTimed ? cpuClock.nanos() : 0;
-                long t1 = System.nanoTime();
-                synchronized (perSample) {
-                    perSample.recordValue(Math.min(t1 - t0, perSample.getHighestTrackableValue()));
-                    if (t0 - startNanos >= WARM_UP_NANOS) {
-                        perSampleWarm.recordValue(Math.min(t1 - t0, perSampleWarm.getHighestTrackableValue()));
-                    }
-                    if (cpuTimed && c0 >= 0 && c1 >= c0) {
-                        cpuPerSampleWarm.recordValue(Math.min(c1 - c0, cpuPerSampleWarm.getHighestTrackableValue()));
-                    }
-                }
+                costs.walked(t0, System.nanoTime(), cpuTimed, c0, c1);
                 reads.sampled(t0, memory.systemReads() - readsBefore);
             }
             unwalked.take(unwalkedFrames);
         } catch (OutOfMemoryError e) {
             giveWay();
         } finally {
-            walkerCpuNanos = Math.max(0, cpuClock.nanos());
+            costs.walkerEnded(cpuClock.nanos());
         }
     }
 
@@ -527,7 +502,7 @@ public final class PerfEngine implements SamplingEngine {
         } catch (OutOfMemoryError e) {
             giveWay();
         } finally {
-            namesCpuNanos = Math.max(0, cpuClock.nanos());
+            costs.namesEnded(cpuClock.nanos());
         }
     }
 
@@ -645,27 +620,41 @@ public final class PerfEngine implements SamplingEngine {
         }
     }
 
-    /** The body of the sampler thread (given pacing), the walker thread (given settings) or the names thread. */
-    private final class EngineThread implements Runnable {
+    /** The sampler thread's body: drains the kernel's rings at the pacing's rate. */
+    private final class SamplerThread implements Runnable {
         private final DrainPacing pacing;
+
+        SamplerThread(DrainPacing pacing) {
+            this.pacing = pacing;
+        }
+
+        @Override
+        public void run() {
+            sample(pacing);
+        }
+    }
+
+    /** The walker thread's body: walks the samples handed over into the profile. */
+    private final class WalkerThread implements Runnable {
         private final SamplingSettings settings;
         private final SampleSink target;
 
-        EngineThread(DrainPacing pacing, SamplingSettings settings, SampleSink target) {
-            this.pacing = pacing;
+        WalkerThread(SamplingSettings settings, SampleSink target) {
             this.settings = settings;
             this.target = target;
         }
 
         @Override
         public void run() {
-            if (pacing != null) {
-                sample(pacing);
-            } else if (settings != null) {
-                walk(settings, target);
-            } else {
-                recordNames();
-            }
+            walk(settings, target);
+        }
+    }
+
+    /** The names thread's body. */
+    private final class NamesThread implements Runnable {
+        @Override
+        public void run() {
+            recordNames();
         }
     }
 
@@ -674,23 +663,7 @@ public final class PerfEngine implements SamplingEngine {
         List<String> notes = new ArrayList<>();
         long samples = capture == null ? 0 : capture.samples();
         long lost = capture == null ? 0 : capture.lost();
-        String perSampleText;
-        String warmText;
-        synchronized (perSample) {
-            perSampleText = perSample.getTotalCount() == 0 ? "no samples walked" : percentiles(perSample);
-            warmText = perSampleWarm.getTotalCount() == 0 ? ""
-                    : "; after the first 10 s: " + percentiles(perSampleWarm);
-            if (cpuPerSampleWarm.getTotalCount() > 0) {
-                warmText += " (the walker's CPU: " + FixedPoint.micros(cpuPerSampleWarm.getValueAtPercentile(50))
-                        + " µs p50 / " + FixedPoint.micros(cpuPerSampleWarm.getValueAtPercentile(99))
-                        + " µs p99, one sample in "
-                        + CPU_TIMED_EVERY + " timed)";
-            }
-        }
-        double elapsed = Math.max(1, System.nanoTime() - startNanos);
-        long ownCpu = samplerCpuNanos + walkerCpuNanos + namesCpuNanos;
-        String cpu = ownCpu == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * ownCpu / elapsed, 2) + "% of one core";
-        notes.add(samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText);
+        notes.add(costs.summary(samples, lost, dropped));
         SampleCapture c = capture;
         if (c != null) {
             notes.add(c.describe());
@@ -713,10 +686,5 @@ public final class PerfEngine implements SamplingEngine {
             notes.add("profiling stopped early: the Java heap was exhausted, and the profiler gave way");
         }
         return notes;
-    }
-
-    private static String percentiles(Histogram h) {
-        return FixedPoint.micros(h.getValueAtPercentile(50)) + " µs p50 / "
-                + FixedPoint.micros(h.getValueAtPercentile(99)) + " µs p99 per sample";
     }
 }
