@@ -100,29 +100,29 @@ final class CodeCacheIndex {
 
     private boolean sameBlob(CodeBlobInfo blob) throws MemoryReadException {
         // A freed block is often reused by an nmethod of the same size: the Method* tells them apart.
-        return reader.u64(blob.start() + layout.blobName) != 0
+        return reader.readLong(blob.start() + layout.blobName) != 0
                 && reader.s32(blob.start() + layout.blobSize) == (int) (blob.end() - blob.start())
-                && (!blob.isJava() || reader.u64(blob.start() + layout.nmMethod) == blob.method());
+                && (!blob.isJava() || reader.readLong(blob.start() + layout.nmMethod) == blob.method());
     }
 
     private void readHeaps() throws MemoryReadException {
-        long array = reader.u64(layout.heapsVariable);
+        long array = reader.readLong(layout.heapsVariable);
         int length = reader.s32(array + layout.arrayLength);
-        long data = reader.u64(array + layout.arrayData);
+        long data = reader.readLong(array + layout.arrayData);
         List<Heap> list = new ArrayList<>();
         for (int i = 0; i < Math.min(length, 16); i++) {
-            long heap = reader.u64(data + 8L * i);
-            long low = reader.u64(heap + layout.heapMemory + layout.spaceLow);
-            long high = reader.u64(heap + layout.heapMemory + layout.spaceHigh);
-            long segmap = reader.u64(heap + layout.heapSegmap + layout.spaceLow);
+            long heap = reader.readLong(data + 8L * i);
+            long low = reader.readLong(heap + layout.heapMemory + layout.spaceLow);
+            long high = reader.readLong(heap + layout.heapMemory + layout.spaceHigh);
+            long segmap = reader.readLong(heap + layout.heapSegmap + layout.spaceLow);
             int log2 = reader.s32(heap + layout.heapLog2SegmentSize);
             if (log2 > 0 && log2 < 20) {
                 list.add(new Heap(low, high, segmap, log2));
             }
         }
         heaps = List.copyOf(list);
-        lowBound = reader.u64(layout.lowBoundVariable);
-        highBound = reader.u64(layout.highBoundVariable);
+        lowBound = reader.readLong(layout.lowBoundVariable);
+        highBound = reader.readLong(layout.highBoundVariable);
     }
 
     private long blobStart(long pc) throws MemoryReadException {

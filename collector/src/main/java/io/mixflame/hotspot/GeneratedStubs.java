@@ -109,7 +109,7 @@ final class GeneratedStubs {
         }
         if (listVariable != 0) {
             try {
-                long head = reader.u64(listVariable);
+                long head = reader.readLong(listVariable);
                 if (ranges == null || head != listHead) {
                     listHead = head;
                     StubRanges listed = new StubCodeList(reader, inCodeCache).read(head);

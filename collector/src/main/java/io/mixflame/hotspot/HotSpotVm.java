@@ -45,10 +45,10 @@ public final class HotSpotVm {
         this.codeCache = new CodeCacheIndex(layout, reader);
         this.methods = new JavaMethodReader(layout, reader);
         this.scopes = new ScopeDecoder(layout, reader);
-        long queue = reader.u64(layout.interpreterCodeVariable);
-        this.interpreterStart = reader.u64(queue + layout.stubQueueBuffer);
+        long queue = reader.readLong(layout.interpreterCodeVariable);
+        this.interpreterStart = reader.readLong(queue + layout.stubQueueBuffer);
         this.interpreterEnd = interpreterStart + reader.s32(queue + layout.stubQueueLimit);
-        this.callStubReturn = reader.u64(layout.callStubReturnVariable);
+        this.callStubReturn = reader.readLong(layout.callStubReturnVariable);
         this.threads = new JavaThreadList(structs, layout, reader, new JavaHeapReader(structs, layout, reader));
         this.lastJavaFrames = new LastJavaFrames(layout, reader);
         this.codeQueries = new CodeCacheQueries(codeCache);
@@ -188,6 +188,6 @@ public final class HotSpotVm {
 
     /** Reads a word of the JVM's memory. */
     public long readWord(long address) throws MemoryReadException {
-        return reader.u64(address);
+        return reader.readLong(address);
     }
 }

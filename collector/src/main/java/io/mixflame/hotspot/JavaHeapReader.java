@@ -42,9 +42,9 @@ final class JavaHeapReader {
         this.compressedOops = flags.bool("UseCompressedOops").orElse(0) != 0;
         this.compressedClassPointers = flags.bool("UseCompressedClassPointers").orElse(1) != 0;
         this.compactHeaders = flags.bool("UseCompactObjectHeaders").orElse(0) != 0;
-        this.oopBase = compressedOops ? reader.u64(staticAddress(vm, "CompressedOops", "_base", "_narrow_oop._base")) : 0;
+        this.oopBase = compressedOops ? reader.readLong(staticAddress(vm, "CompressedOops", "_base", "_narrow_oop._base")) : 0;
         this.oopShift = compressedOops ? reader.s32(staticAddress(vm, "CompressedOops", "_shift", "_narrow_oop._shift")) : 0;
-        this.klassBase = reader.u64(staticAddress(vm, "CompressedKlassPointers", "_base", "_narrow_klass._base"));
+        this.klassBase = reader.readLong(staticAddress(vm, "CompressedKlassPointers", "_base", "_narrow_klass._base"));
         this.klassShift = reader.s32(staticAddress(vm, "CompressedKlassPointers", "_shift", "_narrow_klass._shift"));
         this.markKlassShift = vm.constant("markWord::klass_shift").orElse(42);
         this.klassOffsetInOop = field(vm, "oopDesc", "_metadata._compressed_klass");
@@ -110,7 +110,7 @@ final class JavaHeapReader {
             long narrow = reader.s32(object + offset) & 0xffffffffL;
             return narrow == 0 ? 0 : oopBase + (narrow << oopShift);
         }
-        return reader.u64(object + offset);
+        return reader.readLong(object + offset);
     }
 
     /** A {@code java.lang.String}'s value, or null. */
@@ -141,14 +141,14 @@ final class JavaHeapReader {
 
     private long klassOf(long object) throws MemoryReadException {
         if (compactHeaders) {
-            long narrow = reader.u64(object) >>> markKlassShift;
+            long narrow = reader.readLong(object) >>> markKlassShift;
             return klassBase + (narrow << klassShift);
         }
         if (compressedClassPointers) {
             long narrow = reader.s32(object + klassOffsetInOop) & 0xffffffffL;
             return klassBase + (narrow << klassShift);
         }
-        return reader.u64(object + klassOffsetInOop);
+        return reader.readLong(object + klassOffsetInOop);
     }
 
     /** The offset of an instance field declared by the class or a superclass, or -1. */
@@ -165,9 +165,9 @@ final class JavaHeapReader {
         int offset = -1;
         long k = klass;
         for (int depth = 0; depth < MAX_SUPERS && k != 0 && offset < 0; depth++) {
-            long pool = reader.u64(k + instanceKlassConstants);
+            long pool = reader.readLong(k + instanceKlassConstants);
             offset = fields.find(reader, k, pool, name, this);
-            k = reader.u64(k + klassSuper);
+            k = reader.readLong(k + klassSuper);
         }
         known.put(name, offset);
         return offset;
@@ -175,7 +175,7 @@ final class JavaHeapReader {
 
     /** A constant pool's symbol at an index. */
     String poolSymbol(long pool, int index) throws MemoryReadException {
-        long symbol = reader.u64(pool + poolSize + 8L * index);
+        long symbol = reader.readLong(pool + poolSize + 8L * index);
         int length = reader.u16(symbol + symbolLength);
         return reader.utf8(symbol + symbolBody, length);
     }
@@ -215,7 +215,7 @@ final class JavaHeapReader {
 
         @Override
         public int find(VmReader r, long klass, long pool, String name, JavaHeapReader heap) throws MemoryReadException {
-            long array = r.u64(klass + fieldsPtr);
+            long array = r.readLong(klass + fieldsPtr);
             int count = r.u16(klass + countOffset);
             if (array == 0 || count > 4096) {
                 return -1;
@@ -258,7 +258,7 @@ final class JavaHeapReader {
 
         @Override
         public int find(VmReader r, long klass, long pool, String name, JavaHeapReader heap) throws MemoryReadException {
-            long array = r.u64(klass + streamPtr);
+            long array = r.readLong(klass + streamPtr);
             if (array == 0) {
                 return -1;
             }

@@ -67,7 +67,7 @@ final class JavaMethodReader {
             if (c != null && now - c.checkedAt < REVALIDATE_NANOS) {
                 return c.method;
             }
-            constMethod = reader.u64(methodPtr + layout.methodConstMethod);
+            constMethod = reader.readLong(methodPtr + layout.methodConstMethod);
         } catch (MemoryReadException e) {
             return c == null ? null : JavaMethod.UNLOADED;
         }
@@ -102,7 +102,7 @@ final class JavaMethodReader {
             return bci >= 0 && bci < c.codeSize ? (int) bci : -1;
         }
         try {
-            long constMethod = reader.u64(methodPtr + layout.methodConstMethod);
+            long constMethod = reader.readLong(methodPtr + layout.methodConstMethod);
             long codeBase = constMethod + layout.constMethodSize;
             int codeSize = reader.u16(constMethod + layout.constMethodCodeSize);
             long bci = bcp - codeBase;
@@ -115,7 +115,7 @@ final class JavaMethodReader {
     /** The method, or null when its metadata is not that of a live method. */
     private JavaMethod readFresh(long methodPtr, long constMethod) throws MemoryReadException {
         HotSpotLayout l = layout;
-        long pool = reader.u64(constMethod + l.constMethodConstants);
+        long pool = reader.readLong(constMethod + l.constMethodConstants);
         int nameIndex = reader.u16(constMethod + l.constMethodNameIndex);
         int signatureIndex = reader.u16(constMethod + l.constMethodSignatureIndex);
         if (pool == 0 || (pool & 7) != 0) {
@@ -125,32 +125,32 @@ final class JavaMethodReader {
         if (nameIndex <= 0 || signatureIndex <= 0 || nameIndex >= poolLength || signatureIndex >= poolLength) {
             return null;
         }
-        long holder = reader.u64(pool + l.poolHolder);
+        long holder = reader.readLong(pool + l.poolHolder);
         if (holder == 0 || (holder & 7) != 0) {
             return null;
         }
-        long holderSymbol = reader.u64(holder + l.klassName);
+        long holderSymbol = reader.readLong(holder + l.klassName);
         String holderName = symbol(holderSymbol);
         // MethodHandle's linkTo*/invokeBasic are made by the JVM and kept apart from the class's methods; the class
         // is the boot loader's and never unloads.
         if (!holderName.equals(METHOD_HANDLE) && !inMethodsOf(holder, methodPtr)) {
             return null;
         }
-        String name = symbol(reader.u64(pool + l.poolSize + 8L * nameIndex));
-        String signature = symbol(reader.u64(pool + l.poolSize + 8L * signatureIndex));
+        String name = symbol(reader.readLong(pool + l.poolSize + 8L * nameIndex));
+        String signature = symbol(reader.readLong(pool + l.poolSize + 8L * signatureIndex));
         String source = null;
         if (l.poolSourceFileIndex >= 0) {
             int index = reader.u16(pool + l.poolSourceFileIndex);
             if (index > 0 && index < poolLength) {
-                source = symbol(reader.u64(pool + l.poolSize + 8L * index));
+                source = symbol(reader.readLong(pool + l.poolSize + 8L * index));
             }
         }
         int[] lines = lineTable(constMethod);
         // Read again after the names: a class unloaded while they were read leaves these pointers changed.
-        if (reader.u64(methodPtr + l.methodConstMethod) != constMethod
-                || reader.u64(constMethod + l.constMethodConstants) != pool
-                || reader.u64(pool + l.poolHolder) != holder
-                || reader.u64(holder + l.klassName) != holderSymbol
+        if (reader.readLong(methodPtr + l.methodConstMethod) != constMethod
+                || reader.readLong(constMethod + l.constMethodConstants) != pool
+                || reader.readLong(pool + l.poolHolder) != holder
+                || reader.readLong(holder + l.klassName) != holderSymbol
                 || !referenced(holderSymbol)) {
             return null;
         }
@@ -166,7 +166,7 @@ final class JavaMethodReader {
         if (l.instanceKlassMethods < 0) {
             return true;
         }
-        long array = reader.u64(klass + l.instanceKlassMethods);
+        long array = reader.readLong(klass + l.instanceKlassMethods);
         if (array == 0 || (array & 7) != 0) {
             return false;
         }

@@ -155,9 +155,9 @@ class JavaThreadIndex {
 
     private boolean read() {
         try {
-            long list = reader.u64(layout.threadListVariable);
+            long list = reader.readLong(layout.threadListVariable);
             int length = reader.s32(list + layout.threadListLength);
-            long array = reader.u64(list + layout.threadListThreads);
+            long array = reader.readLong(list + layout.threadListThreads);
             if (length < 0 || length > MAX_THREADS) {
                 return false;
             }
@@ -165,8 +165,8 @@ class JavaThreadIndex {
             long[] byIndex = new long[length];
             int n = 0;
             for (int i = 0; i < length; i++) {
-                long thread = reader.u64(array + 8L * i);
-                long osThread = reader.u64(thread + layout.threadOsThread);
+                long thread = reader.readLong(array + 8L * i);
+                long osThread = reader.readLong(thread + layout.threadOsThread);
                 if (osThread == 0) {
                     continue;
                 }
@@ -178,7 +178,7 @@ class JavaThreadIndex {
                 packed[n] = tid << 32 | n;
                 n++;
             }
-            if (reader.u64(layout.threadListVariable) != list) {
+            if (reader.readLong(layout.threadListVariable) != list) {
                 return false;
             }
             Arrays.sort(packed, 0, n);

@@ -46,21 +46,21 @@ final class JavaThreadList {
 
     List<JavaThreadInfo> read() throws MemoryReadException {
         for (int attempt = 0; attempt < 5; attempt++) {
-            long list = reader.u64(layout.threadListVariable);
+            long list = reader.readLong(layout.threadListVariable);
             int length = reader.s32(list + layout.threadListLength);
-            long threads = reader.u64(list + layout.threadListThreads);
+            long threads = reader.readLong(list + layout.threadListThreads);
             if (length < 0 || length > MAX_THREADS) {
                 continue;
             }
             List<JavaThreadInfo> result = new ArrayList<>(length);
             for (int i = 0; i < length; i++) {
-                long thread = reader.u64(threads + 8L * i);
+                long thread = reader.readLong(threads + 8L * i);
                 JavaThreadInfo info = describe(thread);
                 if (info != null) {
                     result.add(info);
                 }
             }
-            if (reader.u64(layout.threadListVariable) == list) {
+            if (reader.readLong(layout.threadListVariable) == list) {
                 return result;
             }
         }
@@ -69,15 +69,15 @@ final class JavaThreadList {
 
     private JavaThreadInfo describe(long thread) {
         try {
-            long osThread = reader.u64(thread + layout.threadOsThread);
+            long osThread = reader.readLong(thread + layout.threadOsThread);
             long tid = osThread == 0 ? 0 : reader.field(osThread + layout.osThreadId, layout.osThreadIdWidth, false);
             int state = reader.s32(thread + layout.threadState);
             long anchor = thread + layout.threadAnchor;
-            long sp = reader.u64(anchor + layout.anchorSp);
-            long pc = reader.u64(anchor + layout.anchorPc);
-            long fp = reader.u64(anchor + layout.anchorFp);
-            long base = reader.u64(thread + layout.threadStackBase);
-            long size = reader.u64(thread + layout.threadStackSize);
+            long sp = reader.readLong(anchor + layout.anchorSp);
+            long pc = reader.readLong(anchor + layout.anchorPc);
+            long fp = reader.readLong(anchor + layout.anchorFp);
+            long base = reader.readLong(thread + layout.threadStackBase);
+            long size = reader.readLong(thread + layout.threadStackSize);
             return new JavaThreadInfo(thread, tid, name(thread), state, sp, pc, fp, base - size, base);
         } catch (MemoryReadException e) {
             return null;
@@ -99,8 +99,8 @@ final class JavaThreadList {
      * own several, so that a thread whose name has not changed (nor moved) need not be read again.
      */
     long nameReference(long thread) throws MemoryReadException {
-        long handle = reader.u64(thread + threadObj + oopHandleObj);
-        long threadOop = handle == 0 ? 0 : reader.u64(handle);
+        long handle = reader.readLong(thread + threadObj + oopHandleObj);
+        long threadOop = handle == 0 ? 0 : reader.readLong(handle);
         return threadOop == 0 ? 0 : heap.referenceField(threadOop, "name");
     }
 

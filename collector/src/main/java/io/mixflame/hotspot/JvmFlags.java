@@ -28,8 +28,8 @@ final class JvmFlags {
         if (!flags.isStatic()) {
             throw new UnsupportedVmException("the JVM does not describe JVMFlag::flags");
         }
-        long table = reader.u64(flags.address());
-        long count = reader.u64(vm.requiredField("JVMFlag", "numFlags").address());
+        long table = reader.readLong(flags.address());
+        long count = reader.readLong(vm.requiredField("JVMFlag", "numFlags").address());
         OptionalLong sizeOf = vm.typeSize("JVMFlag");
         if (sizeOf.isEmpty()) {
             throw new UnsupportedVmException("no sizeof(JVMFlag)");
@@ -46,13 +46,13 @@ final class JvmFlags {
         }
         for (long i = 0; i < Math.min(count, MAX_FLAGS) && addresses.size() < wanted.length; i++) {
             long flag = table + i * size;
-            long namePtr = reader.u64(flag + name);
+            long namePtr = reader.readLong(flag + name);
             if (namePtr == 0) {
                 continue;
             }
             int w = match(namePtr, wantedBytes);
             if (w >= 0) {
-                addresses.put(wanted[w], reader.u64(flag + addr));
+                addresses.put(wanted[w], reader.readLong(flag + addr));
                 if (type >= 0) {
                     types.put(wanted[w], reader.s32(flag + type));
                 }

@@ -39,11 +39,11 @@ final class LastJavaFrames {
         long[] lastSeen = index.lastSeen;
         try {
             long anchor = index.thread(at) + layout.threadAnchor;
-            long sp = reader.u64(anchor + layout.anchorSp);
+            long sp = reader.readLong(anchor + layout.anchorSp);
             if (sp != 0) {
                 lastSeen[3 * at] = sp;
-                lastSeen[3 * at + 1] = reader.u64(anchor + layout.anchorFp);
-                lastSeen[3 * at + 2] = reader.u64(anchor + layout.anchorPc);
+                lastSeen[3 * at + 1] = reader.readLong(anchor + layout.anchorFp);
+                lastSeen[3 * at + 2] = reader.readLong(anchor + layout.anchorPc);
             }
         } catch (MemoryReadException e) {
             // The last anchor seen, if any, is all there is.

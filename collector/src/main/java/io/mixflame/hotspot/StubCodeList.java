@@ -43,12 +43,12 @@ final class StubCodeList {
         long descriptor = head;
         for (int i = 0; i < MAX_DESCRIPTORS && descriptor != 0; i++) {
             try {
-                long begin = reader.u64(descriptor + layout.begin());
-                long end = reader.u64(descriptor + layout.end());
+                long begin = reader.readLong(descriptor + layout.begin());
+                long end = reader.readLong(descriptor + layout.end());
                 if (validRange(begin, end)) {
-                    ranges.add(begin, end, string(reader.u64(descriptor + layout.name())));
+                    ranges.add(begin, end, string(reader.readLong(descriptor + layout.name())));
                 }
-                descriptor = reader.u64(descriptor + layout.next());
+                descriptor = reader.readLong(descriptor + layout.next());
             } catch (MemoryReadException e) {
                 break;
             }
@@ -77,12 +77,12 @@ final class StubCodeList {
         long descriptor = head;
         for (int i = 0; i < PROBED_DESCRIPTORS && descriptor != 0; i++) {
             try {
-                if (!validRange(reader.u64(descriptor + layout.begin()), reader.u64(descriptor + layout.end()))
-                        || !isName(reader.u64(descriptor + layout.group()))
-                        || !isName(reader.u64(descriptor + layout.name()))) {
+                if (!validRange(reader.readLong(descriptor + layout.begin()), reader.readLong(descriptor + layout.end()))
+                        || !isName(reader.readLong(descriptor + layout.group()))
+                        || !isName(reader.readLong(descriptor + layout.name()))) {
                     return false;
                 }
-                descriptor = reader.u64(descriptor + layout.next());
+                descriptor = reader.readLong(descriptor + layout.next());
             } catch (MemoryReadException e) {
                 return false;
             }

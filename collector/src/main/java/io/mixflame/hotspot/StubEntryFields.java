@@ -46,7 +46,7 @@ final class StubEntryFields {
         TreeMap<Long, String> entries = new TreeMap<>();
         for (Map.Entry<String, Long> f : fields.entrySet()) {
             try {
-                long entry = reader.u64(f.getValue());
+                long entry = reader.readLong(f.getValue());
                 if (entry != 0) {
                     entries.putIfAbsent(entry, f.getKey());
                 }

@@ -1,6 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.MemoryWords;
 import io.mixflame.process.ProcessMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * Typed reads of a JVM's memory (little-endian, through {@link ProcessMemory}): the widths HotSpot's fields come
  * in, C strings, and whole structures read at once into a reused buffer.
  */
-public final class VmReader {
+public final class VmReader implements MemoryWords {
     private static final int MAX_STRING = 1024;
     private static final int FIRST_PIECE = 64;
 
@@ -27,7 +28,8 @@ public final class VmReader {
         return memory;
     }
 
-    public long u64(long address) throws MemoryReadException {
+    @Override
+    public long readLong(long address) throws MemoryReadException {
         return memory.readLong(address);
     }
 
@@ -49,7 +51,7 @@ public final class VmReader {
      */
     public long field(long address, int width, boolean signed) throws MemoryReadException {
         return switch (width) {
-            case 8 -> u64(address);
+            case 8 -> readLong(address);
             case 4 -> signed ? s32(address) : s32(address) & 0xffffffffL;
             case 2 -> signed ? (short) u16(address) : u16(address);
             case 1 -> signed ? (byte) u8(address) : u8(address);

@@ -83,7 +83,7 @@ public final class VmStructs {
             if (value == null) {
                 throw new UnsupportedVmException(libjvm.image().name() + " does not export " + name);
             }
-            return reader.u64(value + libjvm.bias());
+            return reader.readLong(value + libjvm.bias());
         }
     }
 
@@ -99,16 +99,16 @@ public final class VmStructs {
         long stride = s.value("gHotSpotVMStructEntryArrayStride");
         for (int i = 0; i < MAX_ENTRIES; i++) {
             long entry = base + i * stride;
-            long typePtr = r.u64(entry + typeName);
-            long fieldPtr = r.u64(entry + fieldName);
+            long typePtr = r.readLong(entry + typeName);
+            long fieldPtr = r.readLong(entry + fieldName);
             if (typePtr == 0 || fieldPtr == 0) {
                 return;
             }
-            long typeStringPtr = r.u64(entry + typeString);
+            long typeStringPtr = r.readLong(entry + typeString);
             String ts = typeStringPtr == 0 ? "" : names.of(typeStringPtr);
             boolean st = r.s32(entry + isStatic) != 0;
             fields.put(names.of(typePtr) + "::" + names.of(fieldPtr),
-                    new Field(ts, st, r.u64(entry + offset), r.u64(entry + address)));
+                    new Field(ts, st, r.readLong(entry + offset), r.readLong(entry + address)));
         }
     }
 
@@ -120,11 +120,11 @@ public final class VmStructs {
         long stride = s.value("gHotSpotVMTypeEntryArrayStride");
         for (int i = 0; i < MAX_ENTRIES; i++) {
             long entry = base + i * stride;
-            long typePtr = r.u64(entry + typeName);
+            long typePtr = r.readLong(entry + typeName);
             if (typePtr == 0) {
                 return;
             }
-            typeSizes.put(names.of(typePtr), r.u64(entry + size));
+            typeSizes.put(names.of(typePtr), r.readLong(entry + size));
         }
     }
 
@@ -136,11 +136,11 @@ public final class VmStructs {
         long stride = s.value(prefix + "EntryArrayStride");
         for (int i = 0; i < MAX_ENTRIES; i++) {
             long entry = base + i * stride;
-            long namePtr = r.u64(entry + name);
+            long namePtr = r.readLong(entry + name);
             if (namePtr == 0) {
                 return;
             }
-            constants.put(r.cString(namePtr), ints ? (long) r.s32(entry + value) : r.u64(entry + value));
+            constants.put(r.cString(namePtr), ints ? (long) r.s32(entry + value) : r.readLong(entry + value));
         }
     }
 

@@ -72,7 +72,7 @@ final class VtableStubTable {
         int count = 0;
         try {
             for (int slot = 0; slot < SLOTS; slot++) {
-                long stub = reader.u64(table + 8L * slot);
+                long stub = reader.readLong(table + 8L * slot);
                 for (int n = 0; stub != 0 && count < MAX_STUBS && n < MAX_STUBS; n++) {
                     CodeBlobInfo blob = blobs.apply(stub);
                     int kind = blob == null ? -1 : reader.u8(stub + KIND_OFFSET);
@@ -88,7 +88,7 @@ final class VtableStubTable {
                     kindOf[count] = (byte) kind;
                     blobEnds[count] = blob.end();
                     count++;
-                    stub = reader.u64(stub);
+                    stub = reader.readLong(stub);
                 }
             }
         } catch (MemoryReadException e) {

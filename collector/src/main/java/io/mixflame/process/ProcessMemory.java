@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  *
  * <p>Implementations are safe for use by one thread at a time; give each reading thread its own instance.
  */
-public interface ProcessMemory extends AutoCloseable {
+public interface ProcessMemory extends MemoryWords, AutoCloseable {
 
     /** The process read. */
     long pid();
@@ -43,6 +43,7 @@ public interface ProcessMemory extends AutoCloseable {
      *
      * @throws MemoryReadException when the address cannot be read
      */
+    @Override
     long readLong(long address) throws MemoryReadException;
 
     /** Reads a 32-bit word. */

@@ -1,6 +1,7 @@
 package io.mixflame.unwind;
 
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.MemoryWords;
 import io.mixflame.process.ProcessMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,7 +10,7 @@ import java.nio.ByteOrder;
  * A thread's stack as the walker reads it: first the copy taken with the sample (perf's stack dump, or bytes read
  * at capture time), then the process's memory for anything outside that copy.
  */
-public final class StackMemory {
+public final class StackMemory implements MemoryWords {
     private final ProcessMemory process;
     private ByteBuffer copy = ByteBuffer.allocate(0);
     private long copyStart;
@@ -84,6 +85,7 @@ public final class StackMemory {
     }
 
     /** Reads a 64-bit word. */
+    @Override
     public long readLong(long address) throws MemoryReadException {
         long off = address - copyStart;
         if (off >= 0 && off <= copyLength - 8L) {

@@ -1,6 +1,7 @@
 package io.mixflame.unwind.pe;
 
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.MemoryWords;
 
 /** The first bytes of code at a pc, as many as could be read (possibly none), for epilog recognition. */
 final class CodeBytes {
@@ -16,7 +17,7 @@ final class CodeBytes {
     }
 
     /** Reads up to {@link #LENGTH} bytes, 8 at a time, stopping at the first unreadable word. */
-    static CodeBytes read(UnwindMemory memory, long pc) {
+    static CodeBytes read(MemoryWords memory, long pc) {
         byte[] bytes = new byte[LENGTH];
         int count = 0;
         while (count < LENGTH) {

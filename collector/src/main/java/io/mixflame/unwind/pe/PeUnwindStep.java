@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.process.MemoryWords;
 import io.mixflame.image.pe.RuntimeFunction;
 import io.mixflame.image.pe.UnwindCode;
 import io.mixflame.image.pe.UnwindInfo;
@@ -19,15 +20,15 @@ import io.mixflame.unwind.UnwindStatus;
  * codes are finite and the chain was bounded when decoded. The registers passed in change only on success.
  */
 public final class PeUnwindStep {
-    private final UnwindMemory memory;
-    private final UnwindMemory code;
+    private final MemoryWords memory;
+    private final MemoryWords code;
     private final StackBounds limits;
 
     /**
      * @param memory reads the stack and the code at the pc
      * @param limits the stack's {@code [low, high)}: rsp and every slot read must lie inside
      */
-    public PeUnwindStep(UnwindMemory memory, StackBounds limits) {
+    public PeUnwindStep(MemoryWords memory, StackBounds limits) {
         this(memory, memory, limits);
     }
 
@@ -36,7 +37,7 @@ public final class PeUnwindStep {
      * @param code   reads the code at the pc (a cache of it: it is read at every frame)
      * @param limits the stack's {@code [low, high)}: rsp and every slot read must lie inside
      */
-    public PeUnwindStep(UnwindMemory memory, UnwindMemory code, StackBounds limits) {
+    public PeUnwindStep(MemoryWords memory, MemoryWords code, StackBounds limits) {
         this.memory = memory;
         this.code = code;
         this.limits = limits;

@@ -4,6 +4,7 @@ import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.cache.MonotonicClock;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.MemoryWords;
 import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.pe.PeFormatException;
@@ -30,7 +31,7 @@ public final class PeUnwinder implements Unwinder {
     private final CodeLineCache codeCache = new CodeLineCache(512, 10_000_000_000L,
             MonotonicClock.NANOS);
     /** Reads code through the line cache (a class, not a lambda: one fewer class spun at start-up). */
-    private final class CodeBytes implements UnwindMemory {
+    private final class CodeBytes implements MemoryWords {
         @Override
         public long readLong(long address) throws MemoryReadException {
             return codeCache.readLong(codeProcess, address);
@@ -39,7 +40,7 @@ public final class PeUnwinder implements Unwinder {
 
     /** The process whose code {@link #code} reads: the one of the frame being unwound. */
     private ProcessMemory codeProcess;
-    private final UnwindMemory code = new CodeBytes();
+    private final MemoryWords code = new CodeBytes();
     /**
      * What was found for each pc while the set of modules stays the same: the same return addresses come back in
      * sample after sample, and finding them anew was a binary search of the module's RUNTIME_FUNCTIONs and a decode
@@ -92,7 +93,7 @@ public final class PeUnwinder implements Unwinder {
         RuntimeFunction entry = found.entry();
         UnwindInfo info = found.info();
         codeProcess = context.memory().process();
-        PeUnwindStep step = new PeUnwindStep(context.memory()::readLong, code, context.bounds());
+        PeUnwindStep step = new PeUnwindStep(context.memory(), code, context.bounds());
         // The function is looked up at pc - 1 for a return address, but the step is given the return address
         // itself, as RtlVirtualUnwind is: the code after the call is what remains to run in the frame.
         return step.unwind(module.bias(), entry, info, context.registers(), context.callSite()).status();

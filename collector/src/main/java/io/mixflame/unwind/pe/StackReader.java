@@ -1,6 +1,7 @@
 package io.mixflame.unwind.pe;
 
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.MemoryWords;
 import io.mixflame.unwind.StackBounds;
 
 /**
@@ -17,10 +18,10 @@ final class StackReader {
         }
     }
 
-    private final UnwindMemory memory;
+    private final MemoryWords memory;
     private final StackBounds limits;
 
-    StackReader(UnwindMemory memory, StackBounds limits) {
+    StackReader(MemoryWords memory, StackBounds limits) {
         this.memory = memory;
         this.limits = limits;
     }
