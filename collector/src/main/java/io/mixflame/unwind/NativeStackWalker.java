@@ -94,6 +94,7 @@ public final class NativeStackWalker {
             long pc = r.pc();
             long sp = r.sp();
             out.add(WalkedStack.CODE, pc, sp, r.isKnown(Registers.RBP) ? r.fp() : 0, context.callSite(), guessed);
+            context.nextFrame();
             Unwinder unwinder = pick(context);
             if (unwinder == null) {
                 fail(out, WalkedStack.End.NO_UNWINDER);

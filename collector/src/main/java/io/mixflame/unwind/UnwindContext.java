@@ -11,9 +11,18 @@ import io.mixflame.image.ModuleMap;
 public final class UnwindContext {
     /** Stack regions of captured threads kept, so that loading a capture makes no object once its thread's is known. */
     private static final int REGIONS_KEPT = 4096;
+    /** Frames' code kept by look-up pc. */
+    private static final int CODE_KEPT = 16_384;
 
     private final Registers registers = new Registers();
     private final LongKeyedCache<StackBounds> regions = new LongKeyedCache<>(REGIONS_KEPT);
+    /** The code found for each look-up pc while the modules' generation stays {@link #codeGeneration}. */
+    private final LongKeyedCache<FrameCode> codeByPc = new LongKeyedCache<>(CODE_KEPT);
+    private int codeGeneration;
+    /** The current frame's code, once asked for in this step. */
+    private FrameCode code;
+    /** What the unwinder that said it can unwind the current frame found doing so, for its step. */
+    private Object claim;
     private final StackMemory memory;
     private final ModuleMap modules;
     private StackBounds bounds;
@@ -84,6 +93,51 @@ public final class UnwindContext {
             memory.setStackHigh(bounds.high());
         }
         this.bounds = bounds;
+    }
+
+    /**
+     * The code at the current frame's look-up pc: its module, and the native rule its unwinder found for it. Found
+     * once per frame however many unwinders ask, and kept per pc while the process's modules stay the same.
+     */
+    public FrameCode code() {
+        long pc = lookupPc();
+        int generation = modules.generation();
+        FrameCode c = code;
+        if (c != null && c.pc() == pc && generation == codeGeneration) {
+            return c;
+        }
+        if (generation != codeGeneration) {
+            codeByPc.clear();
+            codeGeneration = generation;
+        }
+        c = pc == 0 ? null : codeByPc.get(pc);
+        if (c == null) {
+            // An address in no module may be in one loaded later, which changes the generation.
+            c = new FrameCode(pc, modules.moduleAt(pc));
+            if (pc != 0) {
+                codeByPc.put(pc, c);
+            }
+        }
+        code = c;
+        return c;
+    }
+
+    /**
+     * What the unwinder that said it can unwind the current frame found while deciding (a code blob), for the step it
+     * is then asked to take; null when it left nothing. Cleared by the walker before each frame.
+     */
+    public Object claim() {
+        return claim;
+    }
+
+    public void setClaim(Object found) {
+        claim = found;
+    }
+
+    /** A new frame: what was found for the last one no longer holds. */
+    void nextFrame() {
+        code = null;
+        claim = null;
     }
 
     /**

@@ -5,9 +5,8 @@ import io.mixflame.image.dwarf.RegisterRule;
 import io.mixflame.image.dwarf.CallFrameInfo;
 import io.mixflame.image.dwarf.CfiRule;
 import io.mixflame.process.MemoryReadException;
-import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.image.LoadedModule;
-import io.mixflame.image.ModuleMap;
+import io.mixflame.unwind.FrameCode;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwindStatus;
@@ -21,81 +20,36 @@ import io.mixflame.unwind.Unwinder;
  */
 public final class DwarfUnwinder implements Unwinder {
     private final FrameExpressionInputs inputs = new FrameExpressionInputs();
-    /**
-     * What the last {@link #canUnwindFrom} found, for the {@link #tryUnwind} the walker makes next on the same
-     * frame: the module search and the CFI lookup are the walk's main per-frame cost, and are done once.
-     */
-    private UnwindContext foundFor;
-    private long foundPc;
-    private LoadedModule foundModule;
-    private CallFrameInfo foundCfi;
-    private CfiRule foundRule;
-    /**
-     * What was found for each pc, while the set of modules stays the same: the same return addresses come back in
-     * sample after sample, and finding a rule anew is a search of the module map and a binary search of the
-     * module's FDE index (a tenth of the walker's time in steady state).
-     */
-    private final LongKeyedCache<Found> byPc = new LongKeyedCache<>(PC_CACHE);
-    private ModuleMap cachedFor;
-    private int cachedGeneration;
-
-    private static final int PC_CACHE = 16_384;
-
-    /** A pc's module, unwind data and rule (null where it has none). */
-    private static final class Found {
-        final LoadedModule module;
-        final CallFrameInfo cfi;
-        final CfiRule rule;
-
-        Found(LoadedModule module, CallFrameInfo cfi, CfiRule rule) {
-            this.module = module;
-            this.cfi = cfi;
-            this.rule = rule;
-        }
-    }
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
-        return find(context);
+        return rule(context.code()) != null;
     }
 
-    /** Looks the frame's rule up into the found fields; whether there is one. */
-    private boolean find(UnwindContext context) {
-        long pc = context.lookupPc();
-        ModuleMap modules = context.modules();
-        if (modules != cachedFor || modules.generation() != cachedGeneration) {
-            byPc.clear();
-            cachedFor = modules;
-            cachedGeneration = modules.generation();
+    /**
+     * The CFI row of the frame's pc, looked up in its module's FDE index the first time any walk meets the pc
+     * ({@link FrameCode} keeps it); null where the module has no CFI or no row for the pc.
+     */
+    private static CfiRule rule(FrameCode code) {
+        LoadedModule module = code.module();
+        if (module == null || !(module.image().unwindData() instanceof CallFrameInfo cfi)) {
+            return null;
         }
-        Found found = byPc.get(pc);
-        if (found == null) {
-            LoadedModule module = modules.moduleAt(pc);
-            CallFrameInfo cfi = module != null && module.image().unwindData() instanceof CallFrameInfo c ? c : null;
-            found = new Found(module, cfi, cfi == null ? null : cfi.find(pc - module.bias()));
-            // An address in no module may be in one loaded later, which changes the generation.
-            byPc.put(pc, found);
+        if (!code.ruleKnown()) {
+            code.setRule(cfi.find(code.pc() - module.bias()));
         }
-        foundFor = context;
-        foundPc = pc;
-        foundModule = found.module;
-        foundCfi = found.cfi;
-        foundRule = found.rule;
-        return foundRule != null;
+        return (CfiRule) code.rule();
     }
 
     @Override
     public UnwindStatus tryUnwind(UnwindContext context) {
-        if ((foundFor != context || foundPc != context.lookupPc()) && !find(context)) {
-            return UnwindStatus.FAILED;
-        }
-        foundFor = null;
-        LoadedModule module = foundModule;
-        CallFrameInfo cfi = foundCfi;
-        CfiRule rule = foundRule;
+        FrameCode code = context.code();
+        CfiRule rule = rule(code);
         if (rule == null) {
             return UnwindStatus.FAILED;
         }
+        LoadedModule module = code.module();
+        CallFrameInfo cfi = (CallFrameInfo) module.image().unwindData();
         if (rule.returnAddress().kind() == RegisterRule.Kind.UNDEFINED) {
             return UnwindStatus.COMPLETED;
         }

@@ -38,12 +38,15 @@ public final class HotSpotUnwinder implements Unwinder {
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
         long pc = context.lookupPc();
-        return vm.inCodeCache(pc) && vm.blobAt(pc) != null;
+        CodeBlobInfo blob = vm.inCodeCache(pc) ? vm.blobAt(pc) : null;
+        // Handed to the step that follows: the code cache is searched once per frame.
+        context.setClaim(blob);
+        return blob != null;
     }
 
     @Override
     public UnwindStatus tryUnwind(UnwindContext context) {
-        CodeBlobInfo blob = vm.blobAt(context.lookupPc());
+        CodeBlobInfo blob = context.claim() instanceof CodeBlobInfo claimed ? claimed : vm.blobAt(context.lookupPc());
         if (blob == null) {
             return UnwindStatus.FAILED;
         }

@@ -1,8 +1,6 @@
 package io.mixflame.unwind.pe;
 
-import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.cache.MonotonicClock;
-import io.mixflame.image.ModuleMap;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.MemoryWords;
 import io.mixflame.unwind.CodeLineCache;
@@ -12,6 +10,7 @@ import io.mixflame.image.pe.PeUnwindTable;
 import io.mixflame.image.pe.RuntimeFunction;
 import io.mixflame.image.pe.UnwindInfo;
 import io.mixflame.process.ProcessMemory;
+import io.mixflame.unwind.FrameCode;
 import io.mixflame.unwind.UnwindContext;
 import io.mixflame.unwind.UnwindStatus;
 import io.mixflame.unwind.Unwinder;
@@ -23,10 +22,6 @@ import io.mixflame.unwind.Unwinder;
  * to the unwinder that knows them.
  */
 public final class PeUnwinder implements Unwinder {
-    /** The module the last {@link #canUnwindFrom} found, for the {@link #tryUnwind} that follows on the same frame. */
-    private UnwindContext foundFor;
-    private long foundPc;
-    private LoadedModule foundModule;
     /** Images' code does not change while mapped: lines are kept 10 s. */
     private final CodeLineCache codeCache = new CodeLineCache(512, 10_000_000_000L,
             MonotonicClock.NANOS);
@@ -42,54 +37,38 @@ public final class PeUnwinder implements Unwinder {
     private ProcessMemory codeProcess;
     private final MemoryWords code = new CodeBytes();
     /**
-     * What was found for each pc while the set of modules stays the same: the same return addresses come back in
-     * sample after sample, and finding them anew was a binary search of the module's RUNTIME_FUNCTIONs and a decode
-     * of its UNWIND_INFO chain per frame, the largest part of a walk's own time on Windows.
+     * A pc's function entry and its decoded unwind info (both null for a leaf function), kept in the frame's
+     * {@link FrameCode}: the same return addresses come back in sample after sample, and finding them anew was a
+     * binary search of the module's RUNTIME_FUNCTIONs and a decode of its UNWIND_INFO chain per frame, the largest
+     * part of a walk's own time on Windows.
      */
-    private final LongKeyedCache<Found> byPc = new LongKeyedCache<>(PC_CACHE);
-    private ModuleMap cachedFor;
-    private int cachedGeneration;
-
-    private static final int PC_CACHE = 8_192;
-
-    /** A pc's function entry and its decoded unwind info; both null for a leaf function. */
     private record Found(RuntimeFunction entry, UnwindInfo info) {
     }
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
-        foundFor = context;
-        foundPc = context.lookupPc();
-        foundModule = context.modules().moduleAt(foundPc);
-        return foundModule != null && foundModule.image().unwindData() instanceof PeUnwindTable;
+        LoadedModule module = context.code().module();
+        return module != null && module.image().unwindData() instanceof PeUnwindTable;
     }
 
     @Override
     public UnwindStatus tryUnwind(UnwindContext context) {
-        LoadedModule module = foundFor == context && foundPc == context.lookupPc() ? foundModule
-                : context.modules().moduleAt(context.lookupPc());
-        foundFor = null;
+        FrameCode frame = context.code();
+        LoadedModule module = frame.module();
         if (module == null || !(module.image().unwindData() instanceof PeUnwindTable table) || context.bounds() == null) {
             return UnwindStatus.FAILED;
         }
-        ModuleMap modules = context.modules();
-        if (modules != cachedFor || modules.generation() != cachedGeneration) {
-            byPc.clear();
-            cachedFor = modules;
-            cachedGeneration = modules.generation();
-        }
-        long pc = context.lookupPc();
-        Found found = byPc.get(pc);
-        if (found == null) {
+        long pc = frame.pc();
+        if (!frame.ruleKnown()) {
             try {
                 RuntimeFunction entry = table.find(pc - module.bias()).orElse(null);
-                found = new Found(entry, entry == null ? null : table.unwindInfo(entry));
+                frame.setRule(new Found(entry, entry == null ? null : table.unwindInfo(entry)));
             } catch (PeFormatException e) {
                 // Not kept: the frame fails, as it would again.
                 return UnwindStatus.FAILED;
             }
-            byPc.put(pc, found);
         }
+        Found found = (Found) frame.rule();
         RuntimeFunction entry = found.entry();
         UnwindInfo info = found.info();
         codeProcess = context.memory().process();

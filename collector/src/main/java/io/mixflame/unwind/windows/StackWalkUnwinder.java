@@ -90,7 +90,7 @@ public final class StackWalkUnwinder implements Unwinder {
 
     @Override
     public boolean canUnwindFrom(UnwindContext c) {
-        LoadedModule m = c.modules().moduleAt(c.lookupPc());
+        LoadedModule m = c.code().module();
         return m != null && m.image().unwindData() instanceof PeUnwindTable;
     }
 
