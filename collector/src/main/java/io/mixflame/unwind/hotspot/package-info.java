@@ -1,6 +1,6 @@
 /**
- * The unwinder of code in HotSpot's code cache, by the JVM's own rules on x86-64: interpreted, compiled, stub and entry
- * frames, with the few instructions HotSpot emits where a frame is built or taken down decoded to tell how much of the
- * frame is on the stack. A walk that breaks in native code goes on from where the thread last left Java.
+ * The unwinder of code in HotSpot's code cache: it tells interpreted, compiled, stub and entry frames apart by the
+ * code cache and has the architecture's {@link io.mixflame.unwind.hotspot.HotSpotFrameRules} take each step (x86-64's
+ * in {@code x64}). A walk that breaks in native code goes on from where the thread last left Java.
  */
 package io.mixflame.unwind.hotspot;

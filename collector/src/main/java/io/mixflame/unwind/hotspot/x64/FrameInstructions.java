@@ -1,4 +1,4 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
 /**
  * The few x86-64 instructions HotSpot emits where a frame is built or taken down, recognised by their encodings.

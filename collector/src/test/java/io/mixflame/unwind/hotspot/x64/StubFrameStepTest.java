@@ -1,9 +1,9 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.CALLER;
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.CALLER_FP;
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.CODE;
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.STACK_HIGH;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.CALLER;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.CALLER_FP;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.CODE;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.STACK_HIGH;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;

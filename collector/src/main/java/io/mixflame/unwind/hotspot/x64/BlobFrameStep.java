@@ -1,4 +1,4 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
 import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.hotspot.CodeBlobInfo;

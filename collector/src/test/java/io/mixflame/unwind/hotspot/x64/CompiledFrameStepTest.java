@@ -1,8 +1,8 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.CALLER;
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.CALLER_FP;
-import static io.mixflame.unwind.hotspot.BlobFrameFixture.CODE;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.CALLER;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.CALLER_FP;
+import static io.mixflame.unwind.hotspot.x64.BlobFrameFixture.CODE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.hotspot.CodeBlobInfo;

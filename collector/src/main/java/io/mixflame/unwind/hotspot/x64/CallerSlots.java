@@ -1,4 +1,4 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
 /**
  * What {@link FrameEdges} found at a pc: whether the frame there is whole, and where it is not, how far from sp the

@@ -1,8 +1,8 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
-import static io.mixflame.unwind.hotspot.CallerSlots.FRAME_BUILT;
-import static io.mixflame.unwind.hotspot.CallerSlots.RBP_UNCHANGED;
-import static io.mixflame.unwind.hotspot.CallerSlots.UNRECOGNIZED;
+import static io.mixflame.unwind.hotspot.x64.CallerSlots.FRAME_BUILT;
+import static io.mixflame.unwind.hotspot.x64.CallerSlots.RBP_UNCHANGED;
+import static io.mixflame.unwind.hotspot.x64.CallerSlots.UNRECOGNIZED;
 
 /**
  * Tells how much of a frame is on the stack at a pc where it is being built or taken down, by decoding forward from

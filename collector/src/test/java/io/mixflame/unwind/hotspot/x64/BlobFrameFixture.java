@@ -1,4 +1,4 @@
-package io.mixflame.unwind.hotspot;
+package io.mixflame.unwind.hotspot.x64;
 
 import io.mixflame.hotspot.BlobKind;
 import io.mixflame.hotspot.CodeBlobInfo;
