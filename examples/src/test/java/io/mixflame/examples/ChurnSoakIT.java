@@ -21,13 +21,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The soak: the {@code churn} workload (threads born and dying at a high rate, classes unloaded, deoptimizations)
- * profiled at {@code interval=1ms} for 40 s (longer with {@code -Dmixflame.soak.seconds}). Between a look after the
+ * profiled at {@code interval=1ms} for 30 s (longer with {@code -Dmixflame.soak.seconds}). Between a look after the
  * warm-up and a look near the end, the profiled JVM's heap after a full GC, its open file descriptors and its
  * long-lived threads stay flat; it answers a diagnostic command at the end (no hang), exits normally and the profile
  * is written, and no frame name in it is made of freed memory.
  */
 class ChurnSoakIT {
-    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 40);
+    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 30);
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
     /** The profile may still grow up to its bound on distinct stacks; anything beyond that is a leak. */
     private static final long HEAP_GROWTH_LIMIT_KB = 48 * 1024;

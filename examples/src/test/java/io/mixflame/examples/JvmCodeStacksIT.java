@@ -53,7 +53,7 @@ class JvmCodeStacksIT {
     void everyShapeIsWalkedWholeThroughNamedStubs(Path jdk, String mode, boolean debugNonSafepoints) throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples of the fewest-sampled jvmcode thread", NEEDED,
                 Duration.ofMinutes(2), 1000);
-        List<Path> profiles = periods.collect(Duration.ofSeconds(10), JvmCodeStacksIT::fewestPerThread,
+        List<Path> profiles = periods.collect(Duration.ofSeconds(7), JvmCodeStacksIT::fewestPerThread,
                 (i, length) -> mode.equals("agent") ? underAgent(jdk, debugNonSafepoints, i, length)
                         : attached(jdk, debugNonSafepoints, i, length)).profiles();
 

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The harness's command line.
  *
- * @param quick           a short run: 1 s of CPU work, 3 s of service and mixed, one repetition unless told, the
+ * @param quick           a short run: 1 s of CPU work, 2 s of service and mixed, one repetition unless told, the
  *                        1 ms study on {@code saturate} only
  * @param out             where to write the report's markdown too, or null for standard output only
  * @param repetitions     how often the sequence none, async-profiler, JFR, mixflame is run
@@ -130,7 +130,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
 
     /** Seconds per run of the allocation and lock cost study. */
     int allocLockSeconds() {
-        return quick ? 2 : 6;
+        return quick ? 1 : 6;
     }
 
     /** The cost study's short job: milliseconds of work on one thread. */
@@ -138,9 +138,9 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
         return quick ? 1000 : 1500;
     }
 
-    /** The cost study's steady state: 90 s in 10-s windows, the first 30 s not counted (quick: 6, 2, 2). */
+    /** The cost study's steady state: 90 s in 10-s windows, the first 30 s not counted (quick: 4, 1, 1). */
     CostStudy.SteadyState steadyState() {
-        return quick ? new CostStudy.SteadyState(6, 2, 2) : new CostStudy.SteadyState(90, 10, 30);
+        return quick ? new CostStudy.SteadyState(4, 1, 1) : new CostStudy.SteadyState(90, 10, 30);
     }
 
     /** Seconds of work per cpu or saturate run (the rounds are calibrated to it). */
@@ -160,12 +160,12 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
 
     /** Seconds per service run, the load generator's warm-up (a quarter, at most 2 s) included. */
     int serviceSeconds() {
-        return quick ? 3 : 8;
+        return quick ? 2 : 8;
     }
 
     /** Seconds per mixed run: a third for each phase. */
     int mixedSeconds() {
-        return quick ? 3 : 6;
+        return quick ? 2 : 6;
     }
 
     /** Repetitions of the wall-clock study. */
@@ -180,12 +180,12 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
 
     /** Seconds of each wall-clock run before its measured window. */
     int wallWarmUpSeconds() {
-        return quick ? 2 : 10;
+        return quick ? 1 : 10;
     }
 
     /** Seconds of each wall-clock run's measured window. */
     int wallSeconds() {
-        return quick ? 3 : 20;
+        return quick ? 2 : 20;
     }
 
     /** Repetitions of the JNI library study: all of them with {@code --only jni}, else two (one when quick). */
@@ -195,7 +195,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
 
     /** Seconds per run of the JNI library study. */
     int jniSeconds() {
-        return quick ? 4 : 20;
+        return quick ? 3 : 20;
     }
 
     /** The load generator's client threads. */

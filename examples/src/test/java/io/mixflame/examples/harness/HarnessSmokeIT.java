@@ -86,7 +86,7 @@ class HarnessSmokeIT {
         }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("#### Short job: `saturate --threads 1 --rounds ", "#### Saturated: `saturate --rounds ",
-                "#### Steady state: `saturate --seconds 6 --window 2`", "#### Against the cost targets");
+                "#### Steady state: `saturate --seconds 4 --window 1`", "#### Against the cost targets");
         List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
         // Three tables of every profiler, each row with a figure, peak RSS, live heap and the JIT's compilations.
         String figures = ".* \\| 1 \\| \\d+( ms)? \\|.* \\| \\d+ MB \\| \\d+\\.\\d MB \\| \\d+.* \\| \\d+\\.\\d\\d s.* \\|$";
@@ -111,7 +111,7 @@ class HarnessSmokeIT {
         }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("## What allocation and lock profiling cost",
-                "### Allocation and lock profiling: `alloc` and `lock --seconds 2`");
+                "### Allocation and lock profiling: `alloc` and `lock --seconds 1`");
         List<String> rows = report.lines().filter(l -> l.startsWith("| `")).toList();
         for (String profiler : List.of("| none |", "| async-profiler ", "| JFR |", "| mixflame (engine=jfr)")) {
             // alloc: arrays per CPU second (a ratio beside none's), process CPU, peak RSS; lock: process CPU, RSS.
@@ -135,7 +135,7 @@ class HarnessSmokeIT {
         }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("## What labels cost",
-                "### `service --load --seconds 3 --threads 8` with and without `labels`",
+                "### `service --load --seconds 2 --threads 8` with and without `labels`",
                 "Samples of the runs with `labels` by endpoint: `[endpoint=/cpu]` ");
         List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
         assertThat(rows).anyMatch(l -> l.matches("\\| none \\| 1 \\| \\d+ \\|  \\|  \\|  \\|"));
