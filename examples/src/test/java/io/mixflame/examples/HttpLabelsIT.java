@@ -86,6 +86,7 @@ class HttpLabelsIT {
     @MethodSource("io.mixflame.testsupport.TestJdks#homes")
     void attachedToARunningServerItWeavesTheClassesLoadedBefore(Path jdk) throws Exception {
         Path out = dir.resolve("attached.collapsed");
+        long heavyRequests;
         List<String> args = List.of("-jar", BuiltJars.examples().toString(), "endpoints", "--seconds", "12");
         try (ChildJvm app = ChildJvm.start(jdk, dir, args)) {
             int port = port(app);
@@ -100,10 +101,12 @@ class HttpLabelsIT {
                     dir.resolve("start"), List.of("attach", Long.toString(app.pid()),
                             "start,labels=http,interval=1ms,file=" + out));
             assertThat(start.status()).as(start.stdout() + start.stderr()).isZero();
+            long requestsAtStart = requests.get();
             Thread.sleep(5000);
             io.mixflame.testsupport.CommandRun stop = io.mixflame.testsupport.CommandRun.tool(jdk,
                     dir.resolve("stop"), List.of("attach", Long.toString(app.pid()), "stop"));
             assertThat(stop.status()).as(stop.stdout() + stop.stderr()).isZero();
+            heavyRequests = Math.max(1, (requests.get() - requestsAtStart) / 2);
             serving.set(false);
             client.join();
             assertThat(app.awaitExit(Duration.ofSeconds(60))).as(app.stderr()).isZero();
@@ -116,8 +119,12 @@ class HttpLabelsIT {
         assertThat(heavy + light).as("samples labelled with an endpoint").isGreaterThan(100);
         assertThat((double) heavy / (heavy + light)).as("/heavy's share")
                 .isCloseTo(0.75, CollapsedShares.chanceMargin(0.75, heavy + light));
+        // The one request the client had in flight while the handlers were woven ran on unlabelled: at most what
+        // a /heavy request takes, which the labelled ones show (three times their mean, for the scheduler's jitter).
+        long perRequest = (long) Math.ceil((double) heavy / heavyRequests);
         assertThat(stacks.samples(s -> s.has("EndpointWork.heavy") && !s.labels().equals(List.of("[endpoint=/heavy]"))))
-                .as("samples in /heavy's work without its label").isZero();
+                .as("samples in /heavy's work without its label (a /heavy request takes about %d)", perRequest)
+                .isLessThanOrEqualTo(3 * perRequest + 1);
     }
 
     private static int port(ChildJvm app) throws Exception {
