@@ -1,6 +1,5 @@
 package io.mixflame.unwind;
 
-import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.image.ModuleMap;
 import java.util.List;
@@ -15,13 +14,10 @@ import java.util.List;
 public final class NativeStackWalker {
     /** The default limit on frames. */
     public static final int DEFAULT_MAX_DEPTH = 2048;
-    private static final int BOUNDS_KEPT = 1024;
 
     /** An array, not a list: picking runs for every frame, and iterating a list allocates an iterator each time. */
     private final Unwinder[] chain;
     private final int maxDepth;
-    /** The bounds made for each thread's stack region, by its start: one per region, not one per walk. */
-    private final LongKeyedCache<StackBounds> bounds = new LongKeyedCache<>(BOUNDS_KEPT);
 
     /**
      * @param chain    unwinders in order of preference; the first that can unwind a frame does
@@ -73,7 +69,7 @@ public final class NativeStackWalker {
         Registers r = context.registers();
         ModuleMap modules = context.modules();
         if (context.bounds() == null) {
-            StackBounds bounds = boundsAround(modules, r.sp());
+            StackBounds bounds = boundsAround(context, r.sp());
             if (bounds == null) {
                 out.add(WalkedStack.CODE, r.pc(), r.sp(), false, false);
                 out.add(WalkedStack.UNKNOWN, 0, 0, false, false);
@@ -128,7 +124,7 @@ public final class NativeStackWalker {
             if (context.signalFrame()) {
                 out.markLastSignalFrame();
                 // The interrupted code may run on another stack than the handler (sigaltstack).
-                StackBounds next = context.bounds().contains(newSp) ? context.bounds() : boundsAround(modules, newSp);
+                StackBounds next = context.bounds().contains(newSp) ? context.bounds() : boundsAround(context, newSp);
                 if (next == null) {
                     fail(out, WalkedStack.End.BAD_STACK);
                     return;
@@ -165,16 +161,8 @@ public final class NativeStackWalker {
     }
 
     /** The stack region holding an sp: its readable and writable mapping. */
-    private StackBounds boundsAround(ModuleMap modules, long sp) {
-        MemoryMapping m = modules.stackRegionContaining(sp);
-        if (m == null) {
-            return null;
-        }
-        StackBounds b = bounds.get(m.start());
-        if (b == null || b.high() != m.end()) {
-            b = new StackBounds(m.start(), m.end());
-            bounds.put(m.start(), b);
-        }
-        return b;
+    private static StackBounds boundsAround(UnwindContext context, long sp) {
+        MemoryMapping m = context.modules().stackRegionContaining(sp);
+        return m == null ? null : context.region(m.start(), m.end());
     }
 }

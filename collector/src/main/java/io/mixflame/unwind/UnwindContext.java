@@ -9,7 +9,7 @@ import io.mixflame.image.ModuleMap;
  * the process's modules, and facts about the frame that the walker and the unwinders pass along.
  */
 public final class UnwindContext {
-    /** Stack regions of captured threads kept, so that loading a capture makes no object once its thread's is known. */
+    /** Stack regions kept, so that loading a capture or crossing to a known stack makes no object. */
     private static final int REGIONS_KEPT = 4096;
     /** Frames' code kept by look-up pc. */
     private static final int CODE_KEPT = 16_384;
@@ -68,7 +68,11 @@ public final class UnwindContext {
         setBounds(thread.hasStackRegion() ? region(thread.stackLow(), thread.stackHigh()) : null);
     }
 
-    private StackBounds region(long low, long high) {
+    /**
+     * The bounds of the stack region {@code [low, high)}: one object per region, kept, whether the region comes from a
+     * capture or from the module map around an sp.
+     */
+    StackBounds region(long low, long high) {
         StackBounds b = low == 0 ? null : regions.get(low);
         if (b == null || b.high() != high) {
             b = new StackBounds(low, high);

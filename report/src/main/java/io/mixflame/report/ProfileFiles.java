@@ -81,7 +81,7 @@ public final class ProfileFiles {
     public static List<Profile> shaped(List<Profile> profiles, ReportOptions options) {
         List<Profile> shaped = new ArrayList<>(profiles.size());
         for (Profile p : profiles) {
-            shaped.add(reversedIfAsked(ProfileTransforms.filter(p, options.filter(), options.style()), options));
+            shaped.add(ProfileTransforms.apply(p, options));
         }
         return shaped;
     }

@@ -1,9 +1,8 @@
 package io.mixflame.agent.push;
 
 import io.mixflame.profile.Profile;
-import io.mixflame.report.ProfileTransforms;
+import io.mixflame.report.ProfileFiles;
 import io.mixflame.report.ReportOptions;
-import java.util.ArrayList;
 import java.util.List;
 
 /** One period's profiles, one per event, shaped by the options (filter, frame style) at their first push. */
@@ -21,11 +20,7 @@ final class PushPeriod {
      */
     synchronized List<Profile> shaped(ReportOptions options) {
         if (shaped == null) {
-            List<Profile> result = new ArrayList<>(profiles.size());
-            for (Profile p : profiles) {
-                result.add(ProfileTransforms.apply(p, options));
-            }
-            shaped = result;
+            shaped = ProfileFiles.shaped(profiles, options);
         }
         return shaped;
     }
