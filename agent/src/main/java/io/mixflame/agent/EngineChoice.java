@@ -8,6 +8,11 @@ public enum EngineChoice {
     AUTO,
     /** perf_events with mixflame's own unwinders: Java and native frames (Linux). */
     PERF,
+    /**
+     * A CPU-time timer per thread whose signal the thread takes itself, its handler copying registers and stack top
+     * (Linux, x86-64): Java and native frames where perf_events are refused, no sample waiting for a profiler thread.
+     */
+    TIMER,
     /** JFR's execution samples: Java frames only, available on every JDK. */
     JFR,
     /**
@@ -27,6 +32,6 @@ public enum EngineChoice {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf, jfr, helper or ptrace)");
+        throw new IllegalArgumentException("unknown engine '" + value + "' (expected auto, perf, timer, jfr, helper or ptrace)");
     }
 }

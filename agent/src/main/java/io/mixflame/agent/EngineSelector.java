@@ -50,13 +50,18 @@ final class EngineSelector {
                 list.add(TargetProcesses.onWindows() || event != ProfilingEvent.WALL ? nativeEngine
                         : new EngineMaker(EngineMaker.WALL_WALKING_RUNNING, states));
                 if (!TargetProcesses.onWindows()) {
-                    // Where perf_events are refused (a container's seccomp profile, perf_event_paranoid 3 or 4),
-                    // threads stopped for a moment from a helper process still give mixed stacks.
+                    // Where perf_events are refused (a container's seccomp profile, perf_event_paranoid 3 or 4), a
+                    // timer in each thread takes CPU samples in the thread itself; failing that, threads stopped for
+                    // a moment from a helper process still give mixed stacks.
+                    if (event == ProfilingEvent.CPU) {
+                        list.add(new EngineMaker(EngineMaker.TIMER, states));
+                    }
                     list.add(new EngineMaker(EngineMaker.PTRACE, states));
                 }
                 list.add(new EngineMaker(EngineMaker.JFR, states));
             }
             case PERF -> list.add(nativeEngine);
+            case TIMER -> list.add(new EngineMaker(EngineMaker.TIMER, states));
             case JFR -> list.add(new EngineMaker(EngineMaker.JFR, states));
             case HELPER -> list.add(new EngineMaker(EngineMaker.HELPER, states));
             case PTRACE -> list.add(new EngineMaker(EngineMaker.PTRACE, states));
@@ -76,6 +81,7 @@ final class EngineSelector {
         static final int HELPER = 3;
         static final int PTRACE = 4;
         static final int WALL_WALKING_RUNNING = 5;
+        static final int TIMER = 6;
         private final int kind;
         private final EnumSet<ThreadState> states;
 
@@ -90,6 +96,7 @@ final class EngineSelector {
                 case PERF -> new PerfEngine();
                 case WALL -> new WallEngine(OwnPid.get(), new LinuxPerfSyscalls(), states);
                 case JFR -> new JfrEngine();
+                case TIMER -> PerfEngine.withThreadTimers();
                 case PTRACE -> new HelperEngine(true);
                 case WALL_WALKING_RUNNING -> new WallEngine(OwnPid.get(), new LinuxPerfSyscalls(), states)
                         .needingRunningStacks();

@@ -30,6 +30,7 @@ public final class CapturedThread {
     private long time;
     private long pausedNanos;
     private int labelSet;
+    private int weight = 1;
     /** The copy's bytes when they are on the heap (captures that read into an array); null when off-heap. */
     private byte[] stack;
     /** The copy as the walk reads it, little-endian, over {@link #stack} or over memory outside the heap. */
@@ -76,6 +77,7 @@ public final class CapturedThread {
         time = timeNanos;
         pausedNanos = 0;
         labelSet = 0;
+        weight = 1;
         Arrays.fill(registers, 0);
         known = 0;
         stackLength = 0;
@@ -118,6 +120,16 @@ public final class CapturedThread {
     /** Records the set of labels the thread had when captured. */
     public void setLabelSet(int set) {
         labelSet = set;
+    }
+
+    /** Intervals of CPU time this capture stands for: 1 unless the capture merged several (see {@code RawSample}). */
+    public int weight() {
+        return weight;
+    }
+
+    /** Records the intervals this capture stands for (at least 1). */
+    public void setWeight(int intervals) {
+        weight = Math.max(1, intervals);
     }
 
     /** Records how long the capture kept the thread stopped. */
@@ -226,6 +238,7 @@ public final class CapturedThread {
     public void copyFrom(CapturedThread other) {
         tid = other.tid;
         time = other.time;
+        weight = other.weight;
         System.arraycopy(other.registers, 0, registers, 0, REGISTERS);
         known = other.known;
         reserveStack(other.stackLength);

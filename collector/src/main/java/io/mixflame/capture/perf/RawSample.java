@@ -13,6 +13,12 @@ public final class RawSample {
     public int tid;
     /** Kernel timestamp (ns). */
     public long time;
+    /**
+     * Intervals of CPU time the sample stands for: 1, or more where one signal carried several expirations of a
+     * thread's timer (an in-thread capture's timer is checked at scheduler ticks, which may be longer than the
+     * interval).
+     */
+    public int weight = 1;
     /** The sample's ip (a kernel address when the thread was in the kernel). */
     public long ip;
     /** Whether the user registers are present (the thread has a user context). */
@@ -55,6 +61,7 @@ public final class RawSample {
     /** Copies the sample into the platform-neutral form walks start from. */
     public void copyTo(CapturedThread out) {
         out.clear(tid, time);
+        out.setWeight(weight);
         if (hasRegisters) {
             out.setRegister(CapturedThread.RIP, register(UserRegisters.IP));
             out.setRegister(CapturedThread.RSP, register(UserRegisters.SP));

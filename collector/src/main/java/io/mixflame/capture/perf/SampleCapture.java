@@ -1,5 +1,6 @@
 package io.mixflame.capture.perf;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -46,6 +47,17 @@ public interface SampleCapture extends AutoCloseable {
      * @return the number of samples delivered
      */
     int drain(Consumer<RawSample> consumer);
+
+    /**
+     * Hands samples to {@code consumer} while {@code room} says it has room for one more; a capture whose ring can
+     * hold samples back leaves the rest there for the next drain, one that cannot (the kernel overwrites nothing but
+     * stops writing when its ring is full) hands every sample over as {@link #drain(Consumer)} does.
+     *
+     * @return the number of samples delivered
+     */
+    default int drain(Consumer<RawSample> consumer, BooleanSupplier room) {
+        return drain(consumer);
+    }
 
     /** Samples delivered so far. */
     long samples();

@@ -11,6 +11,7 @@ import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.PerfSyscalls;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.StackCopyGrowth;
+import io.mixflame.capture.timer.ThreadTimerCapture;
 import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.HeapExhaustion;
@@ -35,6 +36,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.slf4j.Logger;
@@ -80,6 +82,8 @@ public final class PerfEngine implements SamplingEngine {
 
     private final long pid;
     private final PerfSyscalls syscalls;
+    /** perf_events' rings, or the in-thread timers' ring ({@link #withThreadTimers}). */
+    private final boolean threadTimers;
     private volatile boolean running;
     private SampleCapture capture;
     private LinuxProcessMemory memory;
@@ -120,6 +124,7 @@ public final class PerfEngine implements SamplingEngine {
             StackCopyGrowth.DEFAULT_THREADS);
     private final StackCopyGrowth.Applier growStack = callbacks;
     private final IntPredicate sampled = callbacks;
+    private final BooleanSupplier room = callbacks;
 
     /** Time per drain and per sample, and the profiler's threads' CPU: the cost note's figures. */
     private final PerfEngineCosts costs = new PerfEngineCosts(WARM_UP_NANOS);
@@ -158,8 +163,22 @@ public final class PerfEngine implements SamplingEngine {
 
     /** The engine for another process, or with other system calls (tests force refusals through them). */
     public PerfEngine(long pid, PerfSyscalls syscalls) {
+        this(pid, syscalls, false);
+    }
+
+    private PerfEngine(long pid, PerfSyscalls syscalls, boolean threadTimers) {
         this.pid = pid;
         this.syscalls = syscalls;
+        this.threadTimers = threadTimers;
+    }
+
+    /**
+     * The engine whose samples are taken inside the sampled threads, by a CPU-time timer per thread and a signal
+     * handler ({@link ThreadTimerCapture}): neither perf events nor ptrace needed, and no sample waits for a profiler
+     * thread to run. This process only.
+     */
+    public static PerfEngine withThreadTimers() {
+        return new PerfEngine(OwnPid.get(), null, true);
     }
 
     @Override
@@ -169,7 +188,7 @@ public final class PerfEngine implements SamplingEngine {
 
     @Override
     public String name() {
-        return "perf";
+        return threadTimers ? "timer" : "perf";
     }
 
     @Override
@@ -254,6 +273,11 @@ public final class PerfEngine implements SamplingEngine {
     private SampleCapture openCapture(PerfCaptureSettings captureSettings, int[] own)
             throws EngineUnavailableException {
         try {
+            if (threadTimers) {
+                ThreadTimerCapture timers = new ThreadTimerCapture(captureSettings);
+                timers.start(own);
+                return timers;
+            }
             return PreferredSampleCapture.open(captureSettings, syscalls, own);
         } catch (PerfCaptureUnavailableException e) {
             closeMemory();
@@ -303,7 +327,7 @@ public final class PerfEngine implements SamplingEngine {
                 LockSupport.parkNanos(pacing.waitNanos());
                 long t0 = System.nanoTime();
                 long lostBefore = capture.lost();
-                int handed = capture.drain(handOver);
+                int handed = capture.drain(handOver, room);
                 if (growth.hasPending()) {
                     growth.takePending(growStack);
                 }
@@ -436,7 +460,8 @@ public final class PerfEngine implements SamplingEngine {
                             frames = labels.frames();
                         }
                         stacks.renameRoots(target);
-                        target.add(frames, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
+                        target.add(frames, depth, s.weight(), s.weight() * settings.intervalNanos(),
+                                clock.epochNanos(s.time()));
                     }
                 } catch (RuntimeException e) {
                     LOG.debug("a sample could not be walked: {}", e.toString());
@@ -517,7 +542,7 @@ public final class PerfEngine implements SamplingEngine {
         }
         ownStack[depth++] = Frame.PROFILER;
         stacks.renameRoots(target);
-        target.add(ownStack, depth, 1, settings.intervalNanos(), clock.epochNanos(s.time()));
+        target.add(ownStack, depth, s.weight(), s.weight() * settings.intervalNanos(), clock.epochNanos(s.time()));
     }
 
     @Override
@@ -598,7 +623,16 @@ public final class PerfEngine implements SamplingEngine {
     }
 
     private final class SamplerCallbacks implements Consumer<RawSample>, StackCopyGrowth.Applier, IntPredicate,
-            SampleCapture.ThreadNameListener {
+            SampleCapture.ThreadNameListener, BooleanSupplier {
+        /**
+         * Whether the walker has room for one more sample: a capture whose ring can hold samples back keeps them there
+         * while the walker is behind, rather than having them dropped here.
+         */
+        @Override
+        public boolean getAsBoolean() {
+            return !free.isEmpty() || pooled.get() < (System.nanoTime() - startNanos < WARM_UP_NANOS ? WARM_POOL : POOL);
+        }
+
         @Override
         public void named(int tid, String name) {
             nameRecorder.kernelNamed(tid, name);

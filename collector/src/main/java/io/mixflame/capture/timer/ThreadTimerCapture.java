@@ -1,0 +1,356 @@
+package io.mixflame.capture.timer;
+
+import com.sun.jna.Pointer;
+import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.perf.OnlineCpus;
+import io.mixflame.capture.perf.PerfCaptureSettings;
+import io.mixflame.capture.perf.PerfCaptureUnavailableException;
+import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.perf.SampleCapture;
+import io.mixflame.capture.perf.UserRegisters;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.ProcThreadSource;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples every thread of this process from inside it: each thread gets a timer on its own CPU clock whose signal
+ * the thread itself takes, and the handler copies the thread's registers and stack top into {@link TimerRing} —
+ * whether or not any profiler thread runs. The sampler thread drains the ring into {@link RawSample}s as it drains
+ * perf's rings; a drain leaves samples in the ring while the walker has no room for them, so a stalled walker costs
+ * ring space, not samples, and a full ring counts what it refused as lost. Threads started later get a timer when
+ * the sampler lists the threads again; ended threads' timers are deleted. Each expiry the kernel merged into one
+ * signal (a CPU timer is checked at scheduler ticks) is an interval of CPU time the sample stands for: its weight.
+ * Not thread-safe: one sampler thread drives it.
+ */
+public final class ThreadTimerCapture implements SampleCapture {
+    private static final Logger LOG = LoggerFactory.getLogger(ThreadTimerCapture.class);
+    /** SIGPROF: the JVM does not use it; signals of it that are not the sampler's go to the handler before. */
+    static final int SIGNAL = 27;
+    private static final int EAGAIN = 11;
+    private static final int EINVAL = 22;
+    /** The ring holds this long of samples of every CPU busy, between these bounds. */
+    private static final long RING_HOLDS_NANOS = 2_000_000_000L;
+    static final long MIN_RING_BYTES = 4L << 20;
+    static final long MAX_RING_BYTES = 64L << 20;
+    private static final int UNINSTALL_WAIT_MILLIS = 1_000;
+    private static final long HIGHEST_NANOS = 1_000_000_000L;
+
+    private final PerfCaptureSettings settings;
+    private final ThreadSource threads;
+    private final long ringBytes;
+    private final Map<Integer, ThreadTimer> timers = new HashMap<>();
+    private final Set<Integer> refused = new HashSet<>();
+    private final RawSample sample;
+    private final RecordReader reader = new RecordReader();
+    /** What the handler cost each sampled thread, from its entry to the record's commit. */
+    private final Histogram handlerNanos = new Histogram(HIGHEST_NANOS, 2);
+    private TimerRing ring;
+    private int[] own = new int[0];
+    private boolean limitReported;
+    private boolean resourceReported;
+    private long samples;
+    private long expirations;
+    /** Threads given a timer so far, ended ones included. */
+    private long threadsTimed;
+    private boolean closed;
+
+    /** One thread's timer, and the stack copy its samples carry. */
+    private record ThreadTimer(int id, int stackBytes) {
+    }
+
+    /** A capture of this process's threads ({@code settings.pid()} must be this process). */
+    public ThreadTimerCapture(PerfCaptureSettings settings) {
+        this(settings, new ProcThreadSource(settings.pid()), ringBytesFor(settings, OnlineCpus.list().length));
+    }
+
+    ThreadTimerCapture(PerfCaptureSettings settings, ThreadSource threads, long ringBytes) {
+        this.settings = settings;
+        this.threads = threads;
+        this.ringBytes = ringBytes;
+        this.sample = new RawSample(settings.stackBytes());
+    }
+
+    /**
+     * A ring that holds {@link #RING_HOLDS_NANOS} of samples with every CPU busy, a power of two between
+     * {@link #MIN_RING_BYTES} and {@link #MAX_RING_BYTES}: ordinary memory, not the user's locked memory.
+     */
+    static long ringBytesFor(PerfCaptureSettings settings, int cpus) {
+        double perSecond = Math.max(1, cpus) * 1e9 / Math.max(1, settings.periodNanos());
+        double bytes = perSecond * RING_HOLDS_NANOS / 1e9 * (settings.stackBytes() + TimerRing.RECORD_STACK);
+        long wanted = (long) Math.min(MAX_RING_BYTES, Math.max(MIN_RING_BYTES, bytes));
+        return Long.highestOneBit(wanted - 1) << 1;
+    }
+
+    @Override
+    public void start(int[] ownThreads) throws PerfCaptureUnavailableException {
+        String failure = ThreadTimerLibrary.load();
+        if (failure != null) {
+            throw new PerfCaptureUnavailableException(failure);
+        }
+        own = ownThreads.clone();
+        Arrays.sort(own);
+        long address = ThreadTimerLibrary.Calls.mixflame_timer_install(SIGNAL, ringBytes);
+        if (address < 0 && address > -4096) {
+            throw new PerfCaptureUnavailableException("the in-thread timer's signal handler could not be installed "
+                    + "(errno " + -address + ")");
+        }
+        ByteBuffer memory = new Pointer(address).getByteBuffer(0, TimerRing.HEADER_BYTES + ringBytes);
+        ring = new TimerRing(memory);
+        refreshThreads();
+        if (timers.isEmpty()) {
+            close();
+            throw new PerfCaptureUnavailableException("no thread of process " + settings.pid()
+                    + " accepted a CPU timer" + (refused.isEmpty() ? "" : " (" + refused.size() + " refused)"));
+        }
+    }
+
+    @Override
+    public boolean kernelFrames() {
+        return false;
+    }
+
+    @Override
+    public int threadCount() {
+        return threads.count();
+    }
+
+    @Override
+    public void refreshThreads() {
+        if (closed) {
+            return;
+        }
+        int[] tids = threads.list().clone();
+        if (tids.length == 0) {
+            return;
+        }
+        Arrays.sort(tids);
+        for (Iterator<Map.Entry<Integer, ThreadTimer>> it = timers.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Integer, ThreadTimer> e = it.next();
+            if (Arrays.binarySearch(tids, e.getKey()) < 0) {
+                ThreadTimerLibrary.Calls.mixflame_timer_delete(e.getValue().id());
+                it.remove();
+            }
+        }
+        for (Iterator<Integer> it = refused.iterator(); it.hasNext(); ) {
+            if (Arrays.binarySearch(tids, it.next()) < 0) {
+                it.remove();
+            }
+        }
+        for (int tid : tids) {
+            if (timers.containsKey(tid) || refused.contains(tid)) {
+                continue;
+            }
+            if (timers.size() >= settings.maxThreads()) {
+                if (!limitReported) {
+                    limitReported = true;
+                    LOG.warn("sampling {} threads, the limit; further threads are not sampled", settings.maxThreads());
+                }
+                return;
+            }
+            boolean ownThread = Arrays.binarySearch(own, tid) >= 0;
+            int bytes = ownThread ? 0 : settings.stackBytes();
+            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes);
+            if (id >= 0) {
+                timers.put(tid, new ThreadTimer(id, bytes));
+                threadsTimed++;
+            } else if (id != -EINVAL) { // EINVAL: the thread ended since it was listed
+                refused.add(tid);
+                if (id == -EAGAIN && !resourceReported) {
+                    resourceReported = true;
+                    LOG.warn("a CPU timer was refused after {} threads: the user's pending-signal limit is reached "
+                            + "(ulimit -i); further threads are not sampled", timers.size());
+                }
+            }
+        }
+    }
+
+    @Override
+    public boolean sampling(int tid) {
+        return timers.containsKey(tid);
+    }
+
+    /**
+     * Gives thread {@code tid} a timer whose samples copy {@code stackBytes}: its timer is made again (the samples
+     * already in the ring keep their copies).
+     */
+    @Override
+    public boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer) {
+        ThreadTimer old = timers.get(tid);
+        int bytes = Math.min(stackBytes, PerfCaptureSettings.MAX_STACK_BYTES) & ~7;
+        if (old == null || old.stackBytes() >= bytes || closed) {
+            return false;
+        }
+        int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes);
+        if (id < 0) {
+            return false;
+        }
+        ThreadTimerLibrary.Calls.mixflame_timer_delete(old.id());
+        timers.put(tid, new ThreadTimer(id, bytes));
+        sample.reserveStack(bytes);
+        return true;
+    }
+
+    @Override
+    public int stackBytes(int tid) {
+        ThreadTimer t = timers.get(tid);
+        return t == null ? 0 : t.stackBytes();
+    }
+
+    @Override
+    public int drain(Consumer<RawSample> consumer) {
+        return drain(consumer, ALWAYS);
+    }
+
+    @Override
+    public int drain(Consumer<RawSample> consumer, BooleanSupplier room) {
+        TimerRing r = ring;
+        if (r == null) {
+            return 0;
+        }
+        reader.consumer = consumer;
+        reader.room = room;
+        try {
+            return r.drain(reader);
+        } finally {
+            reader.consumer = null;
+            reader.room = null;
+        }
+    }
+
+    private static final BooleanSupplier ALWAYS = new Always();
+
+    /** A room that never runs out. A class rather than a lambda, which the JVM spins at start-up. */
+    private static final class Always implements BooleanSupplier {
+        @Override
+        public boolean getAsBoolean() {
+            return true;
+        }
+    }
+
+    /** Reads a record into the reused sample. */
+    private final class RecordReader implements TimerRing.RecordVisitor {
+        Consumer<RawSample> consumer;
+        BooleanSupplier room;
+
+        @Override
+        public boolean record(ByteBuffer memory, int offset) {
+            if (!room.getAsBoolean()) {
+                return false;
+            }
+            RawSample s = sample;
+            s.pid = (int) settings.pid();
+            s.tid = memory.getInt(offset + TimerRing.RECORD_TID);
+            s.time = memory.getLong(offset + TimerRing.RECORD_TIME);
+            s.weight = 1 + memory.getInt(offset + TimerRing.RECORD_OVERRUN);
+            s.hasRegisters = true;
+            int registers = offset + TimerRing.RECORD_REGISTERS;
+            s.registers[UserRegisters.slot(UserRegisters.IP)] = memory.getLong(registers + 8 * CapturedThread.RIP);
+            s.registers[UserRegisters.slot(UserRegisters.SP)] = memory.getLong(registers + 8 * CapturedThread.RSP);
+            s.registers[UserRegisters.slot(UserRegisters.BP)] = memory.getLong(registers + 8 * CapturedThread.RBP);
+            s.registers[UserRegisters.slot(UserRegisters.BX)] = memory.getLong(registers + 8 * CapturedThread.RBX);
+            s.registers[UserRegisters.slot(UserRegisters.R12)] = memory.getLong(registers + 8 * CapturedThread.R12);
+            s.registers[UserRegisters.slot(UserRegisters.R13)] = memory.getLong(registers + 8 * CapturedThread.R13);
+            s.registers[UserRegisters.slot(UserRegisters.R14)] = memory.getLong(registers + 8 * CapturedThread.R14);
+            s.registers[UserRegisters.slot(UserRegisters.R15)] = memory.getLong(registers + 8 * CapturedThread.R15);
+            s.ip = s.registers[UserRegisters.slot(UserRegisters.IP)];
+            int length = memory.getInt(offset + TimerRing.RECORD_STACK_LENGTH);
+            s.reserveStack(length);
+            memory.get(offset + TimerRing.RECORD_STACK, s.stack, 0, length);
+            s.stackLength = length;
+            s.stackRequested = length;
+            s.kernelDepth = 0;
+            handlerNanos.recordValue(Math.min(HIGHEST_NANOS,
+                    Integer.toUnsignedLong(memory.getInt(offset + TimerRing.RECORD_HANDLER_NANOS))));
+            samples++;
+            expirations += s.weight;
+            consumer.accept(s);
+            return true;
+        }
+    }
+
+    @Override
+    public long samples() {
+        return samples;
+    }
+
+    /** Intervals of CPU time the samples so far stand for (a sample's weight is the expirations it merged). */
+    public long expirations() {
+        return expirations;
+    }
+
+    @Override
+    public long lost() {
+        TimerRing r = ring;
+        return r == null ? 0 : r.lost();
+    }
+
+    /** Threads with a timer now. */
+    public int threads() {
+        return timers.size();
+    }
+
+    @Override
+    public String describe() {
+        TimerRing r = ring;
+        StringBuilder text = new StringBuilder("in-thread CPU timers: ").append(threadsTimed)
+                .append(" threads sampled in their own signal handler");
+        if (!refused.isEmpty()) {
+            text.append(", ").append(refused.size()).append(" refused a timer");
+        }
+        text.append("; ring ").append(ringBytes >> 20).append(" MiB of ordinary memory");
+        if (handlerNanos.getTotalCount() > 0) {
+            text.append("; in the sampled thread ").append(micros(handlerNanos.getValueAtPercentile(50)))
+                    .append(" µs p50 / ").append(micros(handlerNanos.getValueAtPercentile(99)))
+                    .append(" µs p99 per sample");
+        }
+        if (r != null && r.foreign() > 0) {
+            text.append("; ").append(r.foreign()).append(" signals of other senders passed on");
+        }
+        if (r != null && r.shortCopies() > 0) {
+            text.append("; ").append(r.shortCopies()).append(" samples without a stack copy");
+        }
+        return text.toString();
+    }
+
+    /** Nanoseconds as microseconds with one decimal. */
+    static String micros(long nanos) {
+        long tenths = (nanos + 50) / 100;
+        return tenths / 10 + "." + tenths % 10;
+    }
+
+    /**
+     * Deletes every timer, then puts the handler that was there before back (dropping signals still pending) and
+     * unmaps the ring. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (ThreadTimer t : timers.values()) {
+            ThreadTimerLibrary.Calls.mixflame_timer_delete(t.id());
+        }
+        timers.clear();
+        if (ring != null) {
+            ring = null;
+            int result = ThreadTimerLibrary.Calls.mixflame_timer_uninstall(UNINSTALL_WAIT_MILLIS);
+            if (result < 0) {
+                LOG.warn("the in-thread timer's signal handler could not be removed (errno {})", -result);
+            } else if (result == 1) {
+                LOG.debug("a signal handler still ran a second after the timers were deleted: the ring is left mapped");
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package io.mixflame.capture.timer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.jna.Native;
+import io.mixflame.capture.perf.PerfCaptureSettings;
+import io.mixflame.capture.perf.RawSample;
+import io.mixflame.capture.perf.UserRegisters;
+import io.mixflame.process.OwnPid;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.LibcLibrary;
+import io.mixflame.process.linux.ProcThreadSelf;
+import io.mixflame.process.linux.ProcThreadSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-thread capture in this JVM, on threads of the test's own: samples taken in the thread's signal handler stand
+ * for the CPU time the kernel counted for it, carry its registers and stack, wait in the ring while the reader has no
+ * room, count what a full ring refused, and stopping leaves no timer, no handler and no pending signal behind.
+ */
+class ThreadTimerCaptureTest {
+    private static final long INTERVAL = 2_000_000L;
+    private static final int SIGPROF = ThreadTimerCapture.SIGNAL;
+    private final AtomicBoolean spinning = new AtomicBoolean(true);
+    private ThreadTimerCapture capture;
+    static volatile long sink;
+
+    @AfterEach
+    void stop() {
+        spinning.set(false);
+        if (capture != null) {
+            capture.close();
+        }
+    }
+
+    @Test
+    void aBusyThreadsSamplesStandForTheCpuTimeTheKernelCounted() throws Exception {
+        Spinner spinner = spin(false);
+        ProcThreadSource kernel = new ProcThreadSource(OwnPid.get());
+        long cpuBefore = kernel.cpuTimeNanos(spinner.tid);
+        capture = start(spinner.tid, 16 * 1024, ThreadTimerCapture.MIN_RING_BYTES);
+        Samples samples = new Samples(spinner.tid);
+        // Until the spinner has stood for 500 intervals, whatever the machine's load.
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (samples.weight < 500 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            capture.drain(samples);
+        }
+        capture.close();
+        long cpuAfter = kernel.cpuTimeNanos(spinner.tid);
+        capture.drain(samples);
+        assertThat(samples.weight).as("intervals sampled").isGreaterThanOrEqualTo(500);
+        assertThat(samples.others).as("samples of threads without a timer").isZero();
+        double expected = (cpuAfter - cpuBefore) / (double) INTERVAL;
+        // The timer runs on the same clock as schedstat: only the intervals begun before the start and after the
+        // stop separate them (and a tick's worth of expirations not yet delivered).
+        assertThat((double) samples.weight).as("intervals against the kernel's %s", expected)
+                .isBetween(expected * 0.97 - 4, expected * 1.01 + 1);
+        // A shallow thread's copy ends where its stack's mapping does, short of the 16 KiB asked for.
+        assertThat(samples.copies).as("samples with a stack copy from sp").isEqualTo(samples.count);
+        assertThat(samples.badRegisters).as("samples without ip and sp").isZero();
+        assertThat(capture.lost()).isZero();
+    }
+
+    @Test
+    void closingRemovesEveryTimerTheHandlerAndPendingSignals() throws Exception {
+        boolean caughtBefore = caught(SIGPROF);
+        Spinner blocked = spin(true);
+        capture = start(blocked.tid, 4096, ThreadTimerCapture.MIN_RING_BYTES);
+        assertThat(timers()).as("timers while sampling").isEqualTo(1);
+        assertThat(caught(SIGPROF)).as("the handler installed").isTrue();
+        // The blocked thread's signal stays pending: nothing is taken, nothing breaks.
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!pending(blocked.tid, SIGPROF) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(pending(blocked.tid, SIGPROF)).as("a signal pending on the thread that blocks it").isTrue();
+        assertThat(capture.drain(new Samples(blocked.tid))).as("samples of a thread blocking the signal").isZero();
+        capture.close();
+        assertThat(timers()).as("timers after the stop").isZero();
+        assertThat(caught(SIGPROF)).as("the handler after the stop").isEqualTo(caughtBefore);
+        assertThat(pending(blocked.tid, SIGPROF)).as("a signal still pending after the stop").isFalse();
+        // Unblocked now: had a signal stayed pending, its default action would have ended this JVM here.
+        blocked.unblock.countDown();
+        blocked.thread.join(10_000);
+        assertThat(blocked.unblocked.get()).as("the thread unblocked the signal and ended").isTrue();
+    }
+
+    @Test
+    void aFullRingCountsWhatItRefusedAndASlowReaderLosesNothingItHeld() throws Exception {
+        Spinner spinner = spin(false);
+        // Three records of 16 KiB fit in 64 KiB.
+        capture = start(spinner.tid, 16 * 1024, 64 * 1024);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (capture.lost() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(capture.lost()).as("samples refused by the full ring").isPositive();
+        Samples samples = new Samples(spinner.tid);
+        assertThat(capture.drain(samples, () -> false)).as("samples taken by a reader without room").isZero();
+        int held = capture.drain(samples);
+        assertThat(held).as("samples the full ring held for the reader").isBetween(1, 3);
+        assertThat(samples.count).isEqualTo(held);
+    }
+
+    @Test
+    void aSignalOfAnotherSenderIsPassedOnAndLeavesTheProcessRunning() throws Exception {
+        Spinner spinner = spin(false);
+        capture = start(spinner.tid, 4096, ThreadTimerCapture.MIN_RING_BYTES);
+        // Nobody handled SIGPROF before: the default action would end the process; the sampler drops it.
+        assertThat(Libc.kill((int) OwnPid.get(), SIGPROF)).isZero();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (capture.describe().indexOf("passed on") < 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(capture.describe()).contains("1 signals of other senders passed on");
+    }
+
+    private ThreadTimerCapture start(int tid, int stackBytes, long ringBytes) throws Exception {
+        PerfCaptureSettings settings = new PerfCaptureSettings(OwnPid.get(), INTERVAL, stackBytes, 1, 16, false);
+        ThreadTimerCapture c = new ThreadTimerCapture(settings, new OneThread(tid), ringBytes);
+        c.start(new int[0]);
+        return c;
+    }
+
+    /** A thread that spins until the test ends, blocking SIGPROF first when asked. */
+    private Spinner spin(boolean blockSignal) throws InterruptedException {
+        Spinner s = new Spinner();
+        CountDownLatch known = new CountDownLatch(1);
+        s.thread = new Thread(() -> {
+            s.tid = ProcThreadSelf.tid();
+            if (blockSignal) {
+                long[] set = new long[16];
+                set[0] = 1L << (SIGPROF - 1);
+                Libc.pthread_sigmask(0, set, null);
+            }
+            known.countDown();
+            long x = 0;
+            while (spinning.get() && (!blockSignal || s.unblock.getCount() > 0)) {
+                x += x * 31 + 7;
+            }
+            sink = x;
+            if (blockSignal) {
+                long[] set = new long[16];
+                set[0] = 1L << (SIGPROF - 1);
+                Libc.pthread_sigmask(1, set, null);
+                s.unblocked.set(true);
+            }
+        }, "timer-test-spinner");
+        s.thread.setDaemon(true);
+        s.thread.start();
+        known.await();
+        return s;
+    }
+
+    private static final class Spinner {
+        volatile int tid;
+        Thread thread;
+        final CountDownLatch unblock = new CountDownLatch(1);
+        final AtomicBoolean unblocked = new AtomicBoolean();
+    }
+
+    /** Counts the samples of one thread. */
+    private static final class Samples implements Consumer<RawSample> {
+        private final int tid;
+        long weight;
+        int count;
+        int others;
+        int copies;
+        int badRegisters;
+
+        Samples(int tid) {
+            this.tid = tid;
+        }
+
+        @Override
+        public void accept(RawSample s) {
+            if (s.tid != tid) {
+                others++;
+                return;
+            }
+            count++;
+            weight += s.weight;
+            if (s.stackLength >= 512 && s.stackLength <= 16 * 1024) {
+                copies++;
+            }
+            if (s.register(UserRegisters.IP) == 0 || s.register(UserRegisters.SP) == 0
+                    || s.register(UserRegisters.SP) % 8 != 0) {
+                badRegisters++;
+            }
+        }
+    }
+
+    /** This process's timers that signal SIGPROF, from {@code /proc/self/timers}. */
+    private static long timers() throws IOException {
+        return Files.readAllLines(Path.of("/proc/self/timers")).stream()
+                .filter(l -> l.startsWith("signal: " + SIGPROF + "/")).count();
+    }
+
+    /** Whether the process has a handler for {@code signal} ({@code SigCgt}). */
+    private static boolean caught(int signal) throws IOException {
+        return bit(Path.of("/proc/self/status"), "SigCgt:", signal);
+    }
+
+    /** Whether {@code signal} is pending on thread {@code tid} itself ({@code SigPnd}). */
+    private static boolean pending(int tid, int signal) throws IOException {
+        return bit(Path.of("/proc/self/task/" + tid + "/status"), "SigPnd:", signal);
+    }
+
+    private static boolean bit(Path status, String field, int signal) throws IOException {
+        List<String> lines = Files.readAllLines(status);
+        for (String line : lines) {
+            if (line.startsWith(field)) {
+                long mask = Long.parseUnsignedLong(line.substring(field.length()).trim(), 16);
+                return (mask & (1L << (signal - 1))) != 0;
+            }
+        }
+        throw new IOException("no " + field + " in " + status);
+    }
+
+    /** A thread source of one thread. */
+    private record OneThread(int tid) implements ThreadSource {
+        @Override
+        public int count() {
+            return 1;
+        }
+
+        @Override
+        public int[] list() {
+            return new int[] {tid};
+        }
+
+        @Override
+        public String name(int t) {
+            return "timer-test-spinner";
+        }
+
+        @Override
+        public long cpuTimeNanos(int t) {
+            return -1;
+        }
+    }
+
+    private static final class Libc {
+        static {
+            Native.register(Libc.class, LibcLibrary.get());
+        }
+
+        static native int pthread_sigmask(int how, long[] set, long[] old);
+
+        static native int kill(int pid, int signal);
+    }
+}
