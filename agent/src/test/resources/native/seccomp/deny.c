@@ -1,9 +1,12 @@
 /*
  * Runs a command under a seccomp filter that refuses the system calls named, with EACCES, as a container's default
- * seccomp profile refuses perf_event_open: deny perf_event_open[,ptrace] -- COMMAND ARGS...
+ * seccomp profile refuses perf_event_open: deny perf_event_open[,ptrace,timer_create,process_vm_readv] -- COMMAND
+ * ARGS...
  * The filter is inherited by every process the command starts.
  */
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -41,6 +44,10 @@ int main(int argc, char **argv) {
             nr = __NR_perf_event_open;
         } else if (strcmp(name, "ptrace") == 0) {
             nr = __NR_ptrace;
+        } else if (strcmp(name, "timer_create") == 0) {
+            nr = __NR_timer_create;
+        } else if (strcmp(name, "process_vm_readv") == 0) {
+            nr = __NR_process_vm_readv;
         } else {
             fprintf(stderr, "deny: unknown system call %s\n", name);
             return 2;
@@ -57,6 +64,17 @@ int main(int argc, char **argv) {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
         perror("deny: seccomp");
         return 1;
+    }
+    /* DENY_BLOCK_SIGNAL=N: the command starts with signal N blocked, and so do the threads it creates. */
+    const char *block = getenv("DENY_BLOCK_SIGNAL");
+    if (block != NULL && *block != 0) {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, atoi(block));
+        if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) {
+            perror("deny: sigprocmask");
+            return 1;
+        }
     }
     execvp(argv[3], argv + 3);
     perror("deny: exec");

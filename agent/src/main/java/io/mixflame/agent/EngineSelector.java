@@ -105,6 +105,15 @@ final class EngineSelector {
         }
     }
 
+    /** The names of the engines it would try, in order (each made, none started). */
+    List<String> names() {
+        List<String> names = new ArrayList<>();
+        for (Supplier<SamplingEngine> candidate : candidates) {
+            names.add(candidate.get().name());
+        }
+        return names;
+    }
+
     /** A selector over given engines, for tests of the fallback. */
     static EngineSelector of(List<Supplier<SamplingEngine>> candidates) {
         return new EngineSelector(List.copyOf(candidates));

@@ -166,7 +166,7 @@ class AgentOptionsTest {
         "keep=0|keep=0 is not a positive number",
         "loop=10ms|loop=10ms is below the minimum of 1s",
         "log=loud|unknown log level 'loud'",
-        "engine=magic|unknown engine 'magic' (expected auto, perf, jfr, helper or ptrace)",
+        "engine=magic|unknown engine 'magic' (expected auto, perf, timer, jfr, helper or ptrace)",
         "start,stop|options name two actions: start and stop",
         "threads=yes|option 'threads' takes no value",
         "file=|option 'file' needs a value",

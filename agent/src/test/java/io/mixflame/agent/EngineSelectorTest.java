@@ -9,6 +9,8 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.SampleSink;
+import io.mixflame.engine.wall.ThreadState;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -50,10 +52,19 @@ class EngineSelectorTest {
     }
 
     @Test
+    void forCpuTheDefaultChoiceTriesPerfThenTimersInTheThreadsThenPtraceThenJfr() {
+        assertThat(EngineSelector.forChoice(EngineChoice.AUTO).names()).containsExactly("perf", "timer", "ptrace",
+                "jfr");
+        assertThat(EngineSelector.forChoice(EngineChoice.AUTO, ProfilingEvent.WALL, EnumSet.allOf(ThreadState.class))
+                .names()).as("wall clock: the timers sample CPU time only").containsExactly("perf", "ptrace", "jfr");
+        assertThat(EngineSelector.forChoice(EngineChoice.TIMER).names()).containsExactly("timer");
+    }
+
+    @Test
     void theDefaultChoiceStartsAnEngineInThisJvm() throws Exception {
         SamplingEngine engine = EngineSelector.forChoice(EngineChoice.AUTO).start(SETTINGS, new ProfileAccumulator());
         try {
-            assertThat(engine.name()).isIn("jfr", "perf");
+            assertThat(engine.name()).isIn("jfr", "perf", "timer", "ptrace");
         } finally {
             engine.stop();
         }

@@ -235,7 +235,8 @@ class ManyThreadsIT {
         Path appClass = Path.of(AttachIT.TEST_CLASSES, APP.replace('.', '/') + ".class");
         Path target = Files.createDirectories(classes.resolve("io/mixflame/testapp"));
         try (Stream<Path> compiled = Files.list(appClass.getParent())) {
-            for (Path c : compiled.filter(c -> c.getFileName().toString().startsWith("ServicePoolApp")).toList()) {
+            for (Path c : compiled.filter(c -> (c.getFileName().toString().startsWith("ServicePoolApp")
+                    || c.getFileName().toString().startsWith("ThreadCpu"))).toList()) {
                 Files.copy(c, target.resolve(c.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
         }

@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The JVM run under a seccomp filter that refuses {@code perf_event_open}, as a container's default profile does (a
- * launcher of the test's own, built with gcc): {@code engine=auto} falls back to threads stopped by a helper process
- * with ptrace. A pool of 200 workers is sampled, each under its own name; {@code record --pid} under the same filter
- * falls back the same way; and a helper killed with {@code kill -9} mid-run leaves the JVM running, none of its
- * threads stopped, with one line saying so. With ptrace refused as well, it ends on JFR and says why each engine was
- * refused, and that native frames are missing.
+ * launcher of the test's own, built with gcc), with {@code engine=ptrace}: threads stopped by a helper process with
+ * ptrace. A pool of 200 workers is sampled, each under its own name; {@code record --pid} under the same filter, where
+ * no code runs in the target, falls back to it by itself; and a helper killed with {@code kill -9} mid-run leaves the
+ * JVM running, none of its threads stopped, with one line saying so. With ptrace and CPU timers refused as well,
+ * {@code engine=auto} ends on JFR and says why each engine was refused, and that native frames are missing.
  */
 class PtraceEngineIT {
     private static final String APP = "io.mixflame.testapp.ServicePoolApp";
@@ -47,14 +47,13 @@ class PtraceEngineIT {
         Assumptions.assumeTrue(SeccompLauncher.canRunAs(user), "not run: needs root, runuser and a user " + user);
         SeccompLauncher deny = SeccompLauncher.build(dir);
         Workers workers = new Workers();
-        try (ChildJvm app = start(deny.prefix(user, "perf_event_open"), jdk)) {
+        try (ChildJvm app = start(deny.prefix(user, "perf_event_open"), jdk, "ptrace")) {
             ProcessHandle jvm = jvm(app);
             String header = readPeriods(app, workers, () -> workers.named() == WORKERS);
             assertThat(header).as("the engine that ran").contains("engine=ptrace");
             assertThat(workers.named()).as("workers sampled under their names, of %d", WORKERS).isEqualTo(WORKERS);
             assertThat(workers.unnamed).as("worker samples under no worker's name: %s", workers.unnamedRoots)
                     .isZero();
-            assertThat(app.stderr()).as("why perf was not used").contains("perf engine refused");
 
             // record --pid from outside, under the same filter and as the same user, falls back the same way.
             Path recorded = dir.resolve("profiles/record.collapsed");
@@ -86,17 +85,19 @@ class PtraceEngineIT {
     }
 
     @Test
-    void withPtraceRefusedTooItEndsOnJfrAndSaysWhyEachEngineWasRefused() throws Exception {
+    void withPtraceAndTimersRefusedTooItEndsOnJfrAndSaysWhyEachEngineWasRefused() throws Exception {
         SeccompLauncher deny = SeccompLauncher.build(dir);
         List<String> notes = new ArrayList<>();
-        try (ChildJvm app = start(deny.prefix("root", "perf_event_open,ptrace"), TestJdks.all().get(0))) {
+        try (ChildJvm app = start(deny.prefix("root", "perf_event_open,ptrace,timer_create"), TestJdks.all().get(0),
+                "auto")) {
             String header = readPeriods(app, (line, n) -> {
                 if (line.startsWith("# note: ")) {
                     notes.add(line);
                 }
             }, () -> !notes.isEmpty());
             assertThat(header).contains("engine=jfr");
-            assertThat(app.stderr()).contains("perf engine refused").contains("ptrace engine refused")
+            assertThat(app.stderr()).contains("perf engine refused").contains("timer engine refused")
+                    .contains("ptrace engine refused")
                     .contains("cannot be stopped");
         }
         assertThat(notes).anyMatch(n -> n.contains("native frames are missing"));
@@ -151,21 +152,23 @@ class PtraceEngineIT {
 
     /**
      * Starts the pool (200 workers, each burning 2 ms every 400 ms: about one core in all) under the agent with
-     * one-second periods, behind {@code prefix}.
+     * one-second periods and {@code engine}, behind {@code prefix}.
      */
-    private ChildJvm start(List<String> prefix, Path jdk) throws Exception {
+    private ChildJvm start(List<String> prefix, Path jdk, String engine) throws Exception {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         Files.copy(BuiltJars.agent(), agentJar(), StandardCopyOption.REPLACE_EXISTING);
         Path target = Files.createDirectories(dir.resolve("classes/io/mixflame/testapp"));
         try (Stream<Path> compiled = Files.list(Path.of(AttachIT.TEST_CLASSES, "io/mixflame/testapp"))) {
-            for (Path c : compiled.filter(p -> p.getFileName().toString().startsWith("ServicePoolApp")).toList()) {
+            for (Path c : compiled.filter(p -> p.getFileName().toString().startsWith("ServicePoolApp")
+                    || p.getFileName().toString().startsWith("ThreadCpu")).toList()) {
                 Files.copy(c, target.resolve(c.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
         Path profiles = Files.createDirectories(dir.resolve("profiles"));
         Files.setPosixFilePermissions(profiles, PosixFilePermissions.fromString("rwxrwxrwx"));
         ChildJvm app = ChildJvm.start(prefix, jdk, dir, List.of("-javaagent:" + agentJar()
-                + "=start,event=cpu,interval=10ms,threads,loop=1s,keep=100,file=" + profiles.resolve("p.collapsed"),
+                + "=start,event=cpu,engine=" + engine + ",interval=10ms,threads,loop=1s,keep=100,file="
+                + profiles.resolve("p.collapsed"),
                 "-cp", dir.resolve("classes").toString(), APP, Integer.toString(WORKERS), "60", "2000", "400"));
         app.awaitOutput("started", Duration.ofSeconds(60));
         return app;

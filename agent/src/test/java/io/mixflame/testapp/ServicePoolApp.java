@@ -29,16 +29,20 @@ public final class ServicePoolApp {
         CountDownLatch go = new CountDownLatch(1);
         long[] end = new long[1];
         List<Thread> threads = new ArrayList<>();
+        long[] cpu = new long[workers + busy];
         for (int burst = 0; burst < 10; burst++) {
             for (int i = burst * workers / 10; i < (burst + 1) * workers / 10; i++) {
-                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis), "service-pool-worker-" + i);
+                int index = i;
+                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis, cpu, index),
+                        "service-pool-worker-" + i);
                 t.start();
                 threads.add(t);
             }
             Thread.sleep(20);
         }
         for (int i = 0; i < busy; i++) {
-            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0), "service-busy-" + i);
+            int index = workers + i;
+            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0, cpu, index), "service-busy-" + i);
             t.start();
             threads.add(t);
         }
@@ -49,12 +53,20 @@ public final class ServicePoolApp {
         for (Thread t : threads) {
             t.join();
         }
+        // What the kernel counted for each thread while it worked: the truth a profile's shares are judged by.
+        StringBuilder counted = new StringBuilder();
+        for (int i = 0; i < cpu.length; i++) {
+            counted.append("cpu ").append(i < workers ? "service-pool-worker-" + i : "service-busy-" + (i - workers))
+                    .append(' ').append(cpu[i]).append('\n');
+        }
+        System.out.print(counted);
         System.out.println("done");
     }
 
-    private static void work(CountDownLatch go, long[] end, long burnNanos, long sleepMillis) {
+    private static void work(CountDownLatch go, long[] end, long burnNanos, long sleepMillis, long[] cpu, int index) {
         try {
             go.await();
+            long cpuStart = ThreadCpu.nanos();
             long x = 0;
             while (System.nanoTime() < end[0]) {
                 long start = System.nanoTime();
@@ -64,6 +76,7 @@ public final class ServicePoolApp {
                 sink = x;
                 Thread.sleep(sleepMillis);
             }
+            cpu[index] = ThreadCpu.nanos() - cpuStart;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

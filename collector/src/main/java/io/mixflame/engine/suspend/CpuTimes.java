@@ -3,15 +3,21 @@ package io.mixflame.engine.suspend;
 import java.util.Arrays;
 
 /**
- * The CPU time last seen of each listed thread, and which of them to ask again at a tick. Under Wine each
- * GetThreadTimes is a round trip through wineserver and an open, read and close of the thread's {@code /proc} stat
- * file (160 µs or more on a busy machine), asked of every thread at every tick: a JVM's twenty-odd threads cost a
- * tenth of a 10 ms interval or more, though most of them (GC and compiler threads, waiting ones) used nothing. A
- * thread that used no CPU (or less than the least worth a sample) over {@value #QUIET_POLLS} looks in a row is asked
- * again after 2 ticks, then 4, 8 and so
- * on up to {@value #QUIET_MOST_EVERY}, for as long as it stays quiet; once it has used some it is asked at every tick
- * again. Its growth is then all it used since the last look, so its share of the profile is kept, only found up to
- * that many ticks later. Arrays are indexed as the listing is.
+ * The CPU time counted so far of each listed thread, how many intervals of it a sample is to stand for, and which
+ * threads to ask again at a tick. A thread is sampled once the CPU it used since it was last counted reaches a whole
+ * interval; the sample stands for the whole intervals used, and the rest, under one interval, is carried to its next
+ * sample. A profile's counts thus follow the CPU each thread used (a thread busy all the time counts four intervals to
+ * one busy a quarter of it), and add up to the CPU used divided by the interval, short by less than one interval a
+ * thread.
+ *
+ * <p>Under Wine each GetThreadTimes is a round trip through wineserver and an open, read and close of the thread's
+ * {@code /proc} stat file (160 µs or more on a busy machine), asked of every thread at every tick: a JVM's twenty-odd
+ * threads cost a tenth of a 10 ms interval or more, though most of them (GC and compiler threads, waiting ones) used
+ * nothing. A thread that used no CPU (or not yet a whole interval since it was last counted) over
+ * {@value #QUIET_POLLS} looks in a row is asked again after 2 ticks, then 4, 8 and so on up to
+ * {@value #QUIET_MOST_EVERY}, for as long as it stays quiet; once it is sampled it is asked at every tick again. Its
+ * growth is then all it used since it was last counted, so its share of the profile is kept, only found up to that
+ * many ticks later. Arrays are indexed as the listing is.
  */
 final class CpuTimes {
     static final int QUIET_POLLS = 4;
@@ -20,13 +26,17 @@ final class CpuTimes {
     /** Quiet looks in a row past which the wait no longer grows. */
     private static final int QUIET_MOST = QUIET_POLLS + Integer.numberOfTrailingZeros(QUIET_MOST_EVERY);
 
+    /**
+     * The CPU time each thread was counted up to: a whole number of intervals past the first look, so that what it
+     * used since is the remainder carried from its last sample and its growth since.
+     */
     private long[] last = new long[0];
     private int[] quiet = new int[0];
-    private long least = 1;
+    private long interval = 1;
 
     /**
-     * Takes a new listing: each thread of {@code alive} that {@code listed} held keeps its last CPU time and how
-     * long it has been quiet; new threads start unseen.
+     * Takes a new listing: each thread of {@code alive} that {@code listed} held keeps the CPU time it was counted
+     * up to (its remainder with it) and how long it has been quiet; new threads start unseen.
      */
     void relisted(int[] listed, int[] alive) {
         // Old threads as (tid, index) packed in sorted longs: found by tid without a map of boxed ids.
@@ -60,33 +70,38 @@ final class CpuTimes {
     }
 
     /**
-     * Sets the least growth worth a sample: a thread that used less since its last sample is not stopped for it yet
-     * (with CPU times in nanoseconds, a thread that woke for microseconds would be stopped at every tick); what it
-     * used is kept, and counted with the sample that the growth, once past this, brings.
+     * Sets the interval, in whole numbers of which samples are counted. A thread is not stopped until it has used a
+     * whole one since it was last counted: with CPU times in nanoseconds, a thread that woke for microseconds would
+     * otherwise be stopped at every tick, and a sample for less than an interval could not be counted in whole
+     * intervals without losing (or inventing) CPU. What it used is kept, and counted with the sample it brings once
+     * past an interval.
      */
-    void leastGrowth(long nanos) {
-        least = Math.max(1, nanos);
+    void interval(long nanos) {
+        interval = Math.max(1, nanos);
     }
 
     /**
      * Records thread {@code i}'s CPU time {@code used} (negative when it could not be read).
      *
-     * @return how much it grew since its last sample, or -1 when it did not grow by the least worth a sample (or a
-     *         look failed)
+     * @return how many whole intervals of CPU it used since it was last counted (those to count with a sample of it
+     *         now; the rest is carried to its next one), or 0 when not yet one, when it did not grow, or when this
+     *         look or the last one failed
      */
-    long growth(int i, long used) {
+    long intervals(int i, long used) {
         long before = last[i];
-        if (used < 0 || before < 0 || used <= before) {
+        if (used < 0 || before < 0 || used < before) {
+            // Nothing to compare with (a first look, a failed one, a time that went back): counting starts again here.
             last[i] = used;
             quiet[i] = Math.min(quiet[i] + 1, QUIET_MOST);
-            return -1;
+            return 0;
         }
-        if (used - before < least) {
+        long whole = (used - before) / interval;
+        if (whole == 0) {
             quiet[i] = Math.min(quiet[i] + 1, QUIET_MOST);
-            return -1;
+            return 0;
         }
-        last[i] = used;
+        last[i] = before + whole * interval;
         quiet[i] = 0;
-        return used - before;
+        return whole;
     }
 }

@@ -30,9 +30,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Samples another process by stopping its threads, one at a time, at every tick: the capture of its system (on
  * Windows SuspendThread, GetThreadContext, a copy of the top of the stack, ResumeThread) and then, with the thread
- * running again, the same walk and naming as every other engine. {@code event=cpu} samples the threads whose CPU
- * time grew since it was last looked at, each weighted by that growth (threads that used none for a while are looked
- * at less often: {@link CpuTimes}); {@code event=wall} samples every thread, each weighted by the interval. The
+ * running again, the same walk and naming as every other engine. {@code event=cpu} samples the threads that used at
+ * least a whole interval of CPU since they were last counted, each sample counting the whole intervals used and
+ * weighing that many intervals (the rest is carried to the thread's next sample, and threads that used none for a
+ * while are looked at less often: {@link CpuTimes}), so that counts, as well as weights, follow the CPU each thread
+ * used; {@code event=wall} samples every thread, each counted once and weighted by the interval. The
  * threads are listed again as often as listing is cheap ({@link ListingPace}). How long each capture kept its thread
  * stopped is measured and reported with the engine's cost. Runs in a process other than the target's: a thread that
  * stops a thread of its own JVM can deadlock against a safepoint, or against a lock the stopped thread holds.
@@ -126,8 +128,8 @@ public final class SuspendEngine implements SamplingEngine {
         }
         capture = target.threadCapture(STACK_BYTES);
         intervalNanos = settings.intervalNanos();
-        // A quarter of the interval: a thread that woke for microseconds waits until its CPU is worth a stop.
-        cpuTimes.leastGrowth(intervalNanos / 4);
+        // Samples are counted in whole intervals of CPU: a thread is stopped once it has used one.
+        cpuTimes.interval(intervalNanos);
         startNanos = System.nanoTime();
         endNanos = 0;
         startCpuNanos = processCpuNanos();
@@ -160,17 +162,17 @@ public final class SuspendEngine implements SamplingEngine {
                     warmNanos = System.nanoTime();
                 }
                 for (int i = 0; i < tids.length && running; i++) {
-                    long weight = interval;
+                    long count = 1;
                     if (cpu) {
                         if (!cpuTimes.due(i, ticks)) {
                             continue;
                         }
-                        weight = cpuTimes.growth(i, threads.cpuTimeNanos(tids[i]));
-                        if (weight < 0) {
+                        count = cpuTimes.intervals(i, threads.cpuTimeNanos(tids[i]));
+                        if (count == 0) {
                             continue;
                         }
                     }
-                    sample(tids[i], weight, settings.threadRoots(), sink);
+                    sample(tids[i], count, count * interval, settings.threadRoots(), sink);
                 }
                 next += interval;
                 long wait = next - System.nanoTime();
@@ -189,7 +191,8 @@ public final class SuspendEngine implements SamplingEngine {
         }
     }
 
-    private void sample(int tid, long weight, boolean threadRoots, SampleSink sink) {
+    /** Captures and adds one stack of thread {@code tid}, standing for {@code count} intervals. */
+    private void sample(int tid, long count, long weight, boolean threadRoots, SampleSink sink) {
         long readsBefore = target.systemReads();
         try {
             capture.capture(tid, captured);
@@ -207,7 +210,7 @@ public final class SuspendEngine implements SamplingEngine {
                 frames = labels.frames();
             }
             stacks.renameRoots(sink);
-            sink.add(frames, depth, 1, weight, clock.epochNanos(captured.time()));
+            sink.add(frames, depth, count, weight, clock.epochNanos(captured.time()));
             samples++;
         } catch (RuntimeException e) {
             failures++;

@@ -17,6 +17,7 @@ import io.mixflame.platform.TargetProcess;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.SampleSink;
 import io.mixflame.testsupport.FakeProcessMemory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,31 +29,72 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The suspend engine's choice of threads over a fake process: with {@code event=cpu} only threads whose CPU time
- * grew are captured, each sample weighted by the growth; with {@code event=wall} every thread, weighted by the
- * interval; a thread that cannot be captured is counted, not sampled; ended threads are released.
+ * The suspend engine's choice of threads over a fake process: with {@code event=cpu} only threads that used a whole
+ * interval of CPU since they were last counted are captured, each sample counting the whole intervals used and
+ * weighted by as many; with {@code event=wall} every thread, counted once and weighted by the interval; a thread that
+ * cannot be captured is counted, not sampled; ended threads are released.
  */
 class SuspendEngineTest {
     private static final long INTERVAL = 2_000_000L;
-    /** Thread 11 runs (1 ms of CPU per look), 12 waits (no growth), 13 cannot be read, 14 cannot be captured. */
+    /**
+     * Thread 11 runs (1 ms of CPU per look, half an interval), 12 waits (no growth), 13 cannot be read, 14 cannot be
+     * captured; 15 uses a whole interval of CPU per look and 16 a quarter of one.
+     */
     private static final int BUSY = 11;
     private static final int IDLE = 12;
     private static final int UNREADABLE = 13;
     private static final int UNCAPTURABLE = 14;
+    private static final int FULL = 15;
+    private static final int QUARTER = 16;
 
     private final FakeThreads threads = new FakeThreads();
     private final FakeCapture capture = new FakeCapture();
     private final FakeTarget target = new FakeTarget();
 
     @Test
-    void cpuSamplesOnlyThreadsWhoseCpuTimeGrewWeightedByTheGrowth() throws Exception {
+    void cpuSamplesOnlyThreadsWhoseCpuTimeGrewCountedInWholeIntervals() throws Exception {
         Map<String, long[]> byThread = run(ProfilingEvent.CPU);
 
         assertThat(byThread).containsOnlyKeys("busy");
         long[] busy = byThread.get("busy");
-        assertThat(busy[0]).as("samples of the busy thread").isGreaterThan(5);
-        assertThat(busy[1]).as("their weight: 1 ms of CPU each").isEqualTo(busy[0] * 1_000_000L);
+        long looks = threads.busyCpu.get() / 1_000_000L;
+        assertThat(busy[0]).as("intervals counted for the busy thread: 1 ms a look after its first, in 2 ms intervals")
+                .isEqualTo((looks - 1) / 2).isGreaterThan(2);
+        assertThat(capture.captured.get(BUSY)).as("stopped once a whole interval, every other look")
+                .isEqualTo((int) busy[0]);
+        assertThat(busy[1]).as("their weight: an interval each").isEqualTo(busy[0] * INTERVAL);
         assertThat(capture.captured).as("threads captured").containsOnlyKeys(BUSY);
+    }
+
+    /**
+     * A thread that uses a whole interval of CPU at every look is counted four times as often as one that uses a
+     * quarter: outputs that show counts (flame graphs, collapsed stacks) show each thread's share of the CPU.
+     */
+    @Test
+    void cpuCountsAreInProportionToTheCpuEachThreadUsed() throws Exception {
+        threads.alive = new int[] {FULL, QUARTER};
+        SuspendEngine engine = new SuspendEngine(target);
+        Map<String, long[]> byThread = new ConcurrentHashMap<>();
+        engine.start(new SamplingSettings(ProfilingEvent.CPU, INTERVAL, true), sinkInto(byThread));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (threads.quarterCpu.get() < 40 * (INTERVAL / 4) && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+        engine.stop();
+
+        // Counted from each thread's own looks, which the engine made: the same whatever the pace of its ticks.
+        long fullLooks = threads.fullCpu.get() / INTERVAL;
+        long quarterLooks = threads.quarterCpu.get() / (INTERVAL / 4);
+        assertThat(quarterLooks).as("looks at the quarter thread").isGreaterThanOrEqualTo(40);
+        long[] full = byThread.get("full");
+        long[] quarter = byThread.get("quarter");
+        assertThat(full[0]).as("intervals counted for the thread busy all the time").isEqualTo(fullLooks - 1);
+        assertThat(quarter[0]).as("intervals counted for the thread busy a quarter of the time")
+                .isEqualTo((quarterLooks - 1) / 4);
+        assertThat(full[0]).as("four times the quarter's, give or take a look")
+                .isBetween(4 * quarter[0] - 4, 4 * quarter[0] + 4);
+        assertThat(full[1]).isEqualTo(full[0] * INTERVAL);
+        assertThat(quarter[1]).isEqualTo(quarter[0] * INTERVAL);
     }
 
     @Test
@@ -92,20 +134,27 @@ class SuspendEngineTest {
 
     private Map<String, long[]> run(ProfilingEvent event, SuspendEngine engine) throws Exception {
         Map<String, long[]> byThread = new ConcurrentHashMap<>();
-        engine.start(new SamplingSettings(event, INTERVAL, true), (rootFirst, depth, samples, weight) -> {
-            long[] c = byThread.computeIfAbsent(rootFirst[0].name().replaceFirst(" tid=.*", "")
-                    .replaceFirst("^\\[", ""), k -> new long[2]);
-            c[0] += samples;
-            c[1] += weight;
-        });
+        engine.start(new SamplingSettings(event, INTERVAL, true), sinkInto(byThread));
         TimeUnit.MILLISECONDS.sleep(150);
         engine.stop();
         return byThread;
     }
 
+    /** A sink that adds up, by thread name, the samples counted ([0]) and their weight ([1]). */
+    private static SampleSink sinkInto(Map<String, long[]> byThread) {
+        return (rootFirst, depth, samples, weight) -> {
+            long[] c = byThread.computeIfAbsent(rootFirst[0].name().replaceFirst(" tid=.*", "")
+                    .replaceFirst("^\\[", ""), k -> new long[2]);
+            c[0] += samples;
+            c[1] += weight;
+        };
+    }
+
     private static final class FakeThreads implements ThreadSource {
         int[] alive = {BUSY, IDLE, UNREADABLE, UNCAPTURABLE};
         final AtomicLong busyCpu = new AtomicLong();
+        final AtomicLong fullCpu = new AtomicLong();
+        final AtomicLong quarterCpu = new AtomicLong();
 
         @Override
         public int count() {
@@ -123,6 +172,8 @@ class SuspendEngineTest {
                 case BUSY -> "busy";
                 case IDLE -> "idle";
                 case UNREADABLE -> "unreadable";
+                case FULL -> "full";
+                case QUARTER -> "quarter";
                 default -> "uncapturable";
             };
         }
@@ -133,6 +184,8 @@ class SuspendEngineTest {
                 case BUSY -> busyCpu.addAndGet(1_000_000L);
                 case IDLE -> 5_000_000L;
                 case UNREADABLE -> -1;
+                case FULL -> fullCpu.addAndGet(INTERVAL);
+                case QUARTER -> quarterCpu.addAndGet(INTERVAL / 4);
                 default -> 7_000_000L;
             };
         }

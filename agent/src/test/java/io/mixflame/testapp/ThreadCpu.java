@@ -1,0 +1,27 @@
+package io.mixflame.testapp;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The calling thread's CPU time as the kernel counts it ({@code /proc/thread-self/schedstat}, nanoseconds on the
+ * scheduler's clock, the clock a thread's CPU timer runs on): what the test programs report as the truth a profile's
+ * shares are judged by, rather than another profiler's figures.
+ */
+final class ThreadCpu {
+    private static final Path SCHEDSTAT = Path.of("/proc/thread-self/schedstat");
+
+    private ThreadCpu() {
+    }
+
+    /** The calling thread's CPU time so far, or -1 when the kernel does not say. */
+    static long nanos() {
+        try {
+            String line = Files.readString(SCHEDSTAT).trim();
+            return Long.parseLong(line.substring(0, line.indexOf(' ')));
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+}
