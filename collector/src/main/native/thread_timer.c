@@ -4,10 +4,15 @@
  * of ordinary memory. Nothing here waits for another thread: the handler reserves its record with a compare-and-swap,
  * copies, and publishes the record with one release store; a full ring counts the sample as lost and returns.
  *
- * The handler is async-signal-safe: system calls (gettid, process_vm_readv), the vDSO's clock, atomics and plain
- * stores only. The stack is copied with process_vm_readv on the process itself, which stops at the first page it
- * cannot read and returns a short count instead of faulting, so a copy that runs past the end of a stack is safe.
- * errno is kept for the interrupted code. The library is linked with -z now: no lazy binding inside the handler.
+ * The handler is async-signal-safe: system calls (gettid, process_vm_readv), the vDSO's clock, atomics, plain loads
+ * and stores only. Until the reader has seen where a thread's stack lies, its stack is copied with process_vm_readv
+ * on the process itself, which stops at the first page it cannot read and returns a short count instead of faulting,
+ * so a copy that runs past the end of a stack is safe. Once the reader has found the thread's stack mapping in
+ * /proc/self/maps, it writes the mapping's bounds into a slot of the region table and gives the thread a timer whose
+ * signal names the slot: while sp lies inside those bounds the handler copies with plain loads up to the mapping's end
+ * (a thread's own stack stays mapped while the thread runs the handler), a fifth of the cost here; an sp outside them
+ * (an alternate signal stack, a coroutine's stack) takes process_vm_readv again. errno is kept for the interrupted
+ * code. The library is linked with -z now: no lazy binding inside the handler.
  *
  * Signals that are not this sampler's (another timer, another profiler, kill) go to the handler that was installed
  * before, as that handler asked to be called.
@@ -24,9 +29,20 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-/* The upper half of a timer's signal value marks it as this sampler's; the lower half is the stack copy's size. */
-#define VALUE_TAG 0x6d666c6dULL
+/*
+ * A timer's signal value: bits 63-40 mark it as this sampler's, bits 39-24 name the thread's slot in the region
+ * table (0: none yet), bits 23-0 are the stack copy's size.
+ */
+#define VALUE_TAG 0x6d666cULL
+#define VALUE_TAG_SHIFT 40
+#define VALUE_SLOT_SHIFT 24
+#define VALUE_SLOT_MASK 0xffffu
+#define VALUE_BYTES_MASK 0xffffffu
 #define MAX_STACK_BYTES (1u << 20)
+/* The region table, after the header: a word per slot, the stack's end << 16 | its length in pages. */
+#define REGION_SLOTS 8192u
+#define REGION_BYTES (REGION_SLOTS * 8u)
+#define REGION_SIZE_BITS 16
 #define RECORD_SAMPLE 1u
 #define RECORD_PADDING 2u
 #define ALIGN 16u
@@ -58,14 +74,18 @@ struct record {
     uint64_t time;          /* 24: CLOCK_MONOTONIC nanoseconds, as perf stamps its samples */
     uint32_t overrun;       /* 32: expirations the kernel merged into this signal */
     uint32_t handler_nanos; /* 36: what this handler cost the sampled thread, to the commit */
-    uint64_t registers[REGISTERS]; /* 40: by DWARF's x86-64 numbers */
-    /* 176: the stack copy */
+    uint32_t slot;          /* 40: the region slot the thread's timer named (0: none) */
+    uint32_t pad;           /* 44 */
+    uint64_t thread_pointer; /* 48: the thread's TLS block (%fs:0), just above its stack for threads glibc made */
+    uint64_t registers[REGISTERS]; /* 56: by DWARF's x86-64 numbers */
+    /* 192: the stack copy */
 };
 
 _Static_assert(sizeof(struct ring_header) == HEADER_BYTES, "ring header layout");
-_Static_assert(sizeof(struct record) == 176, "record layout");
+_Static_assert(sizeof(struct record) == 192, "record layout");
 
 static struct ring_header *volatile current_ring;
+static uint64_t *regions;
 static struct ring_header *mapped_ring;
 static size_t mapped_bytes;
 static int installed_signal;
@@ -96,6 +116,10 @@ static void pass_on(int signo, siginfo_t *info, void *context) {
     /* SIG_DFL would end the process for a signal nobody asked for: a stray one is dropped instead. */
 }
 
+static char *data_of(struct ring_header *ring) {
+    return (char *) (ring + 1) + REGION_BYTES;
+}
+
 /* Reserves room for a record of `length` bytes; returns its position, or UINT64_MAX when the ring is full. */
 static uint64_t reserve(struct ring_header *ring, uint32_t length) {
     uint64_t capacity = ring->capacity;
@@ -110,7 +134,7 @@ static uint64_t reserve(struct ring_header *ring, uint32_t length) {
         if (__atomic_compare_exchange_n(&ring->head, &head, head + padding + length, 1, __ATOMIC_ACQ_REL,
                                         __ATOMIC_RELAXED)) {
             if (padding != 0) {
-                struct record *pad = (struct record *) ((char *) (ring + 1) + offset);
+                struct record *pad = (struct record *) (data_of(ring) + offset);
                 pad->length = (uint32_t) padding;
                 pad->type = RECORD_PADDING;
                 __atomic_store_n(&pad->commit, head ^ ring->key, __ATOMIC_RELEASE);
@@ -120,26 +144,53 @@ static uint64_t reserve(struct ring_header *ring, uint32_t length) {
     }
 }
 
+/* Copies from sp with plain loads when sp lies in the thread's known stack mapping; -1 when it does not. */
+static int64_t copy_known_stack(uint32_t slot, uint64_t sp, char *to, uint32_t bytes) {
+    if (slot == 0 || slot >= REGION_SLOTS) {
+        return -1;
+    }
+    uint64_t word = __atomic_load_n(&regions[slot], __ATOMIC_ACQUIRE);
+    if (word == 0) {
+        return -1;
+    }
+    uint64_t high = word >> REGION_SIZE_BITS;
+    uint64_t low = high - ((word & ((1ULL << REGION_SIZE_BITS) - 1)) << 12);
+    if (sp < low || sp >= high) {
+        return -1;
+    }
+    uint64_t n = high - sp < bytes ? high - sp : bytes;
+    memcpy(to, (const void *) (uintptr_t) sp, n);
+    return (int64_t) n;
+}
+
 static void take_sample(struct ring_header *ring, siginfo_t *info, ucontext_t *context, uint32_t stack_bytes,
-                        uint64_t start) {
+                        uint32_t slot, uint64_t start) {
     uint32_t length = (uint32_t) ((sizeof(struct record) + stack_bytes + ALIGN - 1) & ~(uint64_t) (ALIGN - 1));
     uint64_t position = reserve(ring, length);
     if (position == UINT64_MAX) {
         __atomic_fetch_add(&ring->lost, 1, __ATOMIC_RELAXED);
         return;
     }
-    struct record *r = (struct record *) ((char *) (ring + 1) + (position & (ring->capacity - 1)));
+    struct record *r = (struct record *) (data_of(ring) + (position & (ring->capacity - 1)));
     r->length = length;
     r->type = RECORD_SAMPLE;
     r->tid = (uint32_t) syscall(SYS_gettid);
     r->time = start;
     r->overrun = info->si_overrun > 0 ? (uint32_t) info->si_overrun : 0;
+    r->slot = slot;
+    r->pad = 0;
+    uint64_t thread_pointer;
+    __asm__ volatile("mov %%fs:0, %0" : "=r"(thread_pointer));
+    r->thread_pointer = thread_pointer;
     const greg_t *g = context->uc_mcontext.gregs;
     for (int i = 0; i < REGISTERS; i++) {
         r->registers[i] = (uint64_t) g[DWARF_TO_GREG[i]];
     }
     uint32_t copied = 0;
-    if (stack_bytes != 0) {
+    int64_t known = stack_bytes == 0 ? -1 : copy_known_stack(slot, (uint64_t) g[REG_RSP], (char *) (r + 1), stack_bytes);
+    if (known >= 0) {
+        copied = (uint32_t) known;
+    } else if (stack_bytes != 0) {
         struct iovec local = {(char *) (r + 1), stack_bytes};
         struct iovec remote = {(void *) (uintptr_t) g[REG_RSP], stack_bytes};
         ssize_t n = syscall(SYS_process_vm_readv, own_pid, &local, 1UL, &remote, 1UL, 0UL);
@@ -157,7 +208,7 @@ static void take_sample(struct ring_header *ring, siginfo_t *info, ucontext_t *c
 
 static void on_signal(int signo, siginfo_t *info, void *context) {
     if (info == NULL || info->si_code != SI_TIMER
-        || ((uint64_t) (uintptr_t) info->si_value.sival_ptr >> 32) != VALUE_TAG) {
+        || ((uint64_t) (uintptr_t) info->si_value.sival_ptr >> VALUE_TAG_SHIFT) != VALUE_TAG) {
         struct ring_header *ring = current_ring;
         if (ring != NULL) {
             __atomic_fetch_add(&ring->foreign, 1, __ATOMIC_RELAXED);
@@ -170,11 +221,13 @@ static void on_signal(int signo, siginfo_t *info, void *context) {
     struct ring_header *ring = __atomic_load_n(&current_ring, __ATOMIC_SEQ_CST);
     if (ring != NULL) {
         uint64_t start = monotonic_nanos();
-        uint32_t stack_bytes = (uint32_t) (uintptr_t) info->si_value.sival_ptr & ~7u;
+        uint64_t value = (uint64_t) (uintptr_t) info->si_value.sival_ptr;
+        uint32_t stack_bytes = (uint32_t) (value & VALUE_BYTES_MASK) & ~7u;
         if (stack_bytes > MAX_STACK_BYTES) {
             stack_bytes = MAX_STACK_BYTES;
         }
-        take_sample(ring, info, (ucontext_t *) context, stack_bytes, start);
+        take_sample(ring, info, (ucontext_t *) context, stack_bytes,
+                    (uint32_t) (value >> VALUE_SLOT_SHIFT) & VALUE_SLOT_MASK, start);
     }
     __atomic_fetch_sub(&active_handlers, 1, __ATOMIC_SEQ_CST);
     errno = saved_errno;
@@ -191,13 +244,14 @@ EXPORT int64_t mixflame_timer_install(int signo, uint64_t capacity) {
     if (capacity < 4096 || (capacity & (capacity - 1)) != 0) {
         return -EINVAL;
     }
-    size_t bytes = HEADER_BYTES + capacity;
+    size_t bytes = HEADER_BYTES + REGION_BYTES + capacity;
     void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (memory == MAP_FAILED) {
         return -errno;
     }
     struct ring_header *ring = memory;
     ring->capacity = capacity;
+    regions = (uint64_t *) (ring + 1);
     ring->key = (monotonic_nanos() * 0x9e3779b97f4a7c15ULL) ^ (uint64_t) (uintptr_t) memory ^ 0x5bd1e9955bd1e995ULL;
     own_pid = getpid();
     struct sigaction action;
@@ -262,10 +316,11 @@ EXPORT int mixflame_timer_uninstall(int wait_millis) {
 
 /*
  * Starts a timer on thread `tid`'s CPU clock that signals that thread every `interval_nanos` of its CPU time, its
- * samples copying `stack_bytes` of stack. Returns the kernel's timer id, or -errno.
+ * samples copying `stack_bytes` of stack, the thread's stack bounds in region slot `slot` (0: not known). Returns the
+ * kernel's timer id, or -errno.
  */
-EXPORT int mixflame_timer_create(int tid, int64_t interval_nanos, uint32_t stack_bytes) {
-    if (installed_signal == 0) {
+EXPORT int mixflame_timer_create(int tid, int64_t interval_nanos, uint32_t stack_bytes, uint32_t slot) {
+    if (installed_signal == 0 || slot >= REGION_SLOTS || stack_bytes > MAX_STACK_BYTES) {
         return -EINVAL;
     }
     /* The kernel's struct sigevent, with the target thread where glibc's keeps a union. */
@@ -277,7 +332,8 @@ EXPORT int mixflame_timer_create(int tid, int64_t interval_nanos, uint32_t stack
         int pad[11];
     } event;
     memset(&event, 0, sizeof event);
-    event.value.sival_ptr = (void *) (uintptr_t) ((VALUE_TAG << 32) | (stack_bytes & ~7u));
+    event.value.sival_ptr = (void *) (uintptr_t) ((VALUE_TAG << VALUE_TAG_SHIFT)
+                                                  | ((uint64_t) slot << VALUE_SLOT_SHIFT) | (stack_bytes & ~7u));
     event.signo = installed_signal;
     event.notify = SIGEV_THREAD_ID;
     event.thread_id = tid;

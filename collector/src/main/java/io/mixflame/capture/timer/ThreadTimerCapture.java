@@ -8,13 +8,18 @@ import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.UserRegisters;
+import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.ProcMaps;
 import io.mixflame.process.linux.ProcThreadSource;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -31,6 +36,9 @@ import org.slf4j.LoggerFactory;
  * ring space, not samples, and a full ring counts what it refused as lost. Threads started later get a timer when
  * the sampler lists the threads again; ended threads' timers are deleted. Each expiry the kernel merged into one
  * signal (a CPU timer is checked at scheduler ticks) is an interval of CPU time the sample stands for: its weight.
+ * A thread's first samples copy its stack with {@code process_vm_readv}; once a drain has seen them, the thread's
+ * stack is found in {@code /proc/self/maps} (the mapping holding its sp, up to its TLS block), published in the ring's
+ * region table and named by the thread's new timer, and the handler copies it with plain loads from then on.
  * Not thread-safe: one sampler thread drives it.
  */
 public final class ThreadTimerCapture implements SampleCapture {
@@ -44,6 +52,8 @@ public final class ThreadTimerCapture implements SampleCapture {
     static final long MIN_RING_BYTES = 4L << 20;
     static final long MAX_RING_BYTES = 64L << 20;
     private static final int UNINSTALL_WAIT_MILLIS = 1_000;
+    /** Threads whose stacks one drain looks for at most; the rest wait for the next. */
+    private static final int UNPLACED = 64;
     private static final long HIGHEST_NANOS = 1_000_000_000L;
 
     private final PerfCaptureSettings settings;
@@ -56,6 +66,16 @@ public final class ThreadTimerCapture implements SampleCapture {
     /** What the handler cost each sampled thread, from its entry to the record's commit. */
     private final Histogram handlerNanos = new Histogram(HIGHEST_NANOS, 2);
     private TimerRing ring;
+    /** Region slots in use (slot 0 never is). */
+    private final BitSet slots = new BitSet(TimerRing.REGION_SLOTS);
+    /** Threads whose samples named no stack region in the last drain, with an sp and thread pointer of theirs. */
+    private final int[] unplacedTids = new int[UNPLACED];
+    private final long[] unplacedSps = new long[UNPLACED];
+    private final long[] unplacedTps = new long[UNPLACED];
+    private int unplaced;
+    /** Threads whose stack was looked for and not found where the handler may copy it itself. */
+    private final TidSet notPlaced = new TidSet(4096);
+    private long placed;
     private int[] own = new int[0];
     private boolean limitReported;
     private boolean resourceReported;
@@ -65,8 +85,8 @@ public final class ThreadTimerCapture implements SampleCapture {
     private long threadsTimed;
     private boolean closed;
 
-    /** One thread's timer, and the stack copy its samples carry. */
-    private record ThreadTimer(int id, int stackBytes) {
+    /** One thread's timer, the stack copy its samples carry, and its region slot (0: none). */
+    private record ThreadTimer(int id, int stackBytes, int slot) {
     }
 
     /** A capture of this process's threads ({@code settings.pid()} must be this process). */
@@ -105,7 +125,7 @@ public final class ThreadTimerCapture implements SampleCapture {
             throw new PerfCaptureUnavailableException("the in-thread timer's signal handler could not be installed "
                     + "(errno " + -address + ")");
         }
-        ByteBuffer memory = new Pointer(address).getByteBuffer(0, TimerRing.HEADER_BYTES + ringBytes);
+        ByteBuffer memory = new Pointer(address).getByteBuffer(0, TimerRing.DATA_OFFSET + ringBytes);
         ring = new TimerRing(memory);
         refreshThreads();
         if (timers.isEmpty()) {
@@ -138,7 +158,7 @@ public final class ThreadTimerCapture implements SampleCapture {
         for (Iterator<Map.Entry<Integer, ThreadTimer>> it = timers.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadTimer> e = it.next();
             if (Arrays.binarySearch(tids, e.getKey()) < 0) {
-                ThreadTimerLibrary.Calls.mixflame_timer_delete(e.getValue().id());
+                release(e.getValue());
                 it.remove();
             }
         }
@@ -160,9 +180,9 @@ public final class ThreadTimerCapture implements SampleCapture {
             }
             boolean ownThread = Arrays.binarySearch(own, tid) >= 0;
             int bytes = ownThread ? 0 : settings.stackBytes();
-            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes);
+            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes, 0);
             if (id >= 0) {
-                timers.put(tid, new ThreadTimer(id, bytes));
+                timers.put(tid, new ThreadTimer(id, bytes, 0));
                 threadsTimed++;
             } else if (id != -EINVAL) { // EINVAL: the thread ended since it was listed
                 refused.add(tid);
@@ -191,12 +211,12 @@ public final class ThreadTimerCapture implements SampleCapture {
         if (old == null || old.stackBytes() >= bytes || closed) {
             return false;
         }
-        int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes);
+        int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes, old.slot());
         if (id < 0) {
             return false;
         }
         ThreadTimerLibrary.Calls.mixflame_timer_delete(old.id());
-        timers.put(tid, new ThreadTimer(id, bytes));
+        timers.put(tid, new ThreadTimer(id, bytes, old.slot()));
         sample.reserveStack(bytes);
         return true;
     }
@@ -225,6 +245,111 @@ public final class ThreadTimerCapture implements SampleCapture {
         } finally {
             reader.consumer = null;
             reader.room = null;
+            if (unplaced > 0) {
+                placeStacks(r);
+            }
+        }
+    }
+
+    /**
+     * Finds the stacks of the threads whose samples named none, in one reading of {@code /proc/self/maps}: the
+     * anonymous writable mapping holding the sample's sp, up to the thread's TLS block where that lies inside it (a
+     * thread glibc made has it just above its stack; the mapping alone may have merged with a neighbour), or the
+     * whole mapping for the main thread's {@code [stack]}. Each found is published in a region slot and its thread
+     * given a timer naming the slot; a thread whose stack is not found so is not looked for again.
+     */
+    private void placeStacks(TimerRing r) {
+        List<MemoryMapping> maps;
+        try {
+            maps = ProcMaps.read(settings.pid());
+        } catch (IOException e) {
+            unplaced = 0;
+            return;
+        }
+        for (int i = 0; i < unplaced; i++) {
+            int tid = unplacedTids[i];
+            ThreadTimer t = timers.get(tid);
+            if (t == null || t.slot() != 0) {
+                continue;
+            }
+            long high = stackTop(maps, unplacedSps[i], unplacedTps[i]);
+            int slot = slots.nextClearBit(1);
+            if (high == 0 || slot >= TimerRing.REGION_SLOTS) {
+                notPlaced.add(tid);
+                continue;
+            }
+            MemoryMapping m = containing(maps, unplacedSps[i]);
+            long pages = Math.min(TimerRing.MAX_REGION_PAGES, (high - m.start()) >>> 12);
+            r.setRegion(slot, high, pages);
+            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), t.stackBytes(), slot);
+            if (id < 0) {
+                r.clearRegion(slot);
+                notPlaced.add(tid);
+                continue;
+            }
+            slots.set(slot);
+            ThreadTimerLibrary.Calls.mixflame_timer_delete(t.id());
+            timers.put(tid, new ThreadTimer(id, t.stackBytes(), slot));
+            placed++;
+        }
+        unplaced = 0;
+    }
+
+    /**
+     * Where the stack holding {@code sp} ends, for a copy with plain loads: the thread pointer {@code tp} where it lies
+     * in the same anonymous writable mapping above sp, the mapping's end for the main thread's {@code [stack]}; 0 when
+     * neither (an alternate signal stack, a coroutine's, a thread made without glibc).
+     */
+    static long stackTop(List<MemoryMapping> maps, long sp, long tp) {
+        MemoryMapping m = containing(maps, sp);
+        if (m == null || !m.readable() || !m.writable() || m.isFile() || m.executable()) {
+            return 0;
+        }
+        if (tp > sp && m.contains(tp - 1)) {
+            return tp;
+        }
+        return m.path().equals("[stack]") ? m.end() : 0;
+    }
+
+    private static MemoryMapping containing(List<MemoryMapping> maps, long address) {
+        int lo = 0;
+        int hi = maps.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            MemoryMapping m = maps.get(mid);
+            if (Long.compareUnsigned(address, m.start()) < 0) {
+                hi = mid - 1;
+            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
+                lo = mid + 1;
+            } else {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Notes a sample whose thread's stack is not yet known to the handler. */
+    private void unplaced(int tid, long sp, long tp) {
+        if (unplaced == UNPLACED || notPlaced.contains(tid)) {
+            return;
+        }
+        for (int i = 0; i < unplaced; i++) {
+            if (unplacedTids[i] == tid) {
+                return;
+            }
+        }
+        unplacedTids[unplaced] = tid;
+        unplacedSps[unplaced] = sp;
+        unplacedTps[unplaced] = tp;
+        unplaced++;
+    }
+
+    /** Deletes a thread's timer and gives its region slot back. */
+    private void release(ThreadTimer t) {
+        ThreadTimerLibrary.Calls.mixflame_timer_delete(t.id());
+        if (t.slot() != 0 && ring != null) {
+            ring.clearRegion(t.slot());
+            slots.clear(t.slot());
         }
     }
 
@@ -265,6 +390,10 @@ public final class ThreadTimerCapture implements SampleCapture {
             s.registers[UserRegisters.slot(UserRegisters.R15)] = memory.getLong(registers + 8 * CapturedThread.R15);
             s.ip = s.registers[UserRegisters.slot(UserRegisters.IP)];
             int length = memory.getInt(offset + TimerRing.RECORD_STACK_LENGTH);
+            if (memory.getInt(offset + TimerRing.RECORD_SLOT) == 0 && length > 0) {
+                unplaced(s.tid, s.registers[UserRegisters.slot(UserRegisters.SP)],
+                        memory.getLong(offset + TimerRing.RECORD_THREAD_POINTER));
+            }
             s.reserveStack(length);
             memory.get(offset + TimerRing.RECORD_STACK, s.stack, 0, length);
             s.stackLength = length;
@@ -308,6 +437,7 @@ public final class ThreadTimerCapture implements SampleCapture {
         if (!refused.isEmpty()) {
             text.append(", ").append(refused.size()).append(" refused a timer");
         }
+        text.append(", ").append(placed).append(" of them with stacks copied in place");
         text.append("; ring ").append(ringBytes >> 20).append(" MiB of ordinary memory");
         if (handlerNanos.getTotalCount() > 0) {
             text.append("; in the sampled thread ").append(micros(handlerNanos.getValueAtPercentile(50)))
@@ -340,7 +470,7 @@ public final class ThreadTimerCapture implements SampleCapture {
         }
         closed = true;
         for (ThreadTimer t : timers.values()) {
-            ThreadTimerLibrary.Calls.mixflame_timer_delete(t.id());
+            release(t);
         }
         timers.clear();
         if (ring != null) {

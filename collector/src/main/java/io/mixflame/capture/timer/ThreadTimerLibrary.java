@@ -108,8 +108,8 @@ final class ThreadTimerLibrary {
         /** Restores the handler that was there: 0, 1 when the ring was left mapped, or -errno. */
         static native int mixflame_timer_uninstall(int waitMillis);
 
-        /** A timer on a thread's CPU clock: its id, or -errno. */
-        static native int mixflame_timer_create(int tid, long intervalNanos, int stackBytes);
+        /** A timer on a thread's CPU clock, its signal naming its region slot (0: none): its id, or -errno. */
+        static native int mixflame_timer_create(int tid, long intervalNanos, int stackBytes, int slot);
 
         /** Deletes a timer: 0 or -errno. */
         static native int mixflame_timer_delete(int timer);

@@ -14,6 +14,12 @@ import java.nio.ByteOrder;
  */
 final class TimerRing {
     static final int HEADER_BYTES = 256;
+    /** Slots of the region table, between the header and the records; slot 0 is never used. */
+    static final int REGION_SLOTS = 8192;
+    static final int REGION_BYTES = REGION_SLOTS * 8;
+    /** Where the records begin. */
+    static final int DATA_OFFSET = HEADER_BYTES + REGION_BYTES;
+    private static final int REGION_SIZE_BITS = 16;
     private static final int HEAD = 0;
     private static final int TAIL = 64;
     private static final int LOST = 128;
@@ -31,10 +37,20 @@ final class TimerRing {
     static final int RECORD_TIME = 24;
     static final int RECORD_OVERRUN = 32;
     static final int RECORD_HANDLER_NANOS = 36;
-    static final int RECORD_REGISTERS = 40;
-    static final int RECORD_STACK = 176;
+    static final int RECORD_SLOT = 40;
+    static final int RECORD_THREAD_POINTER = 48;
+    static final int RECORD_REGISTERS = 56;
+    static final int RECORD_STACK = 192;
 
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * An empty ring whose writers have gone past this far into it starts again at its beginning: while the reader
+     * keeps up, the handlers write into the same few pages, already resident, and the rest of the ring is touched only
+     * when samples wait. (A record written into a page not yet touched cost the sampled thread a page fault per
+     * page, most of a sample's cost.)
+     */
+    static final long REWIND_BYTES = 1L << 20;
 
     private final ByteBuffer memory;
     private final long capacity;
@@ -51,7 +67,7 @@ final class TimerRing {
         this.memory = memory.order(ByteOrder.LITTLE_ENDIAN);
         this.capacity = memory.getLong(CAPACITY);
         this.key = memory.getLong(KEY);
-        if (Long.bitCount(capacity) != 1 || capacity + HEADER_BYTES > memory.capacity()) {
+        if (Long.bitCount(capacity) != 1 || capacity + DATA_OFFSET > memory.capacity()) {
             throw new IllegalArgumentException("not a ring: capacity " + capacity);
         }
     }
@@ -67,7 +83,7 @@ final class TimerRing {
         int handed = 0;
         try {
             while (tail < head) {
-                int offset = HEADER_BYTES + (int) (tail & (capacity - 1));
+                int offset = DATA_OFFSET + (int) (tail & (capacity - 1));
                 long commit = (long) LONGS.getAcquire(memory, offset);
                 if (commit != (tail ^ key)) {
                     break; // reserved, not yet written
@@ -87,7 +103,44 @@ final class TimerRing {
         } finally {
             LONGS.setRelease(memory, TAIL, tail);
         }
+        rewindIfEmpty(tail);
         return handed;
+    }
+
+    /**
+     * Sends the writers back to the start of the ring when it is empty and they are past {@link #REWIND_BYTES}: the
+     * reader reserves the rest of the lap as a writer would, with a compare-and-swap on the head (which fails, and
+     * changes nothing, when a writer reserved meanwhile), and reads past it at once.
+     */
+    private void rewindIfEmpty(long tail) {
+        long offset = tail & (capacity - 1);
+        if (offset < REWIND_BYTES) {
+            return;
+        }
+        long rest = capacity - offset;
+        if (LONGS.compareAndSet(memory, HEAD, tail, tail + rest)) {
+            LONGS.setRelease(memory, TAIL, tail + rest);
+        }
+    }
+
+    /** The most pages a region can say: a larger stack is given as its top this many pages. */
+    static final long MAX_REGION_PAGES = (1L << REGION_SIZE_BITS) - 1;
+
+    /**
+     * Publishes a thread's stack, {@code [high - pages * 4096, high)}, in region slot {@code slot}, for the handler to
+     * copy that thread's stack with plain loads while its sp lies inside.
+     */
+    void setRegion(int slot, long high, long pages) {
+        if (slot <= 0 || slot >= REGION_SLOTS || pages <= 0 || pages > MAX_REGION_PAGES || high <= 0
+                || high >>> (64 - REGION_SIZE_BITS) != 0) {
+            throw new IllegalArgumentException("no region for slot " + slot);
+        }
+        LONGS.setRelease(memory, HEADER_BYTES + 8 * slot, (high << REGION_SIZE_BITS) | pages);
+    }
+
+    /** Empties region slot {@code slot}. */
+    void clearRegion(int slot) {
+        LONGS.setRelease(memory, HEADER_BYTES + 8 * slot, 0L);
     }
 
     /** Samples the handlers found no room for. */

@@ -68,6 +68,8 @@ class ThreadTimerCaptureTest {
         assertThat(samples.copies).as("samples with a stack copy from sp").isEqualTo(samples.count);
         assertThat(samples.badRegisters).as("samples without ip and sp").isZero();
         assertThat(capture.lost()).isZero();
+        // After its first drain the thread's stack was found, and the handler copied it in place from then on.
+        assertThat(capture.describe()).contains("1 threads sampled").contains("1 of them with stacks copied in place");
     }
 
     @Test
