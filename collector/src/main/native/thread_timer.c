@@ -39,9 +39,12 @@
 #define VALUE_SLOT_MASK 0xffffu
 #define VALUE_BYTES_MASK 0xffffffu
 #define MAX_STACK_BYTES (1u << 20)
-/* The region table, after the header: a word per slot, the stack's end << 16 | its length in pages. */
+/*
+ * The region table, after the header: two words per slot, the stack's end << 16 | its length in pages, and the
+ * thread's CPU time accounted for so far, in nanoseconds (only the thread itself writes it, in its handler).
+ */
 #define REGION_SLOTS 8192u
-#define REGION_BYTES (REGION_SLOTS * 8u)
+#define REGION_BYTES (REGION_SLOTS * 16u)
 #define REGION_SIZE_BITS 16
 #define RECORD_SAMPLE 1u
 #define RECORD_PADDING 2u
@@ -61,7 +64,9 @@ struct ring_header {
     uint64_t capacity;      /* 144: data bytes, a power of two */
     uint64_t foreign;       /* 152: signals that were not this sampler's, passed on */
     uint64_t short_copies;  /* 160: samples whose stack could not be read at all */
-    uint64_t pad2[11];
+    uint64_t interval;      /* 168: the timers' interval in nanoseconds of a thread's CPU time */
+    uint64_t nudges_blocked; /* 176: nudges that found their thread blocked in a system call, not running */
+    uint64_t pad2[9];
 };
 
 /* One record, read by Java at these offsets (io.mixflame.capture.timer.TimerRecord). */
@@ -75,7 +80,7 @@ struct record {
     uint32_t overrun;       /* 32: expirations the kernel merged into this signal */
     uint32_t handler_nanos; /* 36: what this handler cost the sampled thread, to the commit */
     uint32_t slot;          /* 40: the region slot the thread's timer named (0: none) */
-    uint32_t pad;           /* 44 */
+    uint32_t in_place;      /* 44: 1 when the stack was copied with plain loads, its bounds known */
     uint64_t thread_pointer; /* 48: the thread's TLS block (%fs:0), just above its stack for threads glibc made */
     uint64_t registers[REGISTERS]; /* 56: by DWARF's x86-64 numbers */
     /* 192: the stack copy */
@@ -144,12 +149,15 @@ static uint64_t reserve(struct ring_header *ring, uint32_t length) {
     }
 }
 
-/* Copies from sp with plain loads when sp lies in the thread's known stack mapping; -1 when it does not. */
-static int64_t copy_known_stack(uint32_t slot, uint64_t sp, char *to, uint32_t bytes) {
+/*
+ * How many bytes from sp lie in the thread's known stack, up to `bytes`, when sp lies in it; -1 when it does not (or
+ * is not known): then the copy is process_vm_readv's.
+ */
+static int64_t known_stack_bytes(uint32_t slot, uint64_t sp, uint32_t bytes) {
     if (slot == 0 || slot >= REGION_SLOTS) {
         return -1;
     }
-    uint64_t word = __atomic_load_n(&regions[slot], __ATOMIC_ACQUIRE);
+    uint64_t word = __atomic_load_n(&regions[2 * slot], __ATOMIC_ACQUIRE);
     if (word == 0) {
         return -1;
     }
@@ -158,14 +166,16 @@ static int64_t copy_known_stack(uint32_t slot, uint64_t sp, char *to, uint32_t b
     if (sp < low || sp >= high) {
         return -1;
     }
-    uint64_t n = high - sp < bytes ? high - sp : bytes;
-    memcpy(to, (const void *) (uintptr_t) sp, n);
-    return (int64_t) n;
+    return (int64_t) (high - sp < bytes ? high - sp : bytes);
 }
 
-static void take_sample(struct ring_header *ring, siginfo_t *info, ucontext_t *context, uint32_t stack_bytes,
+static void take_sample(struct ring_header *ring, uint32_t weight, ucontext_t *context, uint32_t stack_bytes,
                         uint32_t slot, uint64_t start) {
-    uint32_t length = (uint32_t) ((sizeof(struct record) + stack_bytes + ALIGN - 1) & ~(uint64_t) (ALIGN - 1));
+    const greg_t *g = context->uc_mcontext.gregs;
+    /* A known stack is copied as far as it goes, and the record is that long: a shallow thread's records are small. */
+    int64_t known = stack_bytes == 0 ? -1 : known_stack_bytes(slot, (uint64_t) g[REG_RSP], stack_bytes);
+    uint32_t reserved = known >= 0 ? (uint32_t) known : stack_bytes;
+    uint32_t length = (uint32_t) ((sizeof(struct record) + reserved + ALIGN - 1) & ~(uint64_t) (ALIGN - 1));
     uint64_t position = reserve(ring, length);
     if (position == UINT64_MAX) {
         __atomic_fetch_add(&ring->lost, 1, __ATOMIC_RELAXED);
@@ -176,20 +186,20 @@ static void take_sample(struct ring_header *ring, siginfo_t *info, ucontext_t *c
     r->type = RECORD_SAMPLE;
     r->tid = (uint32_t) syscall(SYS_gettid);
     r->time = start;
-    r->overrun = info->si_overrun > 0 ? (uint32_t) info->si_overrun : 0;
+    r->overrun = weight - 1;
     r->slot = slot;
-    r->pad = 0;
+    r->in_place = 0;
     uint64_t thread_pointer;
     __asm__ volatile("mov %%fs:0, %0" : "=r"(thread_pointer));
     r->thread_pointer = thread_pointer;
-    const greg_t *g = context->uc_mcontext.gregs;
     for (int i = 0; i < REGISTERS; i++) {
         r->registers[i] = (uint64_t) g[DWARF_TO_GREG[i]];
     }
     uint32_t copied = 0;
-    int64_t known = stack_bytes == 0 ? -1 : copy_known_stack(slot, (uint64_t) g[REG_RSP], (char *) (r + 1), stack_bytes);
     if (known >= 0) {
+        memcpy((char *) (r + 1), (const void *) (uintptr_t) g[REG_RSP], (size_t) known);
         copied = (uint32_t) known;
+        r->in_place = 1;
     } else if (stack_bytes != 0) {
         struct iovec local = {(char *) (r + 1), stack_bytes};
         struct iovec remote = {(void *) (uintptr_t) g[REG_RSP], stack_bytes};
@@ -206,9 +216,62 @@ static void take_sample(struct ring_header *ring, siginfo_t *info, ucontext_t *c
     __atomic_store_n(&r->commit, position ^ ring->key, __ATOMIC_RELEASE);
 }
 
+/* A signal of this sampler's: a timer's, or a nudge the reader sent from this process. */
+static int is_ours(const siginfo_t *info) {
+    if (info == NULL || ((uint64_t) (uintptr_t) info->si_value.sival_ptr >> VALUE_TAG_SHIFT) != VALUE_TAG) {
+        return 0;
+    }
+    return info->si_code == SI_TIMER || (info->si_code == SI_QUEUE && info->si_pid == own_pid);
+}
+
+/*
+ * Whether the interrupted thread was blocked in a system call rather than running: the kernel leaves its ip on the
+ * syscall instruction to restart it, or just past it with -EINTR. The two bytes are read with process_vm_readv,
+ * which cannot fault.
+ */
+static int in_blocking_syscall(const greg_t *g) {
+    uint8_t code[4];
+    struct iovec local = {code, sizeof code};
+    struct iovec remote = {(void *) (uintptr_t) (g[REG_RIP] - 2), sizeof code};
+    if (syscall(SYS_process_vm_readv, own_pid, &local, 1UL, &remote, 1UL, 0UL) != (ssize_t) sizeof code) {
+        return 0;
+    }
+    return (code[2] == 0x0f && code[3] == 0x05) || (g[REG_RAX] == -EINTR && code[0] == 0x0f && code[1] == 0x05);
+}
+
+static uint64_t thread_cpu_nanos(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t) t.tv_sec * 1000000000ULL + (uint64_t) t.tv_nsec;
+}
+
+/*
+ * The intervals of CPU time a signal of a thread with a slot stands for: its CPU time not yet accounted, in whole
+ * intervals (the rest is kept for its next sample), whatever ticks the kernel's timer saw. 0 when there is nothing to
+ * sample: no whole interval owed (a nudge and the timer both came), or a nudge that found the thread blocked.
+ */
+static uint32_t owed_intervals(struct ring_header *ring, const siginfo_t *info, const greg_t *g, uint32_t slot) {
+    if (info->si_code == SI_QUEUE && in_blocking_syscall(g)) {
+        __atomic_fetch_add(&ring->nudges_blocked, 1, __ATOMIC_RELAXED);
+        return 0;
+    }
+    uint64_t interval = ring->interval;
+    uint64_t *accounted = &regions[2 * slot + 1];
+    uint64_t cpu = thread_cpu_nanos();
+    uint64_t was = *accounted;
+    if (interval == 0 || cpu <= was) {
+        return 0;
+    }
+    uint64_t owed = (cpu - was) / interval;
+    if (owed > UINT32_MAX / 2) {
+        owed = UINT32_MAX / 2;
+    }
+    *accounted = was + owed * interval;
+    return (uint32_t) owed;
+}
+
 static void on_signal(int signo, siginfo_t *info, void *context) {
-    if (info == NULL || info->si_code != SI_TIMER
-        || ((uint64_t) (uintptr_t) info->si_value.sival_ptr >> VALUE_TAG_SHIFT) != VALUE_TAG) {
+    if (!is_ours(info)) {
         struct ring_header *ring = current_ring;
         if (ring != NULL) {
             __atomic_fetch_add(&ring->foreign, 1, __ATOMIC_RELAXED);
@@ -226,8 +289,17 @@ static void on_signal(int signo, siginfo_t *info, void *context) {
         if (stack_bytes > MAX_STACK_BYTES) {
             stack_bytes = MAX_STACK_BYTES;
         }
-        take_sample(ring, info, (ucontext_t *) context, stack_bytes,
-                    (uint32_t) (value >> VALUE_SLOT_SHIFT) & VALUE_SLOT_MASK, start);
+        uint32_t slot = (uint32_t) (value >> VALUE_SLOT_SHIFT) & VALUE_SLOT_MASK;
+        if (slot >= REGION_SLOTS) {
+            slot = 0;
+        }
+        const greg_t *g = ((ucontext_t *) context)->uc_mcontext.gregs;
+        /* Without a slot, the kernel's count of expirations merged into this signal. */
+        uint32_t weight = slot != 0 ? owed_intervals(ring, info, g, slot)
+                : info->si_code == SI_TIMER ? 1 + (uint32_t) (info->si_overrun > 0 ? info->si_overrun : 0) : 0;
+        if (weight != 0) {
+            take_sample(ring, weight, (ucontext_t *) context, stack_bytes, slot, start);
+        }
     }
     __atomic_fetch_sub(&active_handlers, 1, __ATOMIC_SEQ_CST);
     errno = saved_errno;
@@ -237,7 +309,7 @@ static void on_signal(int signo, siginfo_t *info, void *context) {
  * Maps a ring of `capacity` data bytes (a power of two) and installs the handler for `signo`, keeping the handler
  * that was there. Returns the ring's address, or -errno.
  */
-EXPORT int64_t mixflame_timer_install(int signo, uint64_t capacity) {
+EXPORT int64_t mixflame_timer_install(int signo, uint64_t capacity, int64_t interval_nanos) {
     if (current_ring != NULL || installed_signal != 0) {
         return -EBUSY;
     }
@@ -251,6 +323,7 @@ EXPORT int64_t mixflame_timer_install(int signo, uint64_t capacity) {
     }
     struct ring_header *ring = memory;
     ring->capacity = capacity;
+    ring->interval = interval_nanos > 0 ? (uint64_t) interval_nanos : 0;
     regions = (uint64_t *) (ring + 1);
     ring->key = (monotonic_nanos() * 0x9e3779b97f4a7c15ULL) ^ (uint64_t) (uintptr_t) memory ^ 0x5bd1e9955bd1e995ULL;
     own_pid = getpid();
@@ -343,6 +416,15 @@ EXPORT int mixflame_timer_create(int tid, int64_t interval_nanos, uint32_t stack
     if (syscall(SYS_timer_create, clock, &event, &timer_id) != 0) {
         return -errno;
     }
+    if (slot != 0 && __atomic_load_n(&regions[2 * slot + 1], __ATOMIC_ACQUIRE) == 0) {
+        /* A slot newly given: the thread's CPU time is accounted for from now on. */
+        struct timespec t;
+        clockid_t thread_clock = (clockid_t) ((~(unsigned int) tid) << 3) | 6;
+        if (clock_gettime(thread_clock, &t) == 0) {
+            __atomic_store_n(&regions[2 * slot + 1],
+                             (uint64_t) t.tv_sec * 1000000000ULL + (uint64_t) t.tv_nsec, __ATOMIC_RELEASE);
+        }
+    }
     struct itimerspec spec;
     spec.it_interval.tv_sec = interval_nanos / 1000000000LL;
     spec.it_interval.tv_nsec = interval_nanos % 1000000000LL;
@@ -353,6 +435,43 @@ EXPORT int mixflame_timer_create(int tid, int64_t interval_nanos, uint32_t stack
         return -error;
     }
     return timer_id;
+}
+
+/*
+ * For each of `n` threads with a slot, whose timer's expiry has passed without the kernel having seen it (a CPU timer
+ * is checked at the scheduler's tick, for the thread running then; a thread switched in and out between ticks is
+ * never seen), sends the thread the sampler's signal itself: its handler samples it when it next runs, weighted by its
+ * CPU time not yet accounted. Returns how many were sent.
+ */
+EXPORT int mixflame_timer_nudge_overdue(const int32_t *timer_ids, const int32_t *tids, const uint32_t *stack_bytes,
+                                        const uint32_t *slots, int n) {
+    if (installed_signal == 0) {
+        return 0;
+    }
+    int sent = 0;
+    for (int i = 0; i < n; i++) {
+        struct itimerspec left;
+        if (syscall(SYS_timer_gettime, timer_ids[i], &left) != 0) {
+            continue;
+        }
+        /* The kernel answers 1 ns for a CPU timer past its expiry whose firing has not taken place. */
+        if (left.it_value.tv_sec != 0 || left.it_value.tv_nsec != 1) {
+            continue;
+        }
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        info.si_signo = installed_signal;
+        info.si_code = SI_QUEUE;
+        info.si_pid = own_pid;
+        info.si_uid = getuid();
+        info.si_value.sival_ptr = (void *) (uintptr_t) ((VALUE_TAG << VALUE_TAG_SHIFT)
+                                                        | ((uint64_t) slots[i] << VALUE_SLOT_SHIFT)
+                                                        | (stack_bytes[i] & ~7u));
+        if (syscall(SYS_rt_tgsigqueueinfo, own_pid, tids[i], installed_signal, &info) == 0) {
+            sent++;
+        }
+    }
+    return sent;
 }
 
 /* Deletes a timer made by mixflame_timer_create. Returns 0 or -errno. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.ChildJvm;
+import io.mixflame.testsupport.TestJdks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,18 +18,21 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The soak: the {@code churn} workload (threads born and dying at a high rate, classes unloaded, deoptimizations)
- * profiled at {@code interval=1ms} for 30 s (longer with {@code -Dmixflame.soak.seconds}). Between a look after the
- * warm-up and a look near the end, the profiled JVM's heap after a full GC, its open file descriptors and its
+ * profiled at {@code interval=1ms} for 30 s (longer with {@code -Dmixflame.soak.seconds}), with the perf engine on one
+ * JDK and the timer engine on the other. Between a look after the warm-up and a look near the end, the profiled JVM's
+ * heap after a full GC, its open file descriptors, its perf events or CPU timers beyond its live threads and its
  * long-lived threads stay flat; it answers a diagnostic command at the end (no hang), exits normally and the profile
- * is written, and no frame name in it is made of freed memory.
+ * is written (with the timer engine, no sample lost or dropped), and no frame name in it is made of freed memory.
  */
 class ChurnSoakIT {
     private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 30);
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    private static final Pattern LOST = Pattern.compile("# note: \\d+ samples, (\\d+) lost, (\\d+) dropped");
     /** The profile may still grow up to its bound on distinct stacks; anything beyond that is a leak. */
     private static final long HEAP_GROWTH_LIMIT_KB = 48 * 1024;
     /**
@@ -42,14 +46,20 @@ class ChurnSoakIT {
     @TempDir
     Path dir;
 
+    /** The first JDK with the perf engine, the second (or the only one again) with the timer engine. */
+    static Stream<Arguments> engines() {
+        List<Path> jdks = TestJdks.all();
+        return Stream.of(Arguments.of(jdks.get(0), "perf"), Arguments.of(jdks.get(jdks.size() - 1), "timer"));
+    }
+
     @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void churnAtOneMillisecondLeavesHeapFilesAndThreadsFlat(Path jdk) throws Exception {
+    @MethodSource("engines")
+    void churnAtOneMillisecondLeavesHeapFilesAndThreadsFlat(Path jdk, String engine) throws Exception {
         Path out = dir.resolve("churn.collapsed");
         try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(
                 // A small code cache: compiled code of unloaded classes is flushed and its space reused sooner.
                 "-XX:ReservedCodeCacheSize=16m",
-                "-javaagent:" + BuiltJars.agent() + "=start,interval=1ms,file=" + out,
+                "-javaagent:" + BuiltJars.agent() + "=start,engine=" + engine + ",interval=1ms,file=" + out,
                 "-jar", BuiltJars.examples().toString(), "churn", "--seconds", Integer.toString(SECONDS)))) {
             long pid = app.pid();
             TimeUnit.SECONDS.sleep(SECONDS / 5);
@@ -71,11 +81,23 @@ class ChurnSoakIT {
             // not a baseline either: measured from it, an ordinary count later would look like growth.
             assertThat(after.perfBeyondThreads - Math.max(0, before.perfBeyondThreads))
                     .as("perf events beyond live threads; %s", seen).isLessThanOrEqualTo(PERF_FD_SLACK);
+            // A CPU timer per live thread, the same way.
+            assertThat(after.timersBeyondThreads - Math.max(0, before.timersBeyondThreads))
+                    .as("CPU timers beyond live threads; %s", seen).isLessThanOrEqualTo(PERF_FD_SLACK);
             assertThat(after.threads.size() - before.threads.size()).as("long-lived threads; %s", seen)
                     .isLessThanOrEqualTo(1);
             assertThat(app.stdout()).contains("churn: ").contains("classes unloaded");
         }
         assertThat(CollapsedShares.read(out).totalSamples()).as("samples in the profile").isGreaterThan(SECONDS * 100L);
+        String header = Files.readAllLines(out, StandardCharsets.UTF_8).get(0);
+        assertThat(header).as("the engine that ran").contains("engine=" + engine);
+        Matcher counts = LOST.matcher(Files.readString(out, StandardCharsets.UTF_8));
+        assertThat(counts.find()).as("the cost note's counts").isTrue();
+        if (engine.equals("timer")) {
+            // Samples wait in the handlers' ring while the walker is busy: none is lost or dropped.
+            assertThat(Long.parseLong(counts.group(1)) + Long.parseLong(counts.group(2)))
+                    .as("samples lost and dropped: %s", counts.group()).isZero();
+        }
         // Classes (lambda forms, hidden classes, the payload classes) unload all the time here, some between a
         // sample and its walk: their frames are named or marked unloaded, never made of freed memory.
         List<String> lines = Files.readAllLines(out, StandardCharsets.UTF_8);
@@ -85,20 +107,31 @@ class ChurnSoakIT {
     }
 
     /** What the test watches of the profiled JVM at one moment. */
-    private record Footprint(long heapUsedKb, long otherFds, long perfBeyondThreads, List<String> threads) {
+    private record Footprint(long heapUsedKb, long otherFds, long perfBeyondThreads, long timersBeyondThreads,
+                             List<String> threads) {
         static Footprint of(Path jdk, long pid) throws Exception {
             jcmd(jdk, pid, "GC.run");
             Matcher used = HEAP_USED.matcher(jcmd(jdk, pid, "GC.heap_info"));
             assertThat(used.find()).as("heap usage of %d", pid).isTrue();
             long other = Long.MAX_VALUE;
             long perfBeyondThreads = Long.MAX_VALUE;
+            long timersBeyondThreads = Long.MAX_VALUE;
             for (int look = 0; look < FD_LOOKS; look++) {
                 long[] fds = fds(pid);
+                long tasks = taskCount(pid);
                 other = Math.min(other, fds[1]);
-                perfBeyondThreads = Math.min(perfBeyondThreads, fds[0] - taskCount(pid));
+                perfBeyondThreads = Math.min(perfBeyondThreads, fds[0] - tasks);
+                timersBeyondThreads = Math.min(timersBeyondThreads, timers(pid) - tasks);
                 TimeUnit.MILLISECONDS.sleep(100);
             }
-            return new Footprint(Long.parseLong(used.group(1)), other, perfBeyondThreads, longLivedThreads(pid));
+            return new Footprint(Long.parseLong(used.group(1)), other, perfBeyondThreads, timersBeyondThreads,
+                    longLivedThreads(pid));
+        }
+
+        /** POSIX timers of the process ({@code /proc/PID/timers}, one {@code ID:} line each). */
+        private static long timers(long pid) throws IOException {
+            return Files.readAllLines(Path.of("/proc/" + pid + "/timers")).stream()
+                    .filter(l -> l.startsWith("ID:")).count();
         }
 
         /** Perf event descriptors and the others, open now. */

@@ -59,6 +59,13 @@ public interface SampleCapture extends AutoCloseable {
         return drain(consumer);
     }
 
+    /**
+     * Called by the sampler as often as it looks at the threads (every 50 ms): a capture that can tell threads whose
+     * samples are overdue has them taken.
+     */
+    default void catchUp() {
+    }
+
     /** Samples delivered so far. */
     long samples();
 

@@ -36,9 +36,12 @@ import org.slf4j.LoggerFactory;
  * ring space, not samples, and a full ring counts what it refused as lost. Threads started later get a timer when
  * the sampler lists the threads again; ended threads' timers are deleted. Each expiry the kernel merged into one
  * signal (a CPU timer is checked at scheduler ticks) is an interval of CPU time the sample stands for: its weight.
- * A thread's first samples copy its stack with {@code process_vm_readv}; once a drain has seen them, the thread's
- * stack is found in {@code /proc/self/maps} (the mapping holding its sp, up to its TLS block), published in the ring's
- * region table and named by the thread's new timer, and the handler copies it with plain loads from then on.
+ * Each thread's timer names a slot of the ring's region table, where the handler accounts the thread's CPU time
+ * (so a sample's weight is the whole intervals of CPU it stands for, whatever ticks the kernel saw) and, once a drain
+ * has seen the thread's first samples (copied with {@code process_vm_readv}) and found its stack in
+ * {@code /proc/self/maps} (the mapping holding its sp, up to its TLS block), the stack's bounds, within which the
+ * handler copies with plain loads from then on. Threads whose timers are past their expiry without the kernel having
+ * seen it are signalled by the sampler ({@link #catchUp}).
  * Not thread-safe: one sampler thread drives it.
  */
 public final class ThreadTimerCapture implements SampleCapture {
@@ -48,12 +51,17 @@ public final class ThreadTimerCapture implements SampleCapture {
     private static final int EAGAIN = 11;
     private static final int EINVAL = 22;
     /** The ring holds this long of samples of every CPU busy, between these bounds. */
-    private static final long RING_HOLDS_NANOS = 2_000_000_000L;
+    private static final long RING_HOLDS_NANOS = 4_000_000_000L;
     static final long MIN_RING_BYTES = 4L << 20;
     static final long MAX_RING_BYTES = 64L << 20;
     private static final int UNINSTALL_WAIT_MILLIS = 1_000;
     /** Threads whose stacks one drain looks for at most; the rest wait for the next. */
     private static final int UNPLACED = 64;
+    /**
+     * How often the threads' timers are asked whether they are past their expiry unseen: a system call per thread
+     * with a slot (about a microsecond each).
+     */
+    private static final long NUDGE_EVERY_NANOS = 50_000_000L;
     private static final long HIGHEST_NANOS = 1_000_000_000L;
 
     private final PerfCaptureSettings settings;
@@ -76,6 +84,17 @@ public final class ThreadTimerCapture implements SampleCapture {
     /** Threads whose stack was looked for and not found where the handler may copy it itself. */
     private final TidSet notPlaced = new TidSet(4096);
     private long placed;
+    /** The threads with a slot, as arrays for the nudge: made again when the timers change. */
+    private int[] nudgeTimers = new int[0];
+    private int[] nudgeTids = new int[0];
+    private int[] nudgeBytes = new int[0];
+    private int[] nudgeSlots = new int[0];
+    private int nudgeCount;
+    private boolean timersChanged;
+    private long lastNudgeNanos;
+    private long nudges;
+    /** The ring's counters as they were when it was unmapped: lost, foreign, short copies, nudges found blocked. */
+    private final long[] closingCounts = new long[4];
     private int[] own = new int[0];
     private boolean limitReported;
     private boolean resourceReported;
@@ -85,8 +104,11 @@ public final class ThreadTimerCapture implements SampleCapture {
     private long threadsTimed;
     private boolean closed;
 
-    /** One thread's timer, the stack copy its samples carry, and its region slot (0: none). */
-    private record ThreadTimer(int id, int stackBytes, int slot) {
+    /**
+     * One thread's timer, the stack copy its samples carry, its region slot (0: none, when all are taken) and whether
+     * its stack's bounds were published there.
+     */
+    private record ThreadTimer(int id, int stackBytes, int slot, boolean placed) {
     }
 
     /** A capture of this process's threads ({@code settings.pid()} must be this process). */
@@ -120,7 +142,7 @@ public final class ThreadTimerCapture implements SampleCapture {
         }
         own = ownThreads.clone();
         Arrays.sort(own);
-        long address = ThreadTimerLibrary.Calls.mixflame_timer_install(SIGNAL, ringBytes);
+        long address = ThreadTimerLibrary.Calls.mixflame_timer_install(SIGNAL, ringBytes, settings.periodNanos());
         if (address < 0 && address > -4096) {
             throw new PerfCaptureUnavailableException("the in-thread timer's signal handler could not be installed "
                     + "(errno " + -address + ")");
@@ -160,6 +182,7 @@ public final class ThreadTimerCapture implements SampleCapture {
             if (Arrays.binarySearch(tids, e.getKey()) < 0) {
                 release(e.getValue());
                 it.remove();
+                timersChanged = true;
             }
         }
         for (Iterator<Integer> it = refused.iterator(); it.hasNext(); ) {
@@ -180,9 +203,15 @@ public final class ThreadTimerCapture implements SampleCapture {
             }
             boolean ownThread = Arrays.binarySearch(own, tid) >= 0;
             int bytes = ownThread ? 0 : settings.stackBytes();
-            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes, 0);
+            int slot = slots.nextClearBit(1);
+            slot = slot < TimerRing.REGION_SLOTS ? slot : 0;
+            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes, slot);
             if (id >= 0) {
-                timers.put(tid, new ThreadTimer(id, bytes, 0));
+                if (slot != 0) {
+                    slots.set(slot);
+                }
+                timers.put(tid, new ThreadTimer(id, bytes, slot, false));
+                timersChanged = true;
                 threadsTimed++;
             } else if (id != -EINVAL) { // EINVAL: the thread ended since it was listed
                 refused.add(tid);
@@ -192,6 +221,47 @@ public final class ThreadTimerCapture implements SampleCapture {
                             + "(ulimit -i); further threads are not sampled", timers.size());
                 }
             }
+        }
+    }
+
+    /**
+     * Every {@link #NUDGE_EVERY_NANOS}: signals the threads whose CPU timer is past its expiry without the kernel
+     * having seen it (it checks at its tick, for the thread running then; with many more threads wanting the CPU than
+     * there are cores, some run only between ticks). Their handlers sample them when they next run, weighted by the
+     * CPU time not yet accounted, and one that finds its thread blocked in a system call leaves it for the next.
+     */
+    @Override
+    public void catchUp() {
+        long now = System.nanoTime();
+        if (closed || now - lastNudgeNanos < NUDGE_EVERY_NANOS) {
+            return;
+        }
+        lastNudgeNanos = now;
+        if (timersChanged) {
+            timersChanged = false;
+            int n = 0;
+            int size = timers.size();
+            if (nudgeTimers.length < size) {
+                nudgeTimers = new int[size];
+                nudgeTids = new int[size];
+                nudgeBytes = new int[size];
+                nudgeSlots = new int[size];
+            }
+            for (Map.Entry<Integer, ThreadTimer> e : timers.entrySet()) {
+                ThreadTimer t = e.getValue();
+                if (t.slot() != 0) {
+                    nudgeTimers[n] = t.id();
+                    nudgeTids[n] = e.getKey();
+                    nudgeBytes[n] = t.stackBytes();
+                    nudgeSlots[n] = t.slot();
+                    n++;
+                }
+            }
+            nudgeCount = n;
+        }
+        if (nudgeCount > 0) {
+            nudges += ThreadTimerLibrary.Calls.mixflame_timer_nudge_overdue(nudgeTimers, nudgeTids, nudgeBytes,
+                    nudgeSlots, nudgeCount);
         }
     }
 
@@ -216,7 +286,8 @@ public final class ThreadTimerCapture implements SampleCapture {
             return false;
         }
         ThreadTimerLibrary.Calls.mixflame_timer_delete(old.id());
-        timers.put(tid, new ThreadTimer(id, bytes, old.slot()));
+        timers.put(tid, new ThreadTimer(id, bytes, old.slot(), old.placed()));
+        timersChanged = true;
         sample.reserveStack(bytes);
         return true;
     }
@@ -252,11 +323,11 @@ public final class ThreadTimerCapture implements SampleCapture {
     }
 
     /**
-     * Finds the stacks of the threads whose samples named none, in one reading of {@code /proc/self/maps}: the
-     * anonymous writable mapping holding the sample's sp, up to the thread's TLS block where that lies inside it (a
-     * thread glibc made has it just above its stack; the mapping alone may have merged with a neighbour), or the
-     * whole mapping for the main thread's {@code [stack]}. Each found is published in a region slot and its thread
-     * given a timer naming the slot; a thread whose stack is not found so is not looked for again.
+     * Finds the stacks of the threads whose samples were copied with {@code process_vm_readv}, in one reading of
+     * {@code /proc/self/maps}: the anonymous writable mapping holding the sample's sp, up to the thread's TLS block
+     * where that lies inside it (a thread glibc made has it just above its stack; the mapping alone may have merged
+     * with a neighbour), or the whole mapping for the main thread's {@code [stack]}. Each found is published in the
+     * thread's region slot; a thread whose stack is not found so is not looked for again.
      */
     private void placeStacks(TimerRing r) {
         List<MemoryMapping> maps;
@@ -269,27 +340,17 @@ public final class ThreadTimerCapture implements SampleCapture {
         for (int i = 0; i < unplaced; i++) {
             int tid = unplacedTids[i];
             ThreadTimer t = timers.get(tid);
-            if (t == null || t.slot() != 0) {
+            if (t == null || t.slot() == 0 || t.placed()) {
                 continue;
             }
             long high = stackTop(maps, unplacedSps[i], unplacedTps[i]);
-            int slot = slots.nextClearBit(1);
-            if (high == 0 || slot >= TimerRing.REGION_SLOTS) {
+            if (high == 0) {
                 notPlaced.add(tid);
                 continue;
             }
             MemoryMapping m = containing(maps, unplacedSps[i]);
-            long pages = Math.min(TimerRing.MAX_REGION_PAGES, (high - m.start()) >>> 12);
-            r.setRegion(slot, high, pages);
-            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), t.stackBytes(), slot);
-            if (id < 0) {
-                r.clearRegion(slot);
-                notPlaced.add(tid);
-                continue;
-            }
-            slots.set(slot);
-            ThreadTimerLibrary.Calls.mixflame_timer_delete(t.id());
-            timers.put(tid, new ThreadTimer(id, t.stackBytes(), slot));
+            r.setRegion(t.slot(), high, Math.min(TimerRing.MAX_REGION_PAGES, (high - m.start()) >>> 12));
+            timers.put(tid, new ThreadTimer(t.id(), t.stackBytes(), t.slot(), true));
             placed++;
         }
         unplaced = 0;
@@ -390,7 +451,8 @@ public final class ThreadTimerCapture implements SampleCapture {
             s.registers[UserRegisters.slot(UserRegisters.R15)] = memory.getLong(registers + 8 * CapturedThread.R15);
             s.ip = s.registers[UserRegisters.slot(UserRegisters.IP)];
             int length = memory.getInt(offset + TimerRing.RECORD_STACK_LENGTH);
-            if (memory.getInt(offset + TimerRing.RECORD_SLOT) == 0 && length > 0) {
+            if (length > 0 && memory.getInt(offset + TimerRing.RECORD_SLOT) != 0
+                    && memory.getInt(offset + TimerRing.RECORD_IN_PLACE) == 0) {
                 unplaced(s.tid, s.registers[UserRegisters.slot(UserRegisters.SP)],
                         memory.getLong(offset + TimerRing.RECORD_THREAD_POINTER));
             }
@@ -421,7 +483,7 @@ public final class ThreadTimerCapture implements SampleCapture {
     @Override
     public long lost() {
         TimerRing r = ring;
-        return r == null ? 0 : r.lost();
+        return r == null ? closingCounts[0] : r.lost();
     }
 
     /** Threads with a timer now. */
@@ -430,8 +492,11 @@ public final class ThreadTimerCapture implements SampleCapture {
     }
 
     @Override
-    public String describe() {
+    public synchronized String describe() {
         TimerRing r = ring;
+        long foreign = r == null ? closingCounts[1] : r.foreign();
+        long shortCopies = r == null ? closingCounts[2] : r.shortCopies();
+        long blocked = r == null ? closingCounts[3] : r.nudgesBlocked();
         StringBuilder text = new StringBuilder("in-thread CPU timers: ").append(threadsTimed)
                 .append(" threads sampled in their own signal handler");
         if (!refused.isEmpty()) {
@@ -444,11 +509,17 @@ public final class ThreadTimerCapture implements SampleCapture {
                     .append(" µs p50 / ").append(micros(handlerNanos.getValueAtPercentile(99)))
                     .append(" µs p99 per sample");
         }
-        if (r != null && r.foreign() > 0) {
-            text.append("; ").append(r.foreign()).append(" signals of other senders passed on");
+        if (nudges > 0) {
+            text.append("; ").append(nudges).append(" threads signalled when their timer's expiry went unseen");
+            if (blocked > 0) {
+                text.append(" (").append(blocked).append(" found blocked, left for the next)");
+            }
         }
-        if (r != null && r.shortCopies() > 0) {
-            text.append("; ").append(r.shortCopies()).append(" samples without a stack copy");
+        if (foreign > 0) {
+            text.append("; ").append(foreign).append(" signals of other senders passed on");
+        }
+        if (shortCopies > 0) {
+            text.append("; ").append(shortCopies).append(" samples without a stack copy");
         }
         return text.toString();
     }
@@ -464,7 +535,7 @@ public final class ThreadTimerCapture implements SampleCapture {
      * unmaps the ring. Idempotent.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
@@ -474,6 +545,11 @@ public final class ThreadTimerCapture implements SampleCapture {
         }
         timers.clear();
         if (ring != null) {
+            TimerRing r = ring;
+            closingCounts[0] = r.lost();
+            closingCounts[1] = r.foreign();
+            closingCounts[2] = r.shortCopies();
+            closingCounts[3] = r.nudgesBlocked();
             ring = null;
             int result = ThreadTimerLibrary.Calls.mixflame_timer_uninstall(UNINSTALL_WAIT_MILLIS);
             if (result < 0) {

@@ -103,13 +103,16 @@ final class ThreadTimerLibrary {
         }
 
         /** Maps the ring and installs the handler: the ring's address, or -errno. */
-        static native long mixflame_timer_install(int signal, long capacity);
+        static native long mixflame_timer_install(int signal, long capacity, long intervalNanos);
 
         /** Restores the handler that was there: 0, 1 when the ring was left mapped, or -errno. */
         static native int mixflame_timer_uninstall(int waitMillis);
 
         /** A timer on a thread's CPU clock, its signal naming its region slot (0: none): its id, or -errno. */
         static native int mixflame_timer_create(int tid, long intervalNanos, int stackBytes, int slot);
+
+        /** Signals each of {@code n} threads whose timer is past its expiry unseen: how many were signalled. */
+        static native int mixflame_timer_nudge_overdue(int[] timers, int[] tids, int[] stackBytes, int[] slots, int n);
 
         /** Deletes a timer: 0 or -errno. */
         static native int mixflame_timer_delete(int timer);

@@ -16,7 +16,7 @@ final class TimerRing {
     static final int HEADER_BYTES = 256;
     /** Slots of the region table, between the header and the records; slot 0 is never used. */
     static final int REGION_SLOTS = 8192;
-    static final int REGION_BYTES = REGION_SLOTS * 8;
+    static final int REGION_BYTES = REGION_SLOTS * 16;
     /** Where the records begin. */
     static final int DATA_OFFSET = HEADER_BYTES + REGION_BYTES;
     private static final int REGION_SIZE_BITS = 16;
@@ -27,6 +27,7 @@ final class TimerRing {
     private static final int CAPACITY = 144;
     private static final int FOREIGN = 152;
     private static final int SHORT_COPIES = 160;
+    private static final int NUDGES_BLOCKED = 176;
 
     static final int RECORD_SAMPLE = 1;
     static final int RECORD_PADDING = 2;
@@ -38,6 +39,7 @@ final class TimerRing {
     static final int RECORD_OVERRUN = 32;
     static final int RECORD_HANDLER_NANOS = 36;
     static final int RECORD_SLOT = 40;
+    static final int RECORD_IN_PLACE = 44;
     static final int RECORD_THREAD_POINTER = 48;
     static final int RECORD_REGISTERS = 56;
     static final int RECORD_STACK = 192;
@@ -135,12 +137,18 @@ final class TimerRing {
                 || high >>> (64 - REGION_SIZE_BITS) != 0) {
             throw new IllegalArgumentException("no region for slot " + slot);
         }
-        LONGS.setRelease(memory, HEADER_BYTES + 8 * slot, (high << REGION_SIZE_BITS) | pages);
+        LONGS.setRelease(memory, HEADER_BYTES + 16 * slot, (high << REGION_SIZE_BITS) | pages);
     }
 
-    /** Empties region slot {@code slot}. */
+    /** Empties region slot {@code slot}: its stack and the CPU time accounted for its thread. */
     void clearRegion(int slot) {
-        LONGS.setRelease(memory, HEADER_BYTES + 8 * slot, 0L);
+        LONGS.setRelease(memory, HEADER_BYTES + 16 * slot, 0L);
+        LONGS.setRelease(memory, HEADER_BYTES + 16 * slot + 8, 0L);
+    }
+
+    /** Nudges that found their thread blocked in a system call, which waited for the next. */
+    long nudgesBlocked() {
+        return (long) LONGS.getOpaque(memory, NUDGES_BLOCKED);
     }
 
     /** Samples the handlers found no room for. */

@@ -341,6 +341,7 @@ public final class PerfEngine implements SamplingEngine {
                 long t1 = System.nanoTime();
                 costs.drained(t0, t1);
                 if (t1 - lastPoll >= THREAD_POLL_NANOS) {
+                    capture.catchUp();
                     int count = capture.threadCount();
                     if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
                         capture.refreshThreads();

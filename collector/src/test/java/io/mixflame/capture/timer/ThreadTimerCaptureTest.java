@@ -12,11 +12,14 @@ import io.mixflame.process.linux.LibcLibrary;
 import io.mixflame.process.linux.ProcThreadSelf;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +73,96 @@ class ThreadTimerCaptureTest {
         assertThat(capture.lost()).isZero();
         // After its first drain the thread's stack was found, and the handler copied it in place from then on.
         assertThat(capture.describe()).contains("1 threads sampled").contains("1 of them with stacks copied in place");
+    }
+
+    /**
+     * Threads that run 2 ms in every 8: on a kernel whose tick is 4 ms (CONFIG_HZ=250) a burst falls between ticks at
+     * one phase of the period, and the period keeps it there, so the kernel never sees such a thread's timer expire
+     * (half the threads, at random). The capture signals them itself: each is sampled while it works in bursts, and
+     * once they have run busy for a moment at the end, their samples stand for all the CPU time they used.
+     */
+    @Test
+    void threadsTheKernelsTickNeverSeesAreSampledForTheirCpuTime() throws Exception {
+        int n = 4;
+        int[] tids = new int[n];
+        long[] cpu = new long[n];
+        long[] end = new long[n];
+        ProcThreadSource kernel = new ProcThreadSource(OwnPid.get());
+        CountDownLatch known = new CountDownLatch(n);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicBoolean bursts = new AtomicBoolean(true);
+        Thread[] threads = new Thread[n];
+        for (int i = 0; i < n; i++) {
+            int index = i;
+            threads[i] = new Thread(() -> {
+                tids[index] = ProcThreadSelf.tid();
+                known.countDown();
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                long x = 0;
+                for (long period = System.nanoTime(); bursts.get(); period += 8_000_000L) {
+                    while (System.nanoTime() - period < 2_000_000L) {
+                        x += x * 31 + 7;
+                    }
+                    long sleep = period + 8_000_000L - System.nanoTime();
+                    if (sleep > 0) {
+                        LockSupport.parkNanos(sleep);
+                    }
+                }
+                // Busy for 100 ms: running at ticks, the thread's last samples account for all it used.
+                for (long start = System.nanoTime(); System.nanoTime() - start < 100_000_000L; ) {
+                    x += x * 31 + 7;
+                }
+                sink = x;
+                // The thread's own clock: schedstat, read while it runs, lacks the slice it is in.
+                end[index] = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+            }, "timer-test-burst-" + i);
+            threads[i].setDaemon(true);
+            threads[i].start();
+        }
+        known.await();
+        Samples[] samples = new Samples[n];
+        for (int i = 0; i < n; i++) {
+            samples[i] = new Samples(tids[i]);
+            cpu[i] = kernel.cpuTimeNanos(tids[i]);
+        }
+        PerfCaptureSettings settings = new PerfCaptureSettings(OwnPid.get(), INTERVAL, 4096, 1, 16, false);
+        capture = new ThreadTimerCapture(settings, new Threads(tids), ThreadTimerCapture.MIN_RING_BYTES);
+        capture.start(new int[0]);
+        Consumer<RawSample> each = s -> {
+            for (Samples one : samples) {
+                if (one.tid() == s.tid) {
+                    one.accept(s);
+                }
+            }
+        };
+        go.countDown();
+        // Until every thread has been sampled at work in its bursts (never, for some, without the capture's signals).
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (Arrays.stream(samples).anyMatch(one -> one.count < 3) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            capture.catchUp();
+            capture.drain(each);
+        }
+        for (int i = 0; i < n; i++) {
+            assertThat(samples[i].count).as("samples of thread %d in its bursts (%s)", i, capture.describe())
+                    .isGreaterThanOrEqualTo(3);
+        }
+        bursts.set(false);
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+        capture.drain(each);
+        capture.close();
+        for (int i = 0; i < n; i++) {
+            double owed = (end[i] - cpu[i]) / (double) INTERVAL;
+            // Less what the thread used after its last sample: an interval and a 4-ms tick at most.
+            assertThat((double) samples[i].weight).as("intervals sampled of thread %d against %s of its CPU (%s)", i,
+                    owed, capture.describe()).isBetween(owed - 4, owed + 1);
+        }
     }
 
     @Test
@@ -173,6 +266,11 @@ class ThreadTimerCaptureTest {
     /** Counts the samples of one thread. */
     private static final class Samples implements Consumer<RawSample> {
         private final int tid;
+
+        int tid() {
+            return tid;
+        }
+
         long weight;
         int count;
         int others;
@@ -226,6 +324,29 @@ class ThreadTimerCaptureTest {
             }
         }
         throw new IOException("no " + field + " in " + status);
+    }
+
+    /** A thread source of given threads. */
+    private record Threads(int[] tids) implements ThreadSource {
+        @Override
+        public int count() {
+            return tids.length;
+        }
+
+        @Override
+        public int[] list() {
+            return tids.clone();
+        }
+
+        @Override
+        public String name(int t) {
+            return "timer-test-burst";
+        }
+
+        @Override
+        public long cpuTimeNanos(int t) {
+            return -1;
+        }
     }
 
     /** A thread source of one thread. */
