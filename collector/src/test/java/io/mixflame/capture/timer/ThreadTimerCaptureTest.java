@@ -165,6 +165,36 @@ class ThreadTimerCaptureTest {
         }
     }
 
+    /** Draining the ring into reused samples, and asking the timers which are overdue, allocates nothing. */
+    @Test
+    void drainingAllocatesNothingInTheSteadyState() throws Exception {
+        Spinner spinner = spin(false);
+        capture = start(spinner.tid, 16 * 1024, ThreadTimerCapture.MIN_RING_BYTES);
+        Samples samples = new Samples(spinner.tid);
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)
+                ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        // Warm: the drain's code compiled, the thread's stack found.
+        while (samples.count < 1000 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            capture.catchUp();
+            capture.drain(samples);
+        }
+        int before = samples.count;
+        long allocatedBefore = 0;
+        long allocated = 0;
+        while (samples.count - before < 600 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            allocatedBefore = threads.getThreadAllocatedBytes(self);
+            capture.catchUp();
+            capture.drain(samples);
+            allocated += threads.getThreadAllocatedBytes(self) - allocatedBefore;
+        }
+        assertThat(samples.count - before).as("samples drained after the warm-up").isGreaterThanOrEqualTo(600);
+        assertThat(allocated).as("bytes allocated draining %s samples", samples.count - before).isZero();
+    }
+
     @Test
     void closingRemovesEveryTimerTheHandlerAndPendingSignals() throws Exception {
         boolean caughtBefore = caught(SIGPROF);
