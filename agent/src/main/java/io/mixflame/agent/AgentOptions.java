@@ -11,6 +11,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.jfr.JdkEventSettings;
 import io.mixflame.engine.wall.ThreadState;
+import io.mixflame.platform.TargetProcesses;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.FrameFilter;
@@ -138,6 +139,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         long loop = 0;
         int keep = DEFAULT_KEEP;
         EngineChoice engine = EngineChoice.AUTO;
+        boolean engineGiven = false;
+        boolean cpuTimer = false;
         String log = null;
         String title = null;
         String reply = null;
@@ -173,8 +176,13 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                         case "alloc" -> allocBytes = Math.max(allocBytes, 0);
                         case "lock" -> lockNanos = lockNanos == JdkEventSettings.OFF ? DEFAULT_LOCK_NANOS : lockNanos;
                         case "cpu", "wall" -> event = ProfilingEvent.parse(value);
+                        // async-profiler's CPU timers: CPU time sampled in each thread's signal handler.
+                        case "ctimer", "itimer" -> {
+                            event = ProfilingEvent.CPU;
+                            cpuTimer = true;
+                        }
                         default -> throw new IllegalArgumentException("unknown event '" + value
-                                + "' (expected cpu, wall, alloc or lock)");
+                                + "' (expected cpu, wall, alloc, lock, ctimer or itimer)");
                     }
                 }
                 case "alloc" -> allocBytes = value == null ? Math.max(allocBytes, 0)
@@ -223,7 +231,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "loop" -> loop = duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
                 case "keep" -> keep = positiveInt(key, value);
-                case "engine" -> engine = EngineChoice.parse(required(key, value));
+                case "engine" -> {
+                    engine = EngineChoice.parse(required(key, value));
+                    engineGiven = true;
+                }
                 case "log", "loglevel" -> {
                     log = required(key, value);
                     LogLevel.parse(log);
@@ -252,6 +263,9 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         }
         long intervalNanos = interval != null ? interval
                 : event == ProfilingEvent.WALL ? DEFAULT_WALL_INTERVAL : DEFAULT_CPU_INTERVAL;
+        if (cpuTimer && !engineGiven && !TargetProcesses.onWindows()) {
+            engine = EngineChoice.TIMER;
+        }
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
                 new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total,

@@ -143,13 +143,24 @@ class AgentOptionsTest {
         assertThat(AgentOptions.parse("status").action()).isEqualTo(AgentAction.STATUS);
     }
 
+    @Test
+    void asyncProfilersCpuTimersAreCpuProfilesTakenInTheThreadsUnlessAnEngineIsGiven() {
+        for (String timer : new String[] {"ctimer", "itimer"}) {
+            AgentOptions o = AgentOptions.parse("start,event=" + timer);
+            assertThat(o.event()).isEqualTo(ProfilingEvent.CPU);
+            assertThat(o.engine()).isEqualTo(EngineChoice.TIMER);
+        }
+        assertThat(AgentOptions.parse("start,event=ctimer,engine=perf").engine()).isEqualTo(EngineChoice.PERF);
+        assertThat(AgentOptions.parse("start,engine=jfr,event=itimer").engine()).isEqualTo(EngineChoice.JFR);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "frobnicate|unknown option 'frobnicate'",
         "interval=banana|interval: not a duration: 'banana'",
         "interval=10parsecs|unknown unit in '10parsecs'",
         "interval=1us|interval=1us is below the minimum of 100us",
-        "event=itimer|unknown event 'itimer' (expected cpu, wall, alloc or lock)",
+        "event=cputime|unknown event 'cputime' (expected cpu, wall, alloc, lock, ctimer or itimer)",
         "alloc=lots|alloc=lots is not a size in bytes (such as 512k)",
         "alloc=2048g|alloc=2048g is not a size in bytes",
         "lock=soon|lock: not a duration: 'soon'",

@@ -80,7 +80,7 @@ class BadInputIT {
             CommandRun bad = CommandRun.tool(JDK, dir.resolve("bad"), List.of("attach", pid, "start,event=nope"));
             assertThat(bad.status()).isEqualTo(2);
             assertThat(bad.stderr().strip())
-                    .isEqualTo("mixflame attach: unknown event 'nope' (expected cpu, wall, alloc or lock)");
+                    .isEqualTo("mixflame attach: unknown event 'nope' (expected cpu, wall, alloc, lock, ctimer or itimer)");
 
             CommandRun unwritable = CommandRun.tool(JDK, dir.resolve("start"),
                     List.of("attach", pid, "start,file=" + dir.resolve("missing/out.collapsed")));

@@ -163,6 +163,41 @@ class ThreadTimerEngineIT {
         }
     }
 
+    /** Virtual threads are sampled on their carriers: their frames under the carrier threads' names. */
+    @ParameterizedTest
+    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    void virtualThreadsAreSampledOnTheirCarriers(Path jdk) throws Exception {
+        Assumptions.assumeTrue(feature(jdk) >= 21,
+                "not run: virtual threads need JDK 21 or later, and " + jdk + " is older");
+        List<String> prefix = denied("nobody", "perf_event_open", null);
+        Path profile = dir.resolve("virtual/profile.collapsed");
+        run(prefix, jdk, "virtual", "VirtualBurnApp", "interval=5ms", List.of(), "4", "8");
+        long burning = 0;
+        long onCarriers = 0;
+        for (String line : Files.readAllLines(profile, StandardCharsets.UTF_8)) {
+            if (line.contains("VirtualBurnApp.burn")) {
+                long n = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                burning += n;
+                if (line.startsWith("[ForkJoinPool-")) {
+                    onCarriers += n;
+                }
+            }
+        }
+        // Two cores busy for four seconds at 5 ms: some 1 600 samples, the start-up's aside.
+        assertThat(burning).as("samples in the virtual threads' work").isGreaterThan(800);
+        assertThat(onCarriers).as("of them under a carrier thread").isEqualTo(burning);
+    }
+
+    private static int feature(Path jdk) throws IOException {
+        for (String line : Files.readAllLines(jdk.resolve("release"))) {
+            if (line.startsWith("JAVA_VERSION=")) {
+                String v = line.substring(line.indexOf('"') + 1);
+                return Integer.parseInt(v.split("[.\"]")[0]);
+            }
+        }
+        return 0;
+    }
+
     /** A run's profile and what the program printed. */
     private record Run(String header, Map<String, Long> samples, Map<String, Long> cpu, long total, long unknown,
                        long noteSamples, long lost, long dropped) {
