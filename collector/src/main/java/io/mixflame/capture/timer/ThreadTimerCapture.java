@@ -8,18 +8,14 @@ import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.UserRegisters;
-import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ThreadSource;
-import io.mixflame.process.linux.ProcMaps;
 import io.mixflame.process.linux.ProcThreadSource;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -35,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * perf's rings; a drain leaves samples in the ring while the walker has no room for them, so a stalled walker costs
  * ring space, not samples, and a full ring counts what it refused as lost. Threads started later get a timer when
  * the sampler lists the threads again; ended threads' timers are deleted. Each expiry the kernel merged into one
- * signal (a CPU timer is checked at scheduler ticks) is an interval of CPU time the sample stands for: its weight.
- * Each thread's timer names a slot of the ring's region table, where the handler accounts the thread's CPU time
+ * signal (a CPU timer is checked at scheduler ticks) is an interval of CPU time the sample stands for: its weight,
+ * where the thread has no slot of the ring's region table (all taken). Each thread's timer names a slot of the ring's region table, where the handler accounts the thread's CPU time
  * (so a sample's weight is the whole intervals of CPU it stands for, whatever ticks the kernel saw) and, once a drain
  * has seen the thread's first samples (copied with {@code process_vm_readv}) and found its stack in
  * {@code /proc/self/maps} (the mapping holding its sp, up to its TLS block), the stack's bounds, within which the
@@ -55,8 +51,6 @@ public final class ThreadTimerCapture implements SampleCapture {
     static final long MIN_RING_BYTES = 4L << 20;
     static final long MAX_RING_BYTES = 64L << 20;
     private static final int UNINSTALL_WAIT_MILLIS = 1_000;
-    /** Threads whose stacks one drain looks for at most; the rest wait for the next. */
-    private static final int UNPLACED = 64;
     /**
      * How often the threads' timers are asked whether they are past their expiry unseen: a system call per thread
      * with a slot (about a microsecond each).
@@ -76,13 +70,9 @@ public final class ThreadTimerCapture implements SampleCapture {
     private TimerRing ring;
     /** Region slots in use (slot 0 never is). */
     private final BitSet slots = new BitSet(TimerRing.REGION_SLOTS);
-    /** Threads whose samples named no stack region in the last drain, with an sp and thread pointer of theirs. */
-    private final int[] unplacedTids = new int[UNPLACED];
-    private final long[] unplacedSps = new long[UNPLACED];
-    private final long[] unplacedTps = new long[UNPLACED];
-    private int unplaced;
-    /** Threads whose stack was looked for and not found where the handler may copy it itself. */
-    private final TidSet notPlaced = new TidSet(4096);
+    /** Finds the stacks of threads whose samples were copied with process_vm_readv. */
+    private final StackLocator stacks = new StackLocator();
+    private final Placement placement = new Placement();
     private long placed;
     /** The threads with a slot, as arrays for the nudge: made again when the timers change. */
     private int[] nudgeTimers = new int[0];
@@ -316,93 +306,31 @@ public final class ThreadTimerCapture implements SampleCapture {
         } finally {
             reader.consumer = null;
             reader.room = null;
-            if (unplaced > 0) {
-                placeStacks(r);
+            if (stacks.pending()) {
+                stacks.locate(settings.pid(), placement);
             }
         }
     }
 
-    /**
-     * Finds the stacks of the threads whose samples were copied with {@code process_vm_readv}, in one reading of
-     * {@code /proc/self/maps}: the anonymous writable mapping holding the sample's sp, up to the thread's TLS block
-     * where that lies inside it (a thread glibc made has it just above its stack; the mapping alone may have merged
-     * with a neighbour), or the whole mapping for the main thread's {@code [stack]}. Each found is published in the
-     * thread's region slot; a thread whose stack is not found so is not looked for again.
-     */
-    private void placeStacks(TimerRing r) {
-        List<MemoryMapping> maps;
-        try {
-            maps = ProcMaps.read(settings.pid());
-        } catch (IOException e) {
-            unplaced = 0;
-            return;
-        }
-        for (int i = 0; i < unplaced; i++) {
-            int tid = unplacedTids[i];
+    /** Publishes the stacks the locator found in the threads' region slots. */
+    private final class Placement implements StackLocator.Target {
+        @Override
+        public int slotOf(int tid) {
             ThreadTimer t = timers.get(tid);
-            if (t == null || t.slot() == 0 || t.placed()) {
-                continue;
-            }
-            long high = stackTop(maps, unplacedSps[i], unplacedTps[i]);
-            if (high == 0) {
-                notPlaced.add(tid);
-                continue;
-            }
-            MemoryMapping m = containing(maps, unplacedSps[i]);
-            r.setRegion(t.slot(), high, Math.min(TimerRing.MAX_REGION_PAGES, (high - m.start()) >>> 12));
-            timers.put(tid, new ThreadTimer(t.id(), t.stackBytes(), t.slot(), true));
-            placed++;
+            return t == null || t.placed() ? 0 : t.slot();
         }
-        unplaced = 0;
-    }
 
-    /**
-     * Where the stack holding {@code sp} ends, for a copy with plain loads: the thread pointer {@code tp} where it lies
-     * in the same anonymous writable mapping above sp, the mapping's end for the main thread's {@code [stack]}; 0 when
-     * neither (an alternate signal stack, a coroutine's, a thread made without glibc).
-     */
-    static long stackTop(List<MemoryMapping> maps, long sp, long tp) {
-        MemoryMapping m = containing(maps, sp);
-        if (m == null || !m.readable() || !m.writable() || m.isFile() || m.executable()) {
-            return 0;
-        }
-        if (tp > sp && m.contains(tp - 1)) {
-            return tp;
-        }
-        return m.path().equals("[stack]") ? m.end() : 0;
-    }
-
-    private static MemoryMapping containing(List<MemoryMapping> maps, long address) {
-        int lo = 0;
-        int hi = maps.size() - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            MemoryMapping m = maps.get(mid);
-            if (Long.compareUnsigned(address, m.start()) < 0) {
-                hi = mid - 1;
-            } else if (Long.compareUnsigned(address, m.end()) >= 0) {
-                lo = mid + 1;
-            } else {
-                return m;
-            }
-        }
-        return null;
-    }
-
-    /** Notes a sample whose thread's stack is not yet known to the handler. */
-    private void unplaced(int tid, long sp, long tp) {
-        if (unplaced == UNPLACED || notPlaced.contains(tid)) {
-            return;
-        }
-        for (int i = 0; i < unplaced; i++) {
-            if (unplacedTids[i] == tid) {
+        @Override
+        public void found(int tid, int slot, long high, long pages) {
+            ThreadTimer t = timers.get(tid);
+            TimerRing r = ring;
+            if (t == null || r == null) {
                 return;
             }
+            r.setRegion(slot, high, pages);
+            timers.put(tid, new ThreadTimer(t.id(), t.stackBytes(), slot, true));
+            placed++;
         }
-        unplacedTids[unplaced] = tid;
-        unplacedSps[unplaced] = sp;
-        unplacedTps[unplaced] = tp;
-        unplaced++;
     }
 
     /** Deletes a thread's timer and gives its region slot back. */
@@ -453,7 +381,7 @@ public final class ThreadTimerCapture implements SampleCapture {
             int length = memory.getInt(offset + TimerRing.RECORD_STACK_LENGTH);
             if (length > 0 && memory.getInt(offset + TimerRing.RECORD_SLOT) != 0
                     && memory.getInt(offset + TimerRing.RECORD_IN_PLACE) == 0) {
-                unplaced(s.tid, s.registers[UserRegisters.slot(UserRegisters.SP)],
+                stacks.note(s.tid, s.registers[UserRegisters.slot(UserRegisters.SP)],
                         memory.getLong(offset + TimerRing.RECORD_THREAD_POINTER));
             }
             s.reserveStack(length);
