@@ -1,6 +1,7 @@
 package io.mixflame.cli;
 
 import io.mixflame.agent.AgentOptions;
+import io.mixflame.agent.EngineChoice;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -67,6 +68,12 @@ record RecordArguments(long pid, AgentOptions options) {
             // Allocation and lock profiles are streamed from JFR inside the JVM; there is no way in from outside.
             throw new IllegalArgumentException("record --pid samples cpu or wall from outside the JVM and cannot "
                     + "profile alloc or lock; for those, load the agent (-javaagent, attach or launch)");
+        }
+        if (parsed.engine() == EngineChoice.TIMER) {
+            // The timers are taken in the target's own threads, by a signal handler the agent installs there.
+            throw new IllegalArgumentException("record --pid samples from outside the JVM and cannot take CPU timers "
+                    + "in its threads (engine=timer, event=ctimer or itimer); use -e cpu, or load the agent (attach "
+                    + "PID start,event=ctimer)");
         }
         if (parsed.push().pushes()) {
             throw new IllegalArgumentException("record --pid writes one file and pushes nothing; otlp= and pyroscope="
