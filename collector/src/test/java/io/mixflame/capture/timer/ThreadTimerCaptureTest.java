@@ -251,7 +251,7 @@ class ThreadTimerCaptureTest {
 
     private ThreadTimerCapture start(int tid, int stackBytes, long ringBytes) throws Exception {
         PerfCaptureSettings settings = new PerfCaptureSettings(OwnPid.get(), INTERVAL, stackBytes, 1, 16, false);
-        ThreadTimerCapture c = new ThreadTimerCapture(settings, new OneThread(tid), ringBytes);
+        ThreadTimerCapture c = new ThreadTimerCapture(settings, new Threads(new int[] {tid}), ringBytes);
         c.start(new int[0]);
         return c;
     }
@@ -370,30 +370,7 @@ class ThreadTimerCaptureTest {
 
         @Override
         public String name(int t) {
-            return "timer-test-burst";
-        }
-
-        @Override
-        public long cpuTimeNanos(int t) {
-            return -1;
-        }
-    }
-
-    /** A thread source of one thread. */
-    private record OneThread(int tid) implements ThreadSource {
-        @Override
-        public int count() {
-            return 1;
-        }
-
-        @Override
-        public int[] list() {
-            return new int[] {tid};
-        }
-
-        @Override
-        public String name(int t) {
-            return "timer-test-spinner";
+            return "timer-test";
         }
 
         @Override
