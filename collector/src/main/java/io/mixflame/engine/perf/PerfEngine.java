@@ -44,7 +44,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The native engine: perf_events samples of every thread (registers and a copy of the stack, taken by the kernel,
- * no signals, no safepoint bias), walked into mixed Java and native stacks. The kernel writes them into one ring
+ * no signals, no safepoint bias), walked into mixed Java and native stacks; or, as the timer engine
+ * ({@link #withThreadTimers}), the same pipeline over samples each thread takes of itself in a signal handler
+ * ({@link ThreadTimerCapture}), where perf events are refused. The kernel writes them into one ring
  * buffer per CPU shared by all threads ({@link PerCpuPerfCapture}; a ring per thread where that cannot be had). A
  * sampler thread drains the rings into a bounded pool of sample buffers; a walker thread unwinds and names them into
  * the profile; a names thread takes each thread's name as its first sample is seen, while it lives. When the pool is
