@@ -14,9 +14,8 @@ public final class RawSample {
     /** Kernel timestamp (ns). */
     public long time;
     /**
-     * Intervals of CPU time the sample stands for: 1, or more where one signal carried several expirations of a
-     * thread's timer (an in-thread capture's timer is checked at scheduler ticks, which may be longer than the
-     * interval).
+     * Intervals of CPU time the sample stands for: 1 for perf's samples; for the timer engine's, the whole intervals
+     * of the thread's CPU time its handler accounted since the thread's last sample.
      */
     public int weight = 1;
     /** The sample's ip (a kernel address when the thread was in the kernel). */

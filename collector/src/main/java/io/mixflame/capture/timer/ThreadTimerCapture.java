@@ -89,7 +89,6 @@ public final class ThreadTimerCapture implements SampleCapture {
     private boolean limitReported;
     private boolean resourceReported;
     private long samples;
-    private long expirations;
     /** Threads given a timer so far, ended ones included. */
     private long threadsTimed;
     private boolean closed;
@@ -392,7 +391,6 @@ public final class ThreadTimerCapture implements SampleCapture {
             handlerNanos.recordValue(Math.min(HIGHEST_NANOS,
                     Integer.toUnsignedLong(memory.getInt(offset + TimerRing.RECORD_HANDLER_NANOS))));
             samples++;
-            expirations += s.weight;
             consumer.accept(s);
             return true;
         }
@@ -403,13 +401,9 @@ public final class ThreadTimerCapture implements SampleCapture {
         return samples;
     }
 
-    /** Intervals of CPU time the samples so far stand for (a sample's weight is the expirations it merged). */
-    public long expirations() {
-        return expirations;
-    }
-
+    /** Synchronized with {@link #close}, which unmaps the ring: the cost note may ask from another thread. */
     @Override
-    public long lost() {
+    public synchronized long lost() {
         TimerRing r = ring;
         return r == null ? closingCounts[0] : r.lost();
     }
