@@ -61,6 +61,12 @@ public final class SuspendEngine implements SamplingEngine {
     private final CpuTimes cpuTimes = new CpuTimes();
     private final ListingPace listing = new ListingPace();
     private long samples;
+    /** The intervals the samples stood for, and the most one stood for: more than one each when ticks come late. */
+    private long intervalsCounted;
+    private long mostInOne;
+    /** The sum of the squares of the intervals each sample stood for: over {@link #intervalsCounted}, how far they clump. */
+    private long intervalsSquared;
+    private volatile boolean cpuEvent;
     private long failures;
     private long ticks;
     private long intervalNanos;
@@ -146,6 +152,7 @@ public final class SuspendEngine implements SamplingEngine {
     private void loop(SamplingSettings settings, SampleSink sink) {
         ThreadSource threads = target.threads();
         boolean cpu = settings.event() == ProfilingEvent.CPU;
+        cpuEvent = cpu;
         long interval = settings.intervalNanos();
         long next = System.nanoTime();
         try {
@@ -212,6 +219,9 @@ public final class SuspendEngine implements SamplingEngine {
             stacks.renameRoots(sink);
             sink.add(frames, depth, count, weight, clock.epochNanos(captured.time()));
             samples++;
+            intervalsCounted += count;
+            mostInOne = Math.max(mostInOne, count);
+            intervalsSquared += count * count;
         } catch (RuntimeException e) {
             failures++;
             LOG.debug("a sample could not be walked: {}", e.toString());
@@ -293,8 +303,15 @@ public final class SuspendEngine implements SamplingEngine {
         }
         // A sampler that falls behind its interval (a slow walk, a slow system such as Wine) skips ticks rather than
         // bursting; how many it kept of those asked for tells a thin profile's cause from a quiet target.
+        // A sample standing for several intervals (its thread's CPU since it was last counted, when ticks come late)
+        // counts as that many: said, so that a reader judging shares by counts knows how far they clump. The average
+        // is over intervals (how many intervals the sample each interval was counted with stood for), which is what
+        // divides counts into independent samples.
+        String counted = !cpuEvent || intervalsCounted == 0 ? ""
+                : ", standing for " + intervalsCounted + " intervals of CPU (at most " + mostInOne + " in one, "
+                + FixedPoint.format((double) intervalsSquared / intervalsCounted, 2) + " in an interval's sample on average)";
         notes.add(samples + " samples, " + failures + " failed captures in " + TickRate.describe(ticks, end - startNanos,
-                intervalNanos) + ", " + walked + cpu);
+                intervalNanos) + counted + ", " + walked + cpu);
         notes.add(stopped);
         ReadsPerSample r = reads;
         String read = r == null ? "" : r.describe(target.systemReads());

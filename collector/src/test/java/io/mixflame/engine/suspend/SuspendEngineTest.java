@@ -95,6 +95,23 @@ class SuspendEngineTest {
                 .isBetween(4 * quarter[0] - 4, 4 * quarter[0] + 4);
         assertThat(full[1]).isEqualTo(full[0] * INTERVAL);
         assertThat(quarter[1]).isEqualTo(quarter[0] * INTERVAL);
+        // Each look finds at most one whole interval here, so no sample stands for more than one.
+        assertThat(engine.costNotes().get(0)).as("the cost note").contains(", standing for " + (full[0] + quarter[0])
+                + " intervals of CPU (at most 1 in one, 1.00 in an interval's sample on average)");
+    }
+
+    /** A thread that used several intervals between two looks is sampled once for all of them, and the note says so. */
+    @Test
+    void samplesStandingForSeveralIntervalsAreSaid() throws Exception {
+        threads.alive = new int[] {FULL};
+        threads.fullStep = 3 * INTERVAL;
+        SuspendEngine engine = new SuspendEngine(target);
+        Map<String, long[]> byThread = run(ProfilingEvent.CPU, engine);
+        long[] full = byThread.get("full");
+        assertThat(full[0]).as("intervals counted").isPositive().isEqualTo(3 * capture.captured.get(FULL));
+        assertThat(engine.costNotes().get(0)).as("the cost note")
+                .contains(capture.captured.get(FULL) + " samples, ")
+                .contains(", standing for " + full[0] + " intervals of CPU (at most 3 in one, 3.00 in an interval's sample on average)");
     }
 
     @Test
@@ -154,6 +171,8 @@ class SuspendEngineTest {
         int[] alive = {BUSY, IDLE, UNREADABLE, UNCAPTURABLE};
         final AtomicLong busyCpu = new AtomicLong();
         final AtomicLong fullCpu = new AtomicLong();
+        /** The CPU the full thread used between two looks. */
+        volatile long fullStep = INTERVAL;
         final AtomicLong quarterCpu = new AtomicLong();
 
         @Override
@@ -184,7 +203,7 @@ class SuspendEngineTest {
                 case BUSY -> busyCpu.addAndGet(1_000_000L);
                 case IDLE -> 5_000_000L;
                 case UNREADABLE -> -1;
-                case FULL -> fullCpu.addAndGet(INTERVAL);
+                case FULL -> fullCpu.addAndGet(fullStep);
                 case QUARTER -> quarterCpu.addAndGet(INTERVAL / 4);
                 default -> 7_000_000L;
             };

@@ -3,6 +3,7 @@ package io.mixflame.examples.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.examples.CollapsedShares;
+import io.mixflame.examples.CountClumping;
 import io.mixflame.examples.ProfilePeriods;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.CommandRun;
@@ -29,9 +30,11 @@ class WindowsLaunchIT {
 
     @Test
     void cpuExampleLaunchedWithProfilingShowsItsSplitAndWholeMixedStacks() throws Exception {
+        CountClumping clumping = new CountClumping();
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(4), 100);
-        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), p -> splitSamples(CollapsedShares.read(p)),
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
+                p -> (long) clumping.samples(splitSamples(CollapsedShares.read(p))),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
                     CommandRun run = launch("cpu", out, length);
@@ -43,6 +46,9 @@ class WindowsLaunchIT {
                             .containsPattern("# note: helper process: threads stopped [\\d.]+ \\S+ p50");
                     assertThat(text).as("ticks kept of those asked for")
                             .containsPattern("# note: helper process: \\d+ samples, .* in \\d+ of \\d+ ticks asked for");
+                    assertThat(text).as("the intervals the samples stood for")
+                            .containsPattern("standing for \\d+ intervals of CPU \\(at most \\d+ in one, [\\d.]+ in an interval's");
+                    clumping.add(text);
                     return out;
                 });
         CollapsedShares profile = collected.shares();
@@ -50,9 +56,12 @@ class WindowsLaunchIT {
         long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
         long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
         double all = alpha + beta + gamma;
-        assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
-        assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
-        assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
+        double samples = clumping.samples(all);
+        String counted = String.format("of %d counts, %.2f in an interval's sample on average, up to %d",
+                (long) all, clumping.clump(), clumping.most());
+        assertThat(alpha / all).as("alpha share " + counted).isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, samples));
+        assertThat(beta / all).as("beta share " + counted).isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, samples));
+        assertThat(gamma / all).as("gamma share " + counted).isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, samples));
         StringBuilder texts = new StringBuilder();
         for (Path p : collected.profiles()) {
             texts.append(Files.readString(p, StandardCharsets.UTF_8));

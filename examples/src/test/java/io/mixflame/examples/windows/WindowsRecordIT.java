@@ -3,6 +3,7 @@ package io.mixflame.examples.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.examples.CollapsedShares;
+import io.mixflame.examples.CountClumping;
 import io.mixflame.examples.ProfilePeriods;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.CommandRun;
@@ -32,6 +33,9 @@ class WindowsRecordIT {
     @TempDir
     Path dir;
 
+    /** How far the engine's counts clump, from the notes of the periods recorded so far. */
+    private final CountClumping clumping = new CountClumping();
+
     @Test
     void cpuExampleProfiledFromOutsideShowsItsSplitAndWholeMixedStacks() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
@@ -42,7 +46,7 @@ class WindowsRecordIT {
             // Past the JVM's start-up and the first compilations, as a profile of a running service would be.
             TimeUnit.SECONDS.sleep(3);
             ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma", NEEDED, BOUND, 100);
-            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), p -> splitSamples(CollapsedShares.read(p)),
+            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), p -> (long) clumping.samples(splitSamples(CollapsedShares.read(p))),
                     (i, length) -> record(wine, pid, i, length));
 
             CollapsedShares profile = collected.shares();
@@ -50,9 +54,12 @@ class WindowsRecordIT {
             long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
             long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
             double all = alpha + beta + gamma;
-            assertThat(alpha / all).as("alpha share").isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, all));
-            assertThat(beta / all).as("beta share").isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, all));
-            assertThat(gamma / all).as("gamma share").isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, all));
+            double samples = clumping.samples(all);
+            String counted = String.format("of %d counts, %.2f in an interval's sample on average, up to %d",
+                (long) all, clumping.clump(), clumping.most());
+            assertThat(alpha / all).as("alpha share " + counted).isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, samples));
+            assertThat(beta / all).as("beta share " + counted).isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, samples));
+            assertThat(gamma / all).as("gamma share " + counted).isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, samples));
 
             StringBuilder texts = new StringBuilder();
             for (Path p : collected.profiles()) {
@@ -84,6 +91,7 @@ class WindowsRecordIT {
                 wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "record", "--pid", pid,
                 "--duration", length.toSeconds() + "s", "--file", wine.windowsPath(out), "interval=10ms"));
         String said = record.stdout().replace("\r\n", "\n");
+        clumping.add(said);
         assertThat(record.status()).as(record.stderr() + said).isZero();
         assertThat(said).as("the engine").contains("with the suspend engine");
         assertThat(said).as("the cost notes").containsPattern("threads stopped [\\d.]+ \\S+ p50 / [\\d.]+ \\S+ p99")
