@@ -94,13 +94,24 @@ public final class CollapsedShares {
      * {@link #chanceMargin} of its share.
      */
     public void assertCpuSplit() {
+        assertCpuSplit(new CountClumping());
+    }
+
+    /**
+     * Asserts the {@code cpu} example's split as {@link #assertCpuSplit()} does, with margins from the independent
+     * samples the counts are worth where the engine said they clump.
+     */
+    public void assertCpuSplit(CountClumping clumping) {
         long alpha = samplesWithFrameEnding("alpha");
         long beta = samplesWithFrameEnding("beta");
         long gamma = samplesWithFrameEnding("gamma");
         double all = alpha + beta + gamma;
-        Assertions.assertThat(alpha / all).as("alpha share").isCloseTo(0.50, chanceMargin(0.50, all));
-        Assertions.assertThat(beta / all).as("beta share").isCloseTo(0.30, chanceMargin(0.30, all));
-        Assertions.assertThat(gamma / all).as("gamma share").isCloseTo(0.20, chanceMargin(0.20, all));
+        double samples = clumping.samples(all);
+        String counted = clumping.clump() == 1 ? "" : String.format(" (of %d counts, %.2f in an interval's sample on "
+                + "average, up to %d)", (long) all, clumping.clump(), clumping.most());
+        Assertions.assertThat(alpha / all).as("alpha share" + counted).isCloseTo(0.50, chanceMargin(0.50, samples));
+        Assertions.assertThat(beta / all).as("beta share" + counted).isCloseTo(0.30, chanceMargin(0.30, samples));
+        Assertions.assertThat(gamma / all).as("gamma share" + counted).isCloseTo(0.20, chanceMargin(0.20, samples));
     }
 
     /** The samples in alpha, beta and gamma: those {@link #assertCpuSplit} judges. */

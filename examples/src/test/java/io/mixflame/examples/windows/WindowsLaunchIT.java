@@ -52,16 +52,7 @@ class WindowsLaunchIT {
                     return out;
                 });
         CollapsedShares profile = collected.shares();
-        long alpha = profile.samplesWithFrameEnding("CpuWorkload.alpha");
-        long beta = profile.samplesWithFrameEnding("CpuWorkload.beta");
-        long gamma = profile.samplesWithFrameEnding("CpuWorkload.gamma");
-        double all = alpha + beta + gamma;
-        double samples = clumping.samples(all);
-        String counted = String.format("of %d counts, %.2f in an interval's sample on average, up to %d",
-                (long) all, clumping.clump(), clumping.most());
-        assertThat(alpha / all).as("alpha share " + counted).isCloseTo(0.50, CollapsedShares.chanceMargin(0.50, samples));
-        assertThat(beta / all).as("beta share " + counted).isCloseTo(0.30, CollapsedShares.chanceMargin(0.30, samples));
-        assertThat(gamma / all).as("gamma share " + counted).isCloseTo(0.20, CollapsedShares.chanceMargin(0.20, samples));
+        profile.assertCpuSplit(clumping);
         StringBuilder texts = new StringBuilder();
         for (Path p : collected.profiles()) {
             texts.append(Files.readString(p, StandardCharsets.UTF_8));
@@ -75,6 +66,7 @@ class WindowsLaunchIT {
         List<String> alphaStacks = text.lines().filter(l -> l.contains("CpuWorkload.alpha")).toList();
         long wholeSamples = alphaStacks.stream().filter(l -> whole.matcher(l).matches())
                 .mapToLong(WindowsLaunchIT::count).sum();
+        long alpha = profile.samplesWithFrameEnding("CpuWorkload.alpha");
         assertThat((double) wholeSamples / alpha).as("alpha's samples with whole mixed stacks in\n%s",
                 String.join("\n", alphaStacks)).isGreaterThan(0.95);
     }
