@@ -11,7 +11,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.jfr.JdkEventSettings;
 import io.mixflame.engine.wall.ThreadState;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import io.mixflame.profile.Durations;
 import io.mixflame.profile.ProfileInfo;
 import io.mixflame.report.FrameFilter;

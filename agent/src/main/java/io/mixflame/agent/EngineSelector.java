@@ -9,7 +9,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.perf.PerfEngine;
 import io.mixflame.engine.wall.ThreadState;
 import io.mixflame.engine.wall.WallEngine;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import io.mixflame.process.OwnPid;
 import java.util.EnumSet;
 import io.mixflame.profile.SampleSink;

@@ -2,7 +2,7 @@ package io.mixflame.agent;
 
 import io.mixflame.hotspot.BooleanFlagSwitch;
 import io.mixflame.platform.TargetProcess;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import io.mixflame.process.OwnPid;
 import java.io.IOException;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package io.mixflame.agent;
 
 import com.sun.jna.Native;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import io.mixflame.process.linux.LibcLibrary;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

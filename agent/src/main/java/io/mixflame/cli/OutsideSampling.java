@@ -4,7 +4,7 @@ import io.mixflame.agent.AgentOptions;
 import io.mixflame.agent.EngineChoice;
 import io.mixflame.capture.labels.LabelSource;
 import io.mixflame.engine.EngineUnavailableException;
-import io.mixflame.engine.ExternalEngines;
+import io.mixflame.engine.external.ExternalEngines;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.profile.ProfileAccumulator;

@@ -1,7 +1,7 @@
 package io.mixflame.cli;
 
 import io.mixflame.report.NameEscaping;
-import io.mixflame.unwind.PeFrameUnwinding;
+import io.mixflame.unwind.chain.PeFrameUnwinding;
 import io.mixflame.stack.CallStack;
 import io.mixflame.stack.CaptureOptions;
 import io.mixflame.stack.ProcessStackWalker;

@@ -1,5 +1,6 @@
 package io.mixflame.capture;
 
+import io.mixflame.capture.x64.X64Registers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -8,23 +9,13 @@ import java.util.Arrays;
 /**
  * One thread at one moment, as every capture takes it and every walk starts from it, whatever the platform: its
  * registers, a copy of the top of its stack, where its stack region lies when the capture knows it, and the kernel's
- * return addresses when the capture has them. Registers are numbered as DWARF numbers them on x86-64, which is also
- * how the unwinders number them. Instances are reused: a capture fills one in, a walk reads it.
+ * return addresses when the capture has them. Registers are numbered as {@link X64Registers} numbers them, as the
+ * unwinders number them. Instances are reused: a capture fills one in, a walk reads it.
  */
 public final class CapturedThread {
-    public static final int RBX = 3;
-    public static final int RBP = 6;
-    public static final int RSP = 7;
-    public static final int R12 = 12;
-    public static final int R13 = 13;
-    public static final int R14 = 14;
-    public static final int R15 = 15;
-    public static final int RIP = 16;
-    /** Number of register slots. */
-    public static final int REGISTERS = 17;
     private static final int MAX_KERNEL_FRAMES = 128;
 
-    private final long[] registers = new long[REGISTERS];
+    private final long[] registers = new long[X64Registers.COUNT];
     private int known;
     private long tid;
     private long time;
@@ -145,7 +136,7 @@ public final class CapturedThread {
 
     /** Whether a register's value was captured. */
     public boolean isKnown(int register) {
-        return register >= 0 && register < REGISTERS && (known & (1 << register)) != 0;
+        return register >= 0 && register < X64Registers.COUNT && (known & (1 << register)) != 0;
     }
 
     /** A register's value; meaningful only when {@link #isKnown(int)}. */
@@ -155,7 +146,7 @@ public final class CapturedThread {
 
     /** Whether the capture has a user context to walk from (pc and sp). */
     public boolean hasUserContext() {
-        return isKnown(RIP) && isKnown(RSP);
+        return isKnown(X64Registers.RIP) && isKnown(X64Registers.RSP);
     }
 
     /**
@@ -239,7 +230,7 @@ public final class CapturedThread {
         tid = other.tid;
         time = other.time;
         weight = other.weight;
-        System.arraycopy(other.registers, 0, registers, 0, REGISTERS);
+        System.arraycopy(other.registers, 0, registers, 0, X64Registers.COUNT);
         known = other.known;
         reserveStack(other.stackLength);
         System.arraycopy(other.stack, 0, stack, 0, Math.min(other.stackLength, stack.length));

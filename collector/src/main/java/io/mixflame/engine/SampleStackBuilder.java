@@ -21,7 +21,7 @@ import io.mixflame.symbolize.ProfileFrameNamer;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.UnwinderChain;
+import io.mixflame.unwind.chain.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import io.mixflame.unwind.hotspot.LastJavaFrameResume;
 import java.io.IOException;

@@ -7,7 +7,7 @@ import io.mixflame.process.ThreadSource;
 
 /**
  * Another process (or this one) as the profiler's stages see it, whatever the system: its memory, its module map,
- * its threads, and a way to capture one of them. Made by {@link TargetProcesses#open}, the one place that knows
+ * its threads, and a way to capture one of them. Made by {@code platform.host.TargetProcesses.open}, the one place that knows
  * which system the profiler runs on.
  */
 public interface TargetProcess extends AutoCloseable {

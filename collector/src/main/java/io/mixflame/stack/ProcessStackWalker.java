@@ -4,6 +4,7 @@ import io.mixflame.capture.CaptureMethod;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.InlinedScope;
@@ -12,7 +13,7 @@ import io.mixflame.hotspot.JavaThreadInfo;
 import io.mixflame.hotspot.VmReader;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.platform.TargetProcess;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.ThreadSource;
@@ -28,8 +29,8 @@ import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.PeFrameUnwinding;
-import io.mixflame.unwind.UnwinderChain;
+import io.mixflame.unwind.chain.PeFrameUnwinding;
+import io.mixflame.unwind.chain.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -174,10 +175,10 @@ public final class ProcessStackWalker implements AutoCloseable {
         }
         UnwindContext context = new UnwindContext(stack, modules);
         Registers r = context.registers();
-        r.set(Registers.RIP, registers.pc());
-        r.set(Registers.RSP, registers.sp());
+        r.set(X64Registers.RIP, registers.pc());
+        r.set(X64Registers.RSP, registers.sp());
         if (registers.fp() != 0) {
-            r.set(Registers.RBP, registers.fp());
+            r.set(X64Registers.RBP, registers.fp());
         }
         WalkedStack walked = new WalkedStack();
         walker.walk(context, walked);

@@ -1,5 +1,6 @@
 package io.mixflame.unwind;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.image.ModuleMap;
 import java.util.List;
@@ -55,10 +56,10 @@ public final class NativeStackWalker {
         out.markMissing();
         Registers r = context.registers();
         r.clear();
-        r.set(Registers.RSP, sp);
-        r.set(Registers.RIP, pc);
+        r.set(X64Registers.RSP, sp);
+        r.set(X64Registers.RIP, pc);
         if (fp != 0) {
-            r.set(Registers.RBP, fp);
+            r.set(X64Registers.RBP, fp);
         }
         context.setSignalFrame(false);
         walkFrom(context, out, true);
@@ -89,7 +90,7 @@ public final class NativeStackWalker {
             }
             long pc = r.pc();
             long sp = r.sp();
-            out.add(WalkedStack.CODE, pc, sp, r.isKnown(Registers.RBP) ? r.fp() : 0, context.callSite(), guessed);
+            out.add(WalkedStack.CODE, pc, sp, r.isKnown(X64Registers.RBP) ? r.fp() : 0, context.callSite(), guessed);
             context.nextFrame();
             Unwinder unwinder = pick(context);
             if (unwinder == null) {

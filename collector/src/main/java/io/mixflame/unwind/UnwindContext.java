@@ -2,6 +2,7 @@ package io.mixflame.unwind;
 
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.ModuleMap;
 
 /**
@@ -58,7 +59,7 @@ public final class UnwindContext {
     public void load(CapturedThread thread) {
         Registers r = registers;
         r.clear();
-        for (int i = 0; i < CapturedThread.REGISTERS; i++) {
+        for (int i = 0; i < X64Registers.COUNT; i++) {
             if (thread.isKnown(i)) {
                 r.set(i, thread.register(i));
             }

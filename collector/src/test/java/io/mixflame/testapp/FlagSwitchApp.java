@@ -3,7 +3,7 @@ package io.mixflame.testapp;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import io.mixflame.hotspot.BooleanFlagSwitch;
 import io.mixflame.platform.TargetProcess;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import java.lang.management.ManagementFactory;
 
 /**

@@ -17,7 +17,7 @@ import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.symbolize.SymbolizedFrame;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.UnwinderChain;
+import io.mixflame.unwind.chain.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.util.ArrayList;
 import java.util.List;

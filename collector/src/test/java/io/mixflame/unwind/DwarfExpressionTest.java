@@ -3,6 +3,7 @@ package io.mixflame.unwind;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.image.dwarf.DwarfExpression;
 import io.mixflame.unwind.dwarf.FrameExpressionInputs;
@@ -17,11 +18,11 @@ class DwarfExpressionTest {
         try (LinuxProcessMemory memory = LinuxProcessMemory.self()) {
             StackMemory stack = new StackMemory(memory);
             Registers r = new Registers();
-            r.set(Registers.RSP, 0x1000);
-            r.set(Registers.RIP, 0x5000);
+            r.set(X64Registers.RSP, 0x1000);
+            r.set(X64Registers.RIP, 0x5000);
             DwarfExpression e = new DwarfExpression(PLT_CFA);
             assertThat(e.evaluate(new FrameExpressionInputs().of(r, stack), null)).isEqualTo(0x1008);
-            r.set(Registers.RIP, 0x500b);
+            r.set(X64Registers.RIP, 0x500b);
             assertThat(e.evaluate(new FrameExpressionInputs().of(r, stack), null)).isEqualTo(0x1010);
         }
     }

@@ -1,5 +1,6 @@
 package io.mixflame.unwind;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.MemoryReadException;
 
 /**
@@ -33,8 +34,8 @@ final class FixedFrameUnwinder implements Unwinder {
         context.describeFrame(WalkedStack.JVM_STUB, r.pc(), 0);
         try {
             long returnAddress = context.memory().readLong(r.sp() + frameBytes);
-            r.set(Registers.RSP, r.sp() + frameBytes + 8);
-            r.set(Registers.RIP, returnAddress);
+            r.set(X64Registers.RSP, r.sp() + frameBytes + 8);
+            r.set(X64Registers.RIP, returnAddress);
             context.setSignalFrame(false);
             return UnwindStatus.UNWOUND;
         } catch (MemoryReadException e) {

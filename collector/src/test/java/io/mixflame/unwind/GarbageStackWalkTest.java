@@ -2,6 +2,7 @@ package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.image.SyntheticModuleMap;
 import io.mixflame.testsupport.CfiInstructions;
@@ -57,16 +58,16 @@ class GarbageStackWalkTest {
         EhFrameBuilder eh = UnwindInfoImage.ehFrame();
         int cie = eh.standardCie();
         eh.fde(cie, 0x0000, 0x4000, new CfiInstructions()
-                .advanceLoc(1).defCfaOffset(16).offset(Registers.RBP, 2).advanceLoc(3).defCfaRegister(Registers.RBP));
+                .advanceLoc(1).defCfaOffset(16).offset(X64Registers.RBP, 2).advanceLoc(3).defCfaRegister(X64Registers.RBP));
         eh.fde(cie, 0x4000, 0x4000, new CfiInstructions().advanceLoc(4).defCfaOffset(0x48));
-        eh.fde(cie, 0x8000, 0x1000, new CfiInstructions().undefined(Registers.RIP));
+        eh.fde(cie, 0x8000, 0x1000, new CfiInstructions().undefined(X64Registers.RIP));
         eh.fde(cie, 0xa000, 0x1000, new CfiInstructions()
                 .defCfaExpression(new byte[] {0x77, 0x08, (byte) 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22}));
-        int signal = eh.cie("zRS", EhFrameBuilder.PCREL_SDATA4, 1, -8, Registers.RIP,
-                new CfiInstructions().defCfa(Registers.RSP, 8).offset(Registers.RIP, 1));
+        int signal = eh.cie("zRS", EhFrameBuilder.PCREL_SDATA4, 1, -8, X64Registers.RIP,
+                new CfiInstructions().defCfa(X64Registers.RSP, 8).offset(X64Registers.RIP, 1));
         eh.fde(signal, 0x9000, 0x1000, new CfiInstructions()
                 .defCfaExpression(new byte[] {0x77, 0x10, 0x06}) // CFA = [rsp + 16]: anywhere the stack says
-                .expression(Registers.RBP, new byte[] {0x77, 0x18})); // rbp saved at rsp + 24
+                .expression(X64Registers.RBP, new byte[] {0x77, 0x18})); // rbp saved at rsp + 24
         return eh;
     }
 
@@ -81,10 +82,10 @@ class GarbageStackWalkTest {
             fill(OTHER, OTHER_HIGH - OTHER);
             UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
             Registers r = context.registers();
-            r.set(Registers.RIP, codeAddress());
-            r.set(Registers.RSP, STACK_LOW + (random.nextInt((int) (STACK_HIGH - STACK_LOW) / 8) * 8L));
+            r.set(X64Registers.RIP, codeAddress());
+            r.set(X64Registers.RSP, STACK_LOW + (random.nextInt((int) (STACK_HIGH - STACK_LOW) / 8) * 8L));
             if (random.nextInt(3) > 0) {
-                r.set(Registers.RBP, word());
+                r.set(X64Registers.RBP, word());
             }
             WalkedStack out = new WalkedStack();
 

@@ -2,6 +2,7 @@ package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.image.SyntheticModuleMap;
 import io.mixflame.testsupport.FakeProcessMemory;
@@ -54,9 +55,9 @@ class NativeStackWalkerTest {
 
     private WalkedStack walk(List<Unwinder> chain, int maxDepth, long pc, long sp, long fp) {
         UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
-        context.registers().set(Registers.RIP, pc);
-        context.registers().set(Registers.RSP, sp);
-        context.registers().set(Registers.RBP, fp);
+        context.registers().set(X64Registers.RIP, pc);
+        context.registers().set(X64Registers.RSP, sp);
+        context.registers().set(X64Registers.RBP, fp);
         WalkedStack out = new WalkedStack();
         new NativeStackWalker(chain, maxDepth).walk(context, out);
         return out;
@@ -236,15 +237,15 @@ class NativeStackWalkerTest {
         UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
         WalkedStack out = new WalkedStack();
         NativeStackWalker walker = new NativeStackWalker(List.of(framePointers), 64);
-        context.registers().set(Registers.RIP, B_PC);
-        context.registers().set(Registers.RSP, stack.sp());
-        context.registers().set(Registers.RBP, 0);
+        context.registers().set(X64Registers.RIP, B_PC);
+        context.registers().set(X64Registers.RSP, stack.sp());
+        context.registers().set(X64Registers.RBP, 0);
         walker.walk(context, out);
         assertThat(out.end()).isEqualTo(WalkedStack.End.UNWIND_FAILED);
 
-        context.registers().set(Registers.RIP, B_PC);
-        context.registers().set(Registers.RSP, stack.sp());
-        context.registers().set(Registers.RBP, stack.fp());
+        context.registers().set(X64Registers.RIP, B_PC);
+        context.registers().set(X64Registers.RSP, stack.sp());
+        context.registers().set(X64Registers.RBP, stack.fp());
         walker.walk(context, out);
 
         assertThat(pcs(out)).containsExactly(B_PC, A_RET, MAIN_RET);
@@ -254,9 +255,9 @@ class NativeStackWalkerTest {
     /** A walk from b that breaks at once (rbp lost), then goes on from where a's frame is recorded. */
     private WalkedStack brokenThenResumed(long[] fps, long resumeSp, long resumePc) {
         UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
-        context.registers().set(Registers.RIP, B_PC);
-        context.registers().set(Registers.RSP, stack.sp());
-        context.registers().set(Registers.RBP, 0);
+        context.registers().set(X64Registers.RIP, B_PC);
+        context.registers().set(X64Registers.RSP, stack.sp());
+        context.registers().set(X64Registers.RBP, 0);
         WalkedStack out = new WalkedStack();
         NativeStackWalker walker = new NativeStackWalker(List.of(framePointers), 64);
         walker.walk(context, out);

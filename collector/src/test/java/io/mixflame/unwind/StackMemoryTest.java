@@ -3,6 +3,7 @@ package io.mixflame.unwind;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.testsupport.FakeProcessMemory;
 import org.junit.jupiter.api.Test;
@@ -72,7 +73,7 @@ class StackMemoryTest {
     void theWalkerSetsTheBoundsFromTheRegionAroundSp() throws Exception {
         UnwindContext context = new UnwindContext(memory, null);
         memory.setCopy(SP, new byte[256], 256);
-        context.registers().set(Registers.RSP, SP);
+        context.registers().set(X64Registers.RSP, SP);
         context.setBounds(new StackBounds(SP - 0x1000, HIGH));
         // An alternate signal stack, met later in the walk, does not move the end of the sample's stack.
         context.setBounds(new StackBounds(0x1000, 0x2000));

@@ -1,5 +1,7 @@
 package io.mixflame.examples;
 
+import io.mixflame.examples.cputime.ThreadCpuClock;
+
 /**
  * A CPU-bound workload with a known profile: one thread calls {@link #alpha}, {@link #beta} and {@link #gamma}
  * in the ratio 5 : 3 : 2, and each call does the same work, so a correct CPU profiler attributes 50%, 30% and

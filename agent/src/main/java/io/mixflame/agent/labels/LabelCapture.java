@@ -3,7 +3,7 @@ package io.mixflame.agent.labels;
 import io.mixflame.capture.labels.LabelLog;
 import io.mixflame.capture.labels.LabelRecorder;
 import io.mixflame.capture.labels.LabelSets;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.capture.proc.BlockedThreadState;
 import io.mixflame.capture.proc.KernelStack;
 import io.mixflame.capture.ptrace.PtraceCapture;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
@@ -65,7 +66,7 @@ public final class LinuxThreadCapture implements ThreadCapture {
         } catch (IllegalStateException e) {
             throw new ThreadCaptureException(e.getMessage());
         }
-        MemoryMapping region = stackRegion.apply(out.register(CapturedThread.RSP));
+        MemoryMapping region = stackRegion.apply(out.register(X64Registers.RSP));
         if (region != null) {
             out.setStackRegion(region.start(), region.end());
         }

@@ -1,6 +1,7 @@
 package io.mixflame.capture.perf;
 
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.x64.X64Registers;
 
 /**
  * One sample as the kernel recorded it, in reused buffers: which thread, when, its user registers, the copy of
@@ -62,14 +63,14 @@ public final class RawSample {
         out.clear(tid, time);
         out.setWeight(weight);
         if (hasRegisters) {
-            out.setRegister(CapturedThread.RIP, register(UserRegisters.IP));
-            out.setRegister(CapturedThread.RSP, register(UserRegisters.SP));
-            out.setRegister(CapturedThread.RBP, register(UserRegisters.BP));
-            out.setRegister(CapturedThread.RBX, register(UserRegisters.BX));
-            out.setRegister(CapturedThread.R12, register(UserRegisters.R12));
-            out.setRegister(CapturedThread.R13, register(UserRegisters.R13));
-            out.setRegister(CapturedThread.R14, register(UserRegisters.R14));
-            out.setRegister(CapturedThread.R15, register(UserRegisters.R15));
+            out.setRegister(X64Registers.RIP, register(UserRegisters.IP));
+            out.setRegister(X64Registers.RSP, register(UserRegisters.SP));
+            out.setRegister(X64Registers.RBP, register(UserRegisters.BP));
+            out.setRegister(X64Registers.RBX, register(UserRegisters.BX));
+            out.setRegister(X64Registers.R12, register(UserRegisters.R12));
+            out.setRegister(X64Registers.R13, register(UserRegisters.R13));
+            out.setRegister(X64Registers.R14, register(UserRegisters.R14));
+            out.setRegister(X64Registers.R15, register(UserRegisters.R15));
             out.reserveStack(stackLength);
             int length = Math.min(stackLength, out.stackView().capacity());
             out.stackView().put(0, stack, 0, length);

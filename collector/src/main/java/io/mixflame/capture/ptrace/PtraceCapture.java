@@ -5,6 +5,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.linux.LibcLibrary;
 import java.io.IOException;
@@ -84,12 +85,12 @@ public final class PtraceCapture {
             signal = stop;
             ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
             out.clear(tid, System.nanoTime());
-            out.setRegister(CapturedThread.RIP, regs.getLong(8L * RIP));
-            out.setRegister(CapturedThread.RSP, regs.getLong(8L * RSP));
-            out.setRegister(CapturedThread.RBP, regs.getLong(8L * RBP));
-            out.setRegister(CapturedThread.RBX, regs.getLong(8L * RBX));
-            out.setRegister(CapturedThread.R12, regs.getLong(8L * R12));
-            copied = memory.read(out.register(CapturedThread.RSP), out.stackBuffer(), 0, out.stackBuffer().length);
+            out.setRegister(X64Registers.RIP, regs.getLong(8L * RIP));
+            out.setRegister(X64Registers.RSP, regs.getLong(8L * RSP));
+            out.setRegister(X64Registers.RBP, regs.getLong(8L * RBP));
+            out.setRegister(X64Registers.RBX, regs.getLong(8L * RBX));
+            out.setRegister(X64Registers.R12, regs.getLong(8L * R12));
+            copied = memory.read(out.register(X64Registers.RSP), out.stackBuffer(), 0, out.stackBuffer().length);
             out.setStackLength(copied);
         } catch (LastErrorException e) {
             throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());

@@ -3,6 +3,7 @@ package io.mixflame.capture.windows;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.windows.Kernel32Calls;
 import io.mixflame.process.windows.NtdllCalls;
@@ -111,7 +112,7 @@ public final class SuspendedThreadCapture implements AutoCloseable {
         for (int w = 0; w < TO_DWARF.length; w++) {
             out.setRegister(TO_DWARF[w], context.getLong(CONTEXT_RAX + 8L * w));
         }
-        out.setRegister(CapturedThread.RIP, context.getLong(CONTEXT_RIP));
+        out.setRegister(X64Registers.RIP, context.getLong(CONTEXT_RIP));
         out.setStackLength(copied);
         out.setStackRegion(stackLow, stackHigh);
         return copied == 0 ? "the stack of thread " + tid + " at 0x" + Long.toHexString(sp) + " cannot be read" : null;

@@ -1,5 +1,6 @@
 package io.mixflame.unwind.dwarf;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.dwarf.DwarfExpression;
 import io.mixflame.image.dwarf.RegisterRule;
 import io.mixflame.image.dwarf.CallFrameInfo;
@@ -62,27 +63,27 @@ public final class DwarfUnwinder implements Unwinder {
             } else {
                 int base = rule.cfaRegister();
                 if (!r.isKnown(base)) {
-                    if (base != Registers.RBP || !FramePointerSearch.recover(context, module, cfi, rule)) {
+                    if (base != X64Registers.RBP || !FramePointerSearch.recover(context, module, cfi, rule)) {
                         return UnwindStatus.FAILED;
                     }
                     context.setGuessedFramePointer(true);
                 }
                 cfa = r.get(base) + rule.cfaOffset();
             }
-            long returnAddress = value(rule.returnAddress(), cfa, context, Registers.RIP);
+            long returnAddress = value(rule.returnAddress(), cfa, context, X64Registers.RIP);
             boolean fpKnown = true;
             long fp = 0;
             try {
-                fp = value(rule.fp(), cfa, context, Registers.RBP);
+                fp = value(rule.fp(), cfa, context, X64Registers.RBP);
             } catch (UnknownRegister e) {
                 fpKnown = false;
             }
-            r.set(Registers.RSP, cfa);
-            r.set(Registers.RIP, returnAddress);
+            r.set(X64Registers.RSP, cfa);
+            r.set(X64Registers.RIP, returnAddress);
             if (fpKnown) {
-                r.set(Registers.RBP, fp);
+                r.set(X64Registers.RBP, fp);
             } else {
-                r.forget(Registers.RBP);
+                r.forget(X64Registers.RBP);
             }
             context.setSignalFrame(rule.signalFrame());
             return UnwindStatus.UNWOUND;

@@ -19,9 +19,10 @@ public final class HotSpotUnwinder implements Unwinder {
     /** The frame layouts of this machine's architecture. */
     private final HotSpotFrameRules frames;
 
-    public HotSpotUnwinder(HotSpotVm vm) {
+    /** @param frames the frame layouts of the architecture {@code vm} runs on, chosen where the chain is built */
+    public HotSpotUnwinder(HotSpotVm vm, HotSpotFrameRules frames) {
         this.vm = vm;
-        this.frames = HotSpotFrameRules.of(vm);
+        this.frames = frames;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.pe.RuntimeFunction;
 import io.mixflame.image.pe.UnwindInfo;
 import io.mixflame.unwind.Registers;
@@ -48,9 +49,9 @@ final class EpilogEmulator {
                 if (!regs.isKnown(frame)) {
                     throw new StackReader.BadStackException("frame register unknown in an epilog's lea");
                 }
-                regs.set(Registers.RSP, regs.get(frame) + displacement);
+                regs.set(X64Registers.RSP, regs.get(frame) + displacement);
             } else {
-                regs.set(Registers.RSP, regs.sp() + displacement);
+                regs.set(X64Registers.RSP, regs.sp() + displacement);
             }
         }
         while (true) {
@@ -64,11 +65,11 @@ final class EpilogEmulator {
                 throw new StackReader.BadStackException("epilog pops rsp");
             }
             regs.set(WindowsRegisterNumbers.toDwarf(register), stack.read(regs.sp(), "popped register"));
-            regs.set(Registers.RSP, regs.sp() + 8);
+            regs.set(X64Registers.RSP, regs.sp() + 8);
             at += length;
         }
-        regs.set(Registers.RIP, stack.read(regs.sp(), "return address"));
-        regs.set(Registers.RSP, regs.sp() + 8);
+        regs.set(X64Registers.RIP, stack.read(regs.sp(), "return address"));
+        regs.set(X64Registers.RSP, regs.sp() + 8);
     }
 
     private static int adjustmentLength(CodeBytes code, UnwindInfo info) {

@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.MemoryWords;
 import io.mixflame.image.pe.RuntimeFunction;
 import io.mixflame.image.pe.UnwindCode;
@@ -55,7 +56,7 @@ public final class PeUnwindStep {
      */
     public PeUnwindResult unwind(long imageBase, RuntimeFunction entry, UnwindInfo info, Registers regs,
             boolean returnAddress) {
-        if (!regs.isKnown(Registers.RSP) || !regs.isKnown(Registers.RIP)) {
+        if (!regs.isKnown(X64Registers.RSP) || !regs.isKnown(X64Registers.RIP)) {
             return PeUnwindResult.failed("rsp or rip unknown");
         }
         long oldSp = regs.sp();
@@ -133,8 +134,8 @@ public final class PeUnwindStep {
 
     /** Pops the return address, as a {@code ret} does. */
     private static void returnTo(Registers regs, StackReader stack) throws StackReader.BadStackException {
-        regs.set(Registers.RIP, stack.read(regs.sp(), "return address"));
-        regs.set(Registers.RSP, regs.sp() + 8);
+        regs.set(X64Registers.RIP, stack.read(regs.sp(), "return address"));
+        regs.set(X64Registers.RSP, regs.sp() + 8);
     }
 
     private String checkCallerSp(long sp, long oldSp) {

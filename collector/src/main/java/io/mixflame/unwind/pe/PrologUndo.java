@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.pe.RuntimeFunction;
 import io.mixflame.image.pe.UnwindCode;
 import io.mixflame.image.pe.UnwindInfo;
@@ -53,15 +54,15 @@ final class PrologUndo {
         switch (code.op()) {
             case UnwindCode.PUSH_NONVOL -> {
                 restore(code.opInfo(), regs.sp());
-                regs.set(Registers.RSP, regs.sp() + 8);
+                regs.set(X64Registers.RSP, regs.sp() + 8);
             }
-            case UnwindCode.ALLOC_SMALL, UnwindCode.ALLOC_LARGE -> regs.set(Registers.RSP, regs.sp() + code.operand());
+            case UnwindCode.ALLOC_SMALL, UnwindCode.ALLOC_LARGE -> regs.set(X64Registers.RSP, regs.sp() + code.operand());
             case UnwindCode.SET_FPREG -> {
                 int frame = WindowsRegisterNumbers.toDwarf(info.frameRegister());
                 if (info.frameRegister() == 0 || !regs.isKnown(frame)) {
                     throw new StackReader.BadStackException("UWOP_SET_FPREG without a known frame register");
                 }
-                regs.set(Registers.RSP, regs.get(frame) - 16L * info.frameOffset());
+                regs.set(X64Registers.RSP, regs.get(frame) - 16L * info.frameOffset());
             }
             case UnwindCode.SAVE_NONVOL, UnwindCode.SAVE_NONVOL_FAR ->
                     restore(code.opInfo(), establisher + code.operand());
@@ -71,8 +72,8 @@ final class PrologUndo {
                 long frame = regs.sp() + (code.opInfo() != 0 ? 8 : 0);
                 long rip = stack.read(frame, "machine frame rip");
                 long rsp = stack.read(frame + 24, "machine frame rsp");
-                regs.set(Registers.RIP, rip);
-                regs.set(Registers.RSP, rsp);
+                regs.set(X64Registers.RIP, rip);
+                regs.set(X64Registers.RSP, rsp);
                 return true;
             }
             case UnwindCode.EPILOG, UnwindCode.SPARE -> {

@@ -5,6 +5,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.pe.PeFormatException;
 import io.mixflame.image.pe.PeUnwindTable;
@@ -36,7 +37,7 @@ public final class StackWalkUnwinder implements Unwinder {
     /** Windows' register order (rax, rcx, rdx, rbx, rsp, rbp, rsi, rdi, r8..r15) to DWARF numbers. */
     private static final int[] TO_DWARF = {0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15};
     /** The registers a call preserves on Windows x64: known in the caller after a step. */
-    private static final boolean[] NONVOLATILE = new boolean[Registers.COUNT];
+    private static final boolean[] NONVOLATILE = new boolean[X64Registers.COUNT];
     private static final int ADDR_PC = 0;
     private static final int ADDR_RETURN = 16;
     private static final int ADDR_FRAME = 32;
@@ -97,7 +98,7 @@ public final class StackWalkUnwinder implements Unwinder {
     @Override
     public UnwindStatus tryUnwind(UnwindContext c) {
         Registers regs = c.registers();
-        if (!regs.isKnown(Registers.RSP) || !regs.isKnown(Registers.RIP) || c.bounds() == null) {
+        if (!regs.isKnown(X64Registers.RSP) || !regs.isKnown(X64Registers.RIP) || c.bounds() == null) {
             return UnwindStatus.FAILED;
         }
         frame.clear();
@@ -109,7 +110,7 @@ public final class StackWalkUnwinder implements Unwinder {
         context.setLong(CONTEXT_RIP, regs.pc());
         flat(ADDR_PC, regs.pc());
         flat(ADDR_STACK, regs.sp());
-        flat(ADDR_FRAME, regs.isKnown(Registers.RBP) ? regs.get(Registers.RBP) : 0);
+        flat(ADDR_FRAME, regs.isKnown(X64Registers.RBP) ? regs.get(X64Registers.RBP) : 0);
         long pc = regs.pc();
         long sp = regs.sp();
         walking = c;
@@ -145,7 +146,7 @@ public final class StackWalkUnwinder implements Unwinder {
                 regs.forget(r);
             }
         }
-        regs.set(Registers.RIP, callerPc);
+        regs.set(X64Registers.RIP, callerPc);
         return UnwindStatus.UNWOUND;
     }
 

@@ -7,6 +7,7 @@ import io.mixflame.capture.CaptureMethod;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.engine.EngineUnavailableException;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingSettings;
@@ -221,8 +222,8 @@ class SuspendEngineTest {
                 throw new ThreadCaptureException("thread " + tid + " cannot be suspended");
             }
             out.clear(tid, System.nanoTime());
-            out.setRegister(CapturedThread.RIP, 0x1000);
-            out.setRegister(CapturedThread.RSP, 0x7000_0000L);
+            out.setRegister(X64Registers.RIP, 0x1000);
+            out.setRegister(X64Registers.RSP, 0x7000_0000L);
             out.setPausedNanos(40_000);
             return CaptureMethod.SUSPENDED;
         }

@@ -2,6 +2,7 @@ package io.mixflame.unwind.dwarf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.ModuleMap;
 import io.mixflame.image.SyntheticModuleMap;
 import io.mixflame.testsupport.CfiInstructions;
@@ -19,9 +20,9 @@ import org.junit.jupiter.api.Test;
 
 /** One step of a DWARF unwind: the caller's registers from the rule at the pc, over a copy of the stack. */
 class DwarfUnwinderTest {
-    private static final int RBP = Registers.RBP;
-    private static final int RSP = Registers.RSP;
-    private static final int RA = Registers.RIP;
+    private static final int RBP = X64Registers.RBP;
+    private static final int RSP = X64Registers.RSP;
+    private static final int RA = X64Registers.RIP;
     /** Where the module is mapped; its link-time addresses start at 0. */
     private static final long BIAS = 0x7f00_0000_0000L;
     /** A function with a frame-pointer prologue: push %rbp (1 byte), mov %rsp,%rbp (3 bytes). */

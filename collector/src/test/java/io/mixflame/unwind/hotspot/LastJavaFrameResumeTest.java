@@ -2,6 +2,7 @@ package io.mixflame.unwind.hotspot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.hotspot.BlobKind;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.image.ModuleMap;
@@ -95,9 +96,9 @@ class LastJavaFrameResumeTest {
         stackMemory.setCopy(leafSp, copy, copy.length);
         Registers r = context.registers();
         r.clear();
-        r.set(Registers.RIP, LEAF_PC);
-        r.set(Registers.RSP, leafSp);
-        r.set(Registers.RBP, 0x5);
+        r.set(X64Registers.RIP, LEAF_PC);
+        r.set(X64Registers.RSP, leafSp);
+        r.set(X64Registers.RBP, 0x5);
         walker.walk(context, walked);
         assertThat(walked.broken()).as("the sample's own walk breaks in native code").isTrue();
         LastJavaFrameResume.Anchors now = (tid, out) -> {

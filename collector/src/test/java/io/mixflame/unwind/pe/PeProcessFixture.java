@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.FixedModuleMap;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleMap;
@@ -14,7 +15,7 @@ import io.mixflame.unwind.Registers;
 import io.mixflame.unwind.StackBounds;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.UnwinderChain;
+import io.mixflame.unwind.chain.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,8 +76,8 @@ final class PeProcessFixture {
     /** A context on this process at pc and rsp, the whole stack region as its limits, for one unwinder's steps. */
     UnwindContext context(long pc, long sp) {
         UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
-        context.registers().set(Registers.RIP, pc);
-        context.registers().set(Registers.RSP, sp);
+        context.registers().set(X64Registers.RIP, pc);
+        context.registers().set(X64Registers.RSP, sp);
         context.setBounds(new StackBounds(STACK_LOW, STACK_HIGH));
         return context;
     }
@@ -84,8 +85,8 @@ final class PeProcessFixture {
     /** Walks with the production chain (no JVM) from pc and rsp, within the given stack limits. */
     WalkedStack walk(long pc, long sp, StackBounds bounds, int maxDepth) {
         UnwindContext context = new UnwindContext(new StackMemory(memory), modules);
-        context.registers().set(Registers.RIP, pc);
-        context.registers().set(Registers.RSP, sp);
+        context.registers().set(X64Registers.RIP, pc);
+        context.registers().set(X64Registers.RSP, sp);
         context.setBounds(bounds);
         WalkedStack out = new WalkedStack();
         new NativeStackWalker(UnwinderChain.unwinders(null), maxDepth).walk(context, out);

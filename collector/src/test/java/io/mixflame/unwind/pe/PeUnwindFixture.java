@@ -1,5 +1,6 @@
 package io.mixflame.unwind.pe;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.pe.PeFile;
 import io.mixflame.image.pe.PeUnwindTable;
 import io.mixflame.image.pe.RuntimeFunction;
@@ -65,7 +66,7 @@ final class PeUnwindFixture {
 
     /** Unwinds a frame at {@code pcRva} with the function looked up in the table, as a walker would. */
     PeUnwindResult unwind(long pcRva, Registers regs) {
-        regs.set(Registers.RIP, BASE + pcRva);
+        regs.set(X64Registers.RIP, BASE + pcRva);
         RuntimeFunction entry = table.find(pcRva).orElse(null);
         UnwindInfo info = entry == null ? null : table.unwindInfo(entry);
         return step.unwind(BASE, entry, info, regs, false);
@@ -73,7 +74,7 @@ final class PeUnwindFixture {
 
     static Registers regs(long sp) {
         Registers r = new Registers();
-        r.set(Registers.RSP, sp);
+        r.set(X64Registers.RSP, sp);
         return r;
     }
 }

@@ -4,6 +4,7 @@ import static io.mixflame.unwind.pe.PeUnwindFixture.STACK_HIGH;
 import static io.mixflame.unwind.pe.PeUnwindFixture.STACK_LOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.pe.PeFormatException;
 import io.mixflame.testsupport.UnwindInfoBytes;
 import io.mixflame.unwind.Registers;
@@ -40,7 +41,7 @@ class PeUnwindGarbageTest {
             }
             Registers regs = PeUnwindFixture.regs(sp + (random.nextInt(8) == 0 ? random.nextInt(8) : 0));
             for (int r = 0; r < 16; r++) {
-                if (r != Registers.RSP && random.nextBoolean()) {
+                if (r != X64Registers.RSP && random.nextBoolean()) {
                     regs.set(r, garbageValue(random, sp));
                 }
             }

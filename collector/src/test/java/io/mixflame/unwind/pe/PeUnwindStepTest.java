@@ -5,6 +5,7 @@ import static io.mixflame.unwind.pe.PeUnwindFixture.STACK_HIGH;
 import static io.mixflame.unwind.pe.PeUnwindFixture.regs;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.pe.UnwindCode;
 import io.mixflame.testsupport.PeImageBuilder;
 import io.mixflame.testsupport.UnwindInfoBytes;
@@ -46,8 +47,8 @@ class PeUnwindStepTest {
         PeUnwindResult result = f.unwind(0x1010, r);
 
         assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
-        assertThat(r.get(Registers.RBX)).isEqualTo(0xb0b);
-        assertThat(r.get(Registers.RBP)).isEqualTo(0xbadd);
+        assertThat(r.get(X64Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(r.get(X64Registers.RBP)).isEqualTo(0xbadd);
         assertThat(r.pc()).isEqualTo(RET);
         assertThat(r.sp()).isEqualTo(SP + 24);
         assertThat(result.establisherFrame()).isEqualTo(SP);
@@ -80,14 +81,14 @@ class PeUnwindStepTest {
         f.stack(entrySp - 8, 0x01db9, RET);
         f.stack(frameBase + 0x30, 0xb0b);
         Registers r = regs(frameBase - 0x100); // the body moved rsp further (an alloca)
-        r.set(Registers.RBP, frameBase + 0x20);
+        r.set(X64Registers.RBP, frameBase + 0x20);
 
         PeUnwindResult result = f.unwind(0x1040, r);
 
         assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
         assertThat(result.establisherFrame()).isEqualTo(frameBase);
-        assertThat(r.get(Registers.RBX)).isEqualTo(0xb0b);
-        assertThat(r.get(Registers.RBP)).isEqualTo(0x01db9);
+        assertThat(r.get(X64Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(r.get(X64Registers.RBP)).isEqualTo(0x01db9);
         assertThat(r.pc()).isEqualTo(RET);
         assertThat(r.sp()).isEqualTo(entrySp + 8);
     }
@@ -138,8 +139,8 @@ class PeUnwindStepTest {
 
         Registers r = unwoundAt(f, 0x1050);
 
-        assertThat(r.get(Registers.RBX)).isEqualTo(0xb0b);
-        assertThat(r.get(Registers.RBP)).isEqualTo(0xbadd);
+        assertThat(r.get(X64Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(r.get(X64Registers.RBP)).isEqualTo(0xbadd);
         assertThat(r.sp()).isEqualTo(SP + 24);
     }
 
@@ -204,7 +205,7 @@ class PeUnwindStepTest {
 
         assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
         assertThat(r.get(RSI)).isEqualTo(0x5151);
-        assertThat(r.get(Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(r.get(X64Registers.RBX)).isEqualTo(0xb0b);
         assertThat(r.pc()).isEqualTo(RET);
         assertThat(r.sp()).isEqualTo(SP + 8 + 0x20 + 16);
     }
@@ -217,13 +218,13 @@ class PeUnwindStepTest {
         f.stack(SP, 0xb0b, 0xbadd, RET);
         Registers afterPushes = unwoundAt(f, 0x1002);
         assertThat(afterPushes.sp()).isEqualTo(SP + 24);
-        assertThat(afterPushes.get(Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(afterPushes.get(X64Registers.RBX)).isEqualTo(0xb0b);
 
         // At offset 1 only push rbp ran.
         f.stack(SP, 0xbadd, RET);
         Registers afterOnePush = unwoundAt(f, 0x1001);
-        assertThat(afterOnePush.get(Registers.RBP)).isEqualTo(0xbadd);
-        assertThat(afterOnePush.isKnown(Registers.RBX)).isFalse();
+        assertThat(afterOnePush.get(X64Registers.RBP)).isEqualTo(0xbadd);
+        assertThat(afterOnePush.isKnown(X64Registers.RBX)).isFalse();
         assertThat(afterOnePush.sp()).isEqualTo(SP + 16);
 
         // At the first instruction nothing ran: a plain return.
@@ -242,14 +243,14 @@ class PeUnwindStepTest {
         f.stack(SP + 0x20, 0xb0b, 0xbadd, RET);
         Registers atAdd = unwoundAt(f, 0x1040);
         assertThat(atAdd.sp()).isEqualTo(SP + 0x38);
-        assertThat(atAdd.get(Registers.RBX)).isEqualTo(0xb0b);
+        assertThat(atAdd.get(X64Registers.RBX)).isEqualTo(0xb0b);
         assertThat(atAdd.pc()).isEqualTo(RET);
 
         // After the add the prolog codes would undo the allocation a second time; the epilog path must not.
         f.stack(SP, 0xb0b, 0xbadd, RET);
         Registers atPop = unwoundAt(f, 0x1044);
         assertThat(atPop.sp()).isEqualTo(SP + 24);
-        assertThat(atPop.get(Registers.RBP)).isEqualTo(0xbadd);
+        assertThat(atPop.get(X64Registers.RBP)).isEqualTo(0xbadd);
 
         f.stack(SP, RET);
         Registers atRet = unwoundAt(f, 0x1046);
@@ -267,10 +268,10 @@ class PeUnwindStepTest {
         long rbp = SP + 0x100;
         f.stack(rbp + 0x10, 0xbadd, RET);
         Registers r = regs(SP);
-        r.set(Registers.RBP, rbp);
+        r.set(X64Registers.RBP, rbp);
 
         assertThat(f.unwind(0x1050, r).status()).isEqualTo(UnwindStatus.UNWOUND);
-        assertThat(r.get(Registers.RBP)).isEqualTo(0xbadd);
+        assertThat(r.get(X64Registers.RBP)).isEqualTo(0xbadd);
         assertThat(r.pc()).isEqualTo(RET);
         assertThat(r.sp()).isEqualTo(rbp + 0x20);
     }
@@ -306,14 +307,14 @@ class PeUnwindStepTest {
         PeUnwindFixture f = new PeUnwindFixture().load(0x1000, 0x1100, PUSH_PUSH_ALLOC);
         f.stack(SP, RET);
         Registers r = regs(SP);
-        r.set(Registers.RBX, 0x77);
+        r.set(X64Registers.RBX, 0x77);
 
         PeUnwindResult result = f.unwind(0x1200, r); // no RUNTIME_FUNCTION covers it
 
         assertThat(result.status()).as(result.failure()).isEqualTo(UnwindStatus.UNWOUND);
         assertThat(r.pc()).isEqualTo(RET);
         assertThat(r.sp()).isEqualTo(SP + 8);
-        assertThat(r.get(Registers.RBX)).isEqualTo(0x77);
+        assertThat(r.get(X64Registers.RBX)).isEqualTo(0x77);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static io.mixflame.unwind.pe.PeProcessFixture.BASE;
 import static io.mixflame.unwind.pe.PeProcessFixture.STACK_HIGH;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.testsupport.PeImageBuilder;
 import io.mixflame.testsupport.UnwindInfoBytes;
 import io.mixflame.unwind.Registers;
@@ -42,7 +43,7 @@ class PeUnwinderPcCacheTest {
     private static long[] unwind(PeUnwinder unwinder, UnwindContext context) {
         assertThat(unwinder.canUnwindFrom(context)).isTrue();
         assertThat(unwinder.tryUnwind(context)).isEqualTo(UnwindStatus.UNWOUND);
-        return new long[] {context.registers().get(Registers.RIP), context.registers().get(Registers.RSP)};
+        return new long[] {context.registers().get(X64Registers.RIP), context.registers().get(X64Registers.RSP)};
     }
 
     @Test

@@ -5,6 +5,7 @@ import static io.mixflame.unwind.pe.PeProcessFixture.STACK_HIGH;
 import static io.mixflame.unwind.pe.PeProcessFixture.STACK_LOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.image.FixedModuleMap;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleSnapshot;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Whole walks of x64 Windows stacks through the production chain ({@link io.mixflame.unwind.UnwinderChain}'s
+ * Whole walks of x64 Windows stacks through the production chain ({@link io.mixflame.unwind.chain.UnwinderChain}'s
  * unwinders in {@link io.mixflame.unwind.NativeStackWalker}), where {@link PeUnwinder} unwinds every frame of a
  * synthetic image: a leaf without unwind data at 0x1000, a function that pushes rbx and allocates 0x20 bytes at
  * 0x1100, a root that allocates 0x28 at 0x1200 (whose first byte is a {@code ret}) and one with unreadable unwind
@@ -153,7 +154,7 @@ class PeUnwinderWalkTest {
         UnwindContext context = new UnwindContext(new StackMemory(new FakeProcessMemory()), new FixedModuleMap(
                 new ModuleSnapshot(List.of(new MemoryMapping(BASE, BASE + 0x10000, true, false, true, 0, 0, "")),
                         List.of(unreadable)), "jvm.dll"));
-        context.registers().set(Registers.RIP, LEAF_PC);
+        context.registers().set(X64Registers.RIP, LEAF_PC);
 
         assertThat(new PeUnwinder().canUnwindFrom(context)).isFalse();
     }

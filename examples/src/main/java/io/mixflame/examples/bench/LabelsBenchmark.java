@@ -5,7 +5,7 @@ import io.mixflame.api.internal.LabelFunctions;
 import io.mixflame.capture.labels.LabelLog;
 import io.mixflame.capture.labels.LabelRecorder;
 import io.mixflame.capture.labels.LabelSets;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;

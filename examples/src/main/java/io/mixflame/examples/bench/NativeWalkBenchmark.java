@@ -10,7 +10,7 @@ import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.UnwinderChain;
+import io.mixflame.unwind.chain.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.mixflame.examples.mixed;
 
-import io.mixflame.examples.ThreadCpuClock;
+import io.mixflame.examples.cputime.ThreadCpuClock;
 import java.util.Objects;
 
 /**

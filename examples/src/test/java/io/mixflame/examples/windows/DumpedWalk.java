@@ -4,7 +4,7 @@ import io.mixflame.capture.CapturedThread;
 import io.mixflame.unwind.NativeStackWalker;
 import io.mixflame.unwind.StackMemory;
 import io.mixflame.unwind.UnwindContext;
-import io.mixflame.unwind.UnwinderChain;
+import io.mixflame.unwind.chain.UnwinderChain;
 import io.mixflame.unwind.WalkedStack;
 import java.util.ArrayList;
 import java.util.List;

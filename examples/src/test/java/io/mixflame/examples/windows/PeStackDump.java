@@ -1,6 +1,7 @@
 package io.mixflame.examples.windows;
 
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.x64.X64Registers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,7 @@ record PeStackDump(List<Module> modules, Map<Long, byte[]> memory, Map<String, L
                 Map.entry("rcx", 2), Map.entry("rbx", 3), Map.entry("rsi", 4), Map.entry("rdi", 5),
                 Map.entry("rbp", 6), Map.entry("rsp", 7), Map.entry("r8", 8), Map.entry("r9", 9),
                 Map.entry("r10", 10), Map.entry("r11", 11), Map.entry("r12", 12), Map.entry("r13", 13),
-                Map.entry("r14", 14), Map.entry("r15", 15), Map.entry("rip", CapturedThread.RIP));
+                Map.entry("r14", 14), Map.entry("r15", 15), Map.entry("rip", X64Registers.RIP));
 
         /** The captured registers by their DWARF numbers, as a capture holds them. */
         Map<Integer, Long> registersByDwarfNumber() {

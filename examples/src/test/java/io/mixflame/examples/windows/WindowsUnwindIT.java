@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The profiler's production walk of x64 Windows stacks ({@link io.mixflame.unwind.UnwinderChain}'s walker, whose PE
+ * The profiler's production walk of x64 Windows stacks ({@link io.mixflame.unwind.chain.UnwinderChain}'s walker, whose PE
  * unwinder reads the modules' {@code .pdata}) against DbgHelp's StackWalk64, under Wine. A MinGW-built program parks
  * worker threads in functions of each unwind shape (frame pointer or none, a frame larger than a page, alloca, pushed
  * non-volatile registers, saved XMM registers, a leaf without unwind data, a fiber's stack, a thread started by

@@ -1,5 +1,6 @@
 package io.mixflame.unwind.hotspot.x64;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.unwind.CodeLineCache;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.process.MemoryReadException;
@@ -77,7 +78,7 @@ final class BlobFrameStep {
     /** The caller's pc at [rbp + 8], its sp at rbp + 16, its rbp at [rbp]. */
     UnwindStatus byFramePointer(UnwindContext context) throws MemoryReadException {
         Registers r = context.registers();
-        if (!r.isKnown(Registers.RBP)) {
+        if (!r.isKnown(X64Registers.RBP)) {
             return UnwindStatus.FAILED;
         }
         long fp = r.fp();
@@ -111,10 +112,10 @@ final class BlobFrameStep {
                 || !context.bounds().contains(callerSp - 8) || !context.modules().isExecutable(callerPc)) {
             return UnwindStatus.FAILED;
         }
-        r.set(Registers.RIP, callerPc);
-        r.set(Registers.RSP, callerSp);
+        r.set(X64Registers.RIP, callerPc);
+        r.set(X64Registers.RSP, callerSp);
         if (setRbp) {
-            r.set(Registers.RBP, callerRbp);
+            r.set(X64Registers.RBP, callerRbp);
         }
         context.setSignalFrame(false);
         return UnwindStatus.UNWOUND;

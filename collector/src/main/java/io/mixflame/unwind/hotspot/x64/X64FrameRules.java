@@ -1,6 +1,7 @@
 package io.mixflame.unwind.hotspot.x64;
 
 import io.mixflame.cache.MonotonicClock;
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaMethod;
@@ -38,7 +39,7 @@ public final class X64FrameRules implements HotSpotFrameRules {
     public UnwindStatus interpreted(UnwindContext context) throws MemoryReadException {
         Registers r = context.registers();
         StackMemory m = context.memory();
-        long fp = r.isKnown(Registers.RBP) ? r.fp() : 0;
+        long fp = r.isKnown(X64Registers.RBP) ? r.fp() : 0;
         if (!plausibleInterpreterFrame(context, fp)) {
             // A capture without rbp (a thread blocked in the kernel): the frame is found by its Method* slot.
             fp = searchInterpreterFrame(context);
@@ -52,9 +53,9 @@ public final class X64FrameRules implements HotSpotFrameRules {
         long returnAddress = m.readLong(fp + 8);
         long senderSp = m.readLong(fp + 8L * SENDER_SP_SLOT);
         long callerFp = m.readLong(fp);
-        r.set(Registers.RIP, returnAddress);
-        r.set(Registers.RSP, senderSp);
-        r.set(Registers.RBP, callerFp);
+        r.set(X64Registers.RIP, returnAddress);
+        r.set(X64Registers.RSP, senderSp);
+        r.set(X64Registers.RBP, callerFp);
         context.setSignalFrame(false);
         return UnwindStatus.UNWOUND;
     }

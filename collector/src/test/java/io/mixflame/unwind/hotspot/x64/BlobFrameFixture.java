@@ -1,5 +1,6 @@
 package io.mixflame.unwind.hotspot.x64;
 
+import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.hotspot.BlobKind;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.image.SyntheticModuleMap;
@@ -53,9 +54,9 @@ final class BlobFrameFixture {
     void at(long pc, long rbp, boolean callSite) {
         Registers r = context.registers();
         r.clear();
-        r.set(Registers.RIP, pc);
-        r.set(Registers.RSP, stack.sp());
-        r.set(Registers.RBP, rbp);
+        r.set(X64Registers.RIP, pc);
+        r.set(X64Registers.RSP, stack.sp());
+        r.set(X64Registers.RBP, rbp);
         context.setCallSite(callSite);
     }
 

@@ -1,4 +1,4 @@
-package io.mixflame.examples;
+package io.mixflame.examples.cputime;
 
 import java.lang.management.ManagementFactory;
 

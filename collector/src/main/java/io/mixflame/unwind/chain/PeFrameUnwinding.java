@@ -1,5 +1,6 @@
-package io.mixflame.unwind;
+package io.mixflame.unwind.chain;
 
+import io.mixflame.unwind.Unwinder;
 import io.mixflame.unwind.pe.PeUnwinder;
 import io.mixflame.unwind.windows.StackWalkUnwinder;
 import java.util.Locale;

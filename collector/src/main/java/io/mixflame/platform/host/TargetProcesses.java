@@ -1,5 +1,6 @@
-package io.mixflame.platform;
+package io.mixflame.platform.host;
 
+import io.mixflame.platform.TargetProcess;
 import io.mixflame.platform.linux.LinuxTargetProcess;
 import io.mixflame.platform.windows.WindowsTargetProcess;
 import io.mixflame.process.OwnThreadId;

@@ -1,8 +1,13 @@
-package io.mixflame.unwind;
+package io.mixflame.unwind.chain;
 
 import io.mixflame.hotspot.HotSpotVm;
+import io.mixflame.unwind.FramePointerUnwinder;
+import io.mixflame.unwind.NativeStackWalker;
+import io.mixflame.unwind.Unwinder;
 import io.mixflame.unwind.dwarf.DwarfUnwinder;
+import io.mixflame.unwind.hotspot.HotSpotFrameRules;
 import io.mixflame.unwind.hotspot.HotSpotUnwinder;
+import io.mixflame.unwind.hotspot.x64.X64FrameRules;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +47,7 @@ public final class UnwinderChain {
     private static List<Unwinder> unwinders(HotSpotVm vm, PeFrameUnwinding pe) {
         List<Unwinder> chain = new ArrayList<>(4);
         if (vm != null) {
-            chain.add(new HotSpotUnwinder(vm));
+            chain.add(new HotSpotUnwinder(vm, hotSpotFrameRules(vm)));
         }
         // Each native unwinder reads one format of unwind data and declines modules with another, so one chain
         // serves ELF and PE processes alike.
@@ -50,5 +55,13 @@ public final class UnwinderChain {
         chain.add(pe.unwinder());
         chain.add(new FramePointerUnwinder());
         return chain;
+    }
+
+    /**
+     * How HotSpot lays out its frames on the architecture the profiler runs on: the one place the unwinders' rules
+     * are chosen by architecture (x86-64 is the only one built; another adds its package and its case here).
+     */
+    static HotSpotFrameRules hotSpotFrameRules(HotSpotVm vm) {
+        return new X64FrameRules(vm);
     }
 }

@@ -1,9 +1,10 @@
-package io.mixflame.engine;
+package io.mixflame.engine.external;
 
 import io.mixflame.capture.perf.LinuxPerfSyscalls;
+import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.perf.PerfEngine;
 import io.mixflame.engine.suspend.SuspendEngine;
-import io.mixflame.platform.TargetProcesses;
+import io.mixflame.platform.host.TargetProcesses;
 import java.io.IOException;
 
 /**
