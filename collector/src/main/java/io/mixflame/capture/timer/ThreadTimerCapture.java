@@ -13,12 +13,6 @@ import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.BitSet;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.Map;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
@@ -45,8 +39,6 @@ public final class ThreadTimerCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadTimerCapture.class);
     /** SIGPROF: the JVM does not use it; signals of it that are not the sampler's go to the handler before. */
     static final int SIGNAL = 27;
-    private static final int EAGAIN = 11;
-    private static final int EINVAL = 22;
     /** The ring holds this long of samples of every CPU busy, between these bounds. */
     private static final long RING_HOLDS_NANOS = 4_000_000_000L;
     static final long MIN_RING_BYTES = 4L << 20;
@@ -62,44 +54,22 @@ public final class ThreadTimerCapture implements SampleCapture {
     private final PerfCaptureSettings settings;
     private final ThreadSource threads;
     private final long ringBytes;
-    private final Map<Integer, ThreadTimer> timers = new HashMap<>();
-    private final Set<Integer> refused = new HashSet<>();
+    private final ThreadTimers timers;
     private final RawSample sample;
     private final RecordReader reader = new RecordReader();
     /** What the handler cost each sampled thread, from its entry to the record's commit. */
     private final Histogram handlerNanos = new Histogram(HIGHEST_NANOS, 2);
     private TimerRing ring;
-    /** Region slots in use (slot 0 never is). */
-    private final BitSet slots = new BitSet(TimerRing.REGION_SLOTS);
     /** Finds the stacks of threads whose samples were copied with process_vm_readv. */
     private final StackLocator stacks = new StackLocator();
     private final Placement placement = new Placement();
-    private long placed;
-    /** The threads with a slot, as arrays for the nudge: made again when the timers change. */
-    private int[] nudgeTimers = new int[0];
-    private int[] nudgeTids = new int[0];
-    private int[] nudgeBytes = new int[0];
-    private int[] nudgeSlots = new int[0];
-    private int nudgeCount;
-    private boolean timersChanged;
     private long lastNudgeNanos;
-    private long nudges;
     /** The ring's counters as they were when it was unmapped: lost, foreign, short copies, nudges found blocked. */
     private final long[] closingCounts = new long[4];
     private int[] own = new int[0];
-    private boolean limitReported;
-    private boolean resourceReported;
     private long samples;
-    /** Threads given a timer so far, ended ones included. */
-    private long threadsTimed;
     private boolean closed;
 
-    /**
-     * One thread's timer, the stack copy its samples carry, its region slot (0: none, when all are taken) and whether
-     * its stack's bounds were published there.
-     */
-    private record ThreadTimer(int id, int stackBytes, int slot, boolean placed) {
-    }
 
     /** A capture of this process's threads ({@code settings.pid()} must be this process). */
     public ThreadTimerCapture(PerfCaptureSettings settings) {
@@ -111,6 +81,7 @@ public final class ThreadTimerCapture implements SampleCapture {
         this.threads = threads;
         this.ringBytes = ringBytes;
         this.sample = new RawSample(settings.stackBytes());
+        this.timers = new ThreadTimers(settings.periodNanos(), settings.maxThreads());
     }
 
     /**
@@ -140,10 +111,11 @@ public final class ThreadTimerCapture implements SampleCapture {
         ByteBuffer memory = new Pointer(address).getByteBuffer(0, TimerRing.DATA_OFFSET + ringBytes);
         ring = new TimerRing(memory);
         refreshThreads();
-        if (timers.isEmpty()) {
+        if (timers.size() == 0) {
             close();
             throw new PerfCaptureUnavailableException("no thread of process " + settings.pid()
-                    + " accepted a CPU timer" + (refused.isEmpty() ? "" : " (" + refused.size() + " refused)"));
+                    + " accepted a CPU timer" + (timers.refusedCount() == 0 ? "" : " (" + timers.refusedCount()
+                    + " refused)"));
         }
     }
 
@@ -167,51 +139,7 @@ public final class ThreadTimerCapture implements SampleCapture {
             return;
         }
         Arrays.sort(tids);
-        for (Iterator<Map.Entry<Integer, ThreadTimer>> it = timers.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<Integer, ThreadTimer> e = it.next();
-            if (Arrays.binarySearch(tids, e.getKey()) < 0) {
-                release(e.getValue());
-                it.remove();
-                timersChanged = true;
-            }
-        }
-        for (Iterator<Integer> it = refused.iterator(); it.hasNext(); ) {
-            if (Arrays.binarySearch(tids, it.next()) < 0) {
-                it.remove();
-            }
-        }
-        for (int tid : tids) {
-            if (timers.containsKey(tid) || refused.contains(tid)) {
-                continue;
-            }
-            if (timers.size() >= settings.maxThreads()) {
-                if (!limitReported) {
-                    limitReported = true;
-                    LOG.warn("sampling {} threads, the limit; further threads are not sampled", settings.maxThreads());
-                }
-                return;
-            }
-            boolean ownThread = Arrays.binarySearch(own, tid) >= 0;
-            int bytes = ownThread ? 0 : settings.stackBytes();
-            int slot = slots.nextClearBit(1);
-            slot = slot < TimerRing.REGION_SLOTS ? slot : 0;
-            int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes, slot);
-            if (id >= 0) {
-                if (slot != 0) {
-                    slots.set(slot);
-                }
-                timers.put(tid, new ThreadTimer(id, bytes, slot, false));
-                timersChanged = true;
-                threadsTimed++;
-            } else if (id != -EINVAL) { // EINVAL: the thread ended since it was listed
-                refused.add(tid);
-                if (id == -EAGAIN && !resourceReported) {
-                    resourceReported = true;
-                    LOG.warn("a CPU timer was refused after {} threads: the user's pending-signal limit is reached "
-                            + "(ulimit -i); further threads are not sampled", timers.size());
-                }
-            }
-        }
+        timers.refresh(tids, own, settings.stackBytes(), ring);
     }
 
     /**
@@ -227,37 +155,12 @@ public final class ThreadTimerCapture implements SampleCapture {
             return;
         }
         lastNudgeNanos = now;
-        if (timersChanged) {
-            timersChanged = false;
-            int n = 0;
-            int size = timers.size();
-            if (nudgeTimers.length < size) {
-                nudgeTimers = new int[size];
-                nudgeTids = new int[size];
-                nudgeBytes = new int[size];
-                nudgeSlots = new int[size];
-            }
-            for (Map.Entry<Integer, ThreadTimer> e : timers.entrySet()) {
-                ThreadTimer t = e.getValue();
-                if (t.slot() != 0) {
-                    nudgeTimers[n] = t.id();
-                    nudgeTids[n] = e.getKey();
-                    nudgeBytes[n] = t.stackBytes();
-                    nudgeSlots[n] = t.slot();
-                    n++;
-                }
-            }
-            nudgeCount = n;
-        }
-        if (nudgeCount > 0) {
-            nudges += ThreadTimerLibrary.Calls.mixflame_timer_nudge_overdue(nudgeTimers, nudgeTids, nudgeBytes,
-                    nudgeSlots, nudgeCount);
-        }
+        timers.nudgeOverdue();
     }
 
     @Override
     public boolean sampling(int tid) {
-        return timers.containsKey(tid);
+        return timers.timed(tid);
     }
 
     /**
@@ -266,26 +169,17 @@ public final class ThreadTimerCapture implements SampleCapture {
      */
     @Override
     public boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer) {
-        ThreadTimer old = timers.get(tid);
         int bytes = Math.min(stackBytes, PerfCaptureSettings.MAX_STACK_BYTES) & ~7;
-        if (old == null || old.stackBytes() >= bytes || closed) {
+        if (closed || !timers.grow(tid, bytes)) {
             return false;
         }
-        int id = ThreadTimerLibrary.Calls.mixflame_timer_create(tid, settings.periodNanos(), bytes, old.slot());
-        if (id < 0) {
-            return false;
-        }
-        ThreadTimerLibrary.Calls.mixflame_timer_delete(old.id());
-        timers.put(tid, new ThreadTimer(id, bytes, old.slot(), old.placed()));
-        timersChanged = true;
         sample.reserveStack(bytes);
         return true;
     }
 
     @Override
     public int stackBytes(int tid) {
-        ThreadTimer t = timers.get(tid);
-        return t == null ? 0 : t.stackBytes();
+        return timers.stackBytes(tid);
     }
 
     @Override
@@ -316,29 +210,12 @@ public final class ThreadTimerCapture implements SampleCapture {
     private final class Placement implements StackLocator.Target {
         @Override
         public int slotOf(int tid) {
-            ThreadTimer t = timers.get(tid);
-            return t == null || t.placed() ? 0 : t.slot();
+            return timers.slotToPlace(tid);
         }
 
         @Override
         public void found(int tid, int slot, long high, long pages) {
-            ThreadTimer t = timers.get(tid);
-            TimerRing r = ring;
-            if (t == null || r == null) {
-                return;
-            }
-            r.setRegion(slot, high, pages);
-            timers.put(tid, new ThreadTimer(t.id(), t.stackBytes(), slot, true));
-            placed++;
-        }
-    }
-
-    /** Deletes a thread's timer and gives its region slot back. */
-    private void release(ThreadTimer t) {
-        ThreadTimerLibrary.Calls.mixflame_timer_delete(t.id());
-        if (t.slot() != 0 && ring != null) {
-            ring.clearRegion(t.slot());
-            slots.clear(t.slot());
+            timers.place(tid, slot, high, pages, ring);
         }
     }
 
@@ -420,20 +297,20 @@ public final class ThreadTimerCapture implements SampleCapture {
         long foreign = r == null ? closingCounts[1] : r.foreign();
         long shortCopies = r == null ? closingCounts[2] : r.shortCopies();
         long blocked = r == null ? closingCounts[3] : r.nudgesBlocked();
-        StringBuilder text = new StringBuilder("in-thread CPU timers: ").append(threadsTimed)
+        StringBuilder text = new StringBuilder("in-thread CPU timers: ").append(timers.timed())
                 .append(" threads sampled in their own signal handler");
-        if (!refused.isEmpty()) {
-            text.append(", ").append(refused.size()).append(" refused a timer");
+        if (timers.refusedCount() > 0) {
+            text.append(", ").append(timers.refusedCount()).append(" refused a timer");
         }
-        text.append(", ").append(placed).append(" of them with stacks copied in place");
+        text.append(", ").append(timers.placed()).append(" of them with stacks copied in place");
         text.append("; ring ").append(ringBytes >> 20).append(" MiB of ordinary memory");
         if (handlerNanos.getTotalCount() > 0) {
             text.append("; in the sampled thread ").append(micros(handlerNanos.getValueAtPercentile(50)))
                     .append(" µs p50 / ").append(micros(handlerNanos.getValueAtPercentile(99)))
                     .append(" µs p99 per sample");
         }
-        if (nudges > 0) {
-            text.append("; ").append(nudges).append(" threads signalled when their timer's expiry went unseen");
+        if (timers.nudges() > 0) {
+            text.append("; ").append(timers.nudges()).append(" threads signalled when their timer's expiry went unseen");
             if (blocked > 0) {
                 text.append(" (").append(blocked).append(" found blocked, left for the next)");
             }
@@ -463,10 +340,7 @@ public final class ThreadTimerCapture implements SampleCapture {
             return;
         }
         closed = true;
-        for (ThreadTimer t : timers.values()) {
-            release(t);
-        }
-        timers.clear();
+        timers.releaseAll(ring);
         if (ring != null) {
             TimerRing r = ring;
             closingCounts[0] = r.lost();
