@@ -10,7 +10,6 @@ import org.HdrHistogram.Histogram;
  * those made while a sample was taken and walked.
  */
 public final class ReadsPerSample {
-    private static final long WARM_UP_NANOS = 10_000_000_000L;
     private static final long HIGHEST = 1_000_000L;
 
     private final Histogram all = new Histogram(HIGHEST, 2);
@@ -36,7 +35,7 @@ public final class ReadsPerSample {
         long r = Math.min(reads, HIGHEST);
         samples++;
         all.recordValue(r);
-        if (sampleNanos - startNanos >= WARM_UP_NANOS) {
+        if (sampleNanos - startNanos >= CostNotes.WARM_UP_NANOS) {
             warm.recordValue(r);
         }
     }
@@ -54,7 +53,7 @@ public final class ReadsPerSample {
         String text = all.getValueAtPercentile(50) + " reads p50 / "
                 + FixedPoint.format((double) (readsNow - startReads) / samples, 1) + " mean per sample";
         if (warm.getTotalCount() > 0) {
-            text += ", after the first 10 s " + warm.getValueAtPercentile(50) + " p50 / "
+            text += ", " + CostNotes.AFTER_WARM_UP + " " + warm.getValueAtPercentile(50) + " p50 / "
                     + warm.getValueAtPercentile(99) + " p99";
         }
         return text;

@@ -1,5 +1,6 @@
 package io.mixflame.engine.perf;
 
+import io.mixflame.engine.CostNotes;
 import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.CapturedThread;
@@ -59,7 +60,7 @@ public final class PerfEngine implements SamplingEngine {
     private static final Logger LOG = LoggerFactory.getLogger(PerfEngine.class);
     private static final int POOL = 128;
     /**
-     * The pool's bound in the first {@link #WARM_UP_NANOS}. The walker starts cold (its classes loading, its code
+     * The pool's bound in the first {@link CostNotes#WARM_UP_NANOS}. The walker starts cold (its classes loading, its code
      * interpreted, the modules' tables read) while the application's threads and the JIT's compile their own start,
      * and on a machine whose cores they keep busy it gets a fraction of one: at 1 ms on two busy threads it fell
      * some 500 samples behind in its first 400 ms, then caught up within 100 ms. Those samples are kept, up to
@@ -73,7 +74,6 @@ public final class PerfEngine implements SamplingEngine {
      * after it wakes on a machine whose cores the application's threads keep busy, before the kernel's buffers fill.
      */
     private static final long SAMPLER_SLICE_NANOS = 100_000L;
-    private static final long WARM_UP_NANOS = 10_000_000_000L;
     private static final long THREAD_POLL_NANOS = 50_000_000L;
     /**
      * Between polls the thread list is read again only when the thread count changed (one stat call) or this long
@@ -129,7 +129,7 @@ public final class PerfEngine implements SamplingEngine {
     private final BooleanSupplier room = callbacks;
 
     /** Time per drain and per sample, and the profiler's threads' CPU: the cost note's figures. */
-    private final PerfEngineCosts costs = new PerfEngineCosts(WARM_UP_NANOS);
+    private final PerfEngineCosts costs = new PerfEngineCosts(CostNotes.WARM_UP_NANOS);
     private volatile long dropped;
     /** Samples dropped or lost, for the walker to count in the profile. */
     private final UnwalkedSamples unwalked = new UnwalkedSamples();
@@ -382,7 +382,7 @@ public final class PerfEngine implements SamplingEngine {
             newThreadQueued = true;
         }
         CapturedThread copy = free.poll();
-        if (copy == null && pooled.get() < (s.time - startNanos < WARM_UP_NANOS ? WARM_POOL : POOL)) {
+        if (copy == null && pooled.get() < (s.time - startNanos < CostNotes.WARM_UP_NANOS ? WARM_POOL : POOL)) {
             pooled.incrementAndGet();
             copy = CapturedThread.offHeap(stackBytes);
         }
@@ -633,7 +633,7 @@ public final class PerfEngine implements SamplingEngine {
          */
         @Override
         public boolean getAsBoolean() {
-            return !free.isEmpty() || pooled.get() < (System.nanoTime() - startNanos < WARM_UP_NANOS ? WARM_POOL : POOL);
+            return !free.isEmpty() || pooled.get() < (System.nanoTime() - startNanos < CostNotes.WARM_UP_NANOS ? WARM_POOL : POOL);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.mixflame.engine.perf;
 
+import io.mixflame.engine.CostNotes;
 import io.mixflame.engine.FixedPoint;
 import org.HdrHistogram.Histogram;
 
@@ -96,21 +97,26 @@ final class PerfEngineCosts {
         synchronized (perSample) {
             perSampleText = perSample.getTotalCount() == 0 ? "no samples walked" : percentiles(perSample);
             warmText = perSampleWarm.getTotalCount() == 0 ? ""
-                    : "; after the first 10 s: " + percentiles(perSampleWarm);
+                    : "; " + CostNotes.AFTER_WARM_UP + ": " + percentiles(perSampleWarm);
             if (cpuPerSampleWarm.getTotalCount() > 0) {
-                warmText += " (the walker's CPU: " + FixedPoint.micros(cpuPerSampleWarm.getValueAtPercentile(50))
-                        + " µs p50 / " + FixedPoint.micros(cpuPerSampleWarm.getValueAtPercentile(99))
-                        + " µs p99, one sample in " + CPU_TIMED_EVERY + " timed)";
+                warmText += " (the walker's CPU: " + CostNotes.p50p99(cpuPerSampleWarm) + ", one sample in "
+                        + CPU_TIMED_EVERY + " timed)";
             }
         }
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
         long ownCpu = samplerCpuNanos + walkerCpuNanos + namesCpuNanos;
         String cpu = ownCpu == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * ownCpu / elapsed, 2) + "% of one core";
-        return samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText;
+        String drains;
+        synchronized (perDrain) {
+            // How long the sampler took to empty the rings each time it ran: what samples waited on before a walk.
+            drains = perDrain.getTotalCount() == 0 ? ""
+                    : "; " + perDrain.getTotalCount() + " drains, " + CostNotes.p50p99(perDrain) + " each";
+        }
+        return samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText
+                + drains;
     }
 
     private static String percentiles(Histogram h) {
-        return FixedPoint.micros(h.getValueAtPercentile(50)) + " µs p50 / "
-                + FixedPoint.micros(h.getValueAtPercentile(99)) + " µs p99 per sample";
+        return CostNotes.p50p99(h) + " per sample";
     }
 }

@@ -1,12 +1,13 @@
 package io.mixflame.engine.suspend;
 
-import io.mixflame.engine.EpochClock;
-import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
 import io.mixflame.capture.labels.SampleLabeler;
+import io.mixflame.engine.CostNotes;
 import io.mixflame.engine.EngineUnavailableException;
+import io.mixflame.engine.EpochClock;
+import io.mixflame.engine.FixedPoint;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
@@ -76,7 +77,6 @@ public final class SuspendEngine implements SamplingEngine {
     private volatile ReadsPerSample reads;
     private volatile long profilerCpuNanos = -1;
     /** Start-up (class loading, the JIT, symbol tables) is most of a short run's CPU: the rest is shown apart. */
-    private static final long WARM_UP_NANOS = 10_000_000_000L;
     private volatile long warmNanos;
     private volatile long warmCpuNanos = -1;
 
@@ -164,7 +164,7 @@ public final class SuspendEngine implements SamplingEngine {
                     listing.listed(now, System.nanoTime());
                 }
                 ticks++;
-                if (warmNanos == 0 && now - startNanos >= WARM_UP_NANOS) {
+                if (warmNanos == 0 && now - startNanos >= CostNotes.WARM_UP_NANOS) {
                     warmCpuNanos = processCpuNanos();
                     warmNanos = System.nanoTime();
                 }
@@ -284,12 +284,10 @@ public final class SuspendEngine implements SamplingEngine {
         String walked;
         synchronized (paused) {
             stopped = paused.getTotalCount() == 0 ? "no thread stopped"
-                    : "threads stopped " + FixedPoint.micros(paused.getValueAtPercentile(50)) + " µs p50 / "
-                    + FixedPoint.micros(paused.getValueAtPercentile(99)) + " µs p99 / "
+                    : "threads stopped " + CostNotes.p50p99(paused) + " / "
                     + FixedPoint.micros(paused.getMaxValue()) + " µs max per capture";
             walked = perSample.getTotalCount() == 0 ? "no samples walked"
-                    : FixedPoint.micros(perSample.getValueAtPercentile(50)) + " µs p50 / "
-                    + FixedPoint.micros(perSample.getValueAtPercentile(99)) + " µs p99 per sample";
+                    : CostNotes.p50p99(perSample) + " per sample";
         }
         long cpuNow = profilerCpuNanos >= 0 ? profilerCpuNanos : processCpuNanos();
         long end = endNanos != 0 ? endNanos : System.nanoTime();
@@ -299,7 +297,7 @@ public final class SuspendEngine implements SamplingEngine {
                 + "% of one core";
         if (cpuNow >= 0 && warmCpuNanos >= 0 && end - warmNanos > 0) {
             cpu += " (" + FixedPoint.format(100.0 * (cpuNow - warmCpuNanos) / (end - warmNanos), 1)
-                    + "% after the first 10 s)";
+                    + "% " + CostNotes.AFTER_WARM_UP + ")";
         }
         // A sampler that falls behind its interval (a slow walk, a slow system such as Wine) skips ticks rather than
         // bursting; how many it kept of those asked for tells a thin profile's cause from a quiet target.

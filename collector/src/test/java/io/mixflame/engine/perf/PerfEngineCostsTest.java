@@ -21,7 +21,11 @@ class PerfEngineCostsTest {
         String summary = costs.summary(33, 2, 1);
         assertThat(summary).startsWith("33 samples, 2 lost, 1 dropped, ")
                 .contains("; after the first 10 s: 5.0 µs p50 / 5.0 µs p99")
-                .contains("(the walker's CPU: 3.0 µs p50 / 3.0 µs p99, one sample in 32 timed)");
+                .contains("(the walker's CPU: 3.0 µs p50 / 3.0 µs p99, one sample in 32 timed)")
+                .doesNotContain("drains");
+        costs.drained(100, 2_100);
+        costs.drained(200, 4_200);
+        assertThat(costs.summary(33, 2, 1)).as("the sampler's drains").endsWith("; 2 drains, 2.0 µs p50 / 4.0 µs p99 each");
     }
 
     @Test
