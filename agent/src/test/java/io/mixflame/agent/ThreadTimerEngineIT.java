@@ -136,7 +136,8 @@ class ThreadTimerEngineIT {
                 .isGreaterThanOrEqualTo(0.95 * owed);
         assertThat(r.lost + r.dropped).as("lost and dropped of %s", r.noteSamples)
                 .isLessThan(Math.max(1, r.noteSamples / 100));
-        assertThat(r.unknown).as("[unknown] samples of %s", r.total).isLessThan(Math.max(1, r.total / 200));
+        assertThat(r.unknown).as("[unknown] samples of %s, the most of them in:\n%s", r.total, r.unknownStacks)
+                .isLessThan(Math.max(1, r.total / 200));
     }
 
     static Stream<Arguments> safetyRuns() {
@@ -200,6 +201,7 @@ class ThreadTimerEngineIT {
 
     /** A run's profile and what the program printed. */
     private record Run(String header, Map<String, Long> samples, Map<String, Long> cpu, long total, long unknown,
+                       String unknownStacks,
                        long noteSamples, long lost, long dropped) {
     }
 
@@ -252,6 +254,7 @@ class ThreadTimerEngineIT {
         Map<String, Long> samples = new HashMap<>();
         long total = 0;
         long unknown = 0;
+        List<String> unknownLines = new ArrayList<>();
         long noteSamples = 0;
         long lost = 0;
         long dropped = 0;
@@ -272,6 +275,7 @@ class ThreadTimerEngineIT {
             total += n;
             if (line.contains("[unknown]")) {
                 unknown += n;
+                unknownLines.add(line);
             }
             Matcher root = THREAD_ROOT.matcher(line);
             if (root.find()) {
@@ -283,6 +287,10 @@ class ThreadTimerEngineIT {
         while (m.find()) {
             cpu.put(m.group(1), Long.parseLong(m.group(2)));
         }
-        return new Run(header, samples, cpu, total, unknown, noteSamples, lost, dropped);
+        unknownLines.sort(java.util.Comparator.comparingLong(
+                (String l) -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).reversed());
+        String unknownStacks = String.join("\n", unknownLines.subList(0, Math.min(5, unknownLines.size())));
+        System.out.println("[unknown] " + unknown + " of " + total + (unknown == 0 ? "" : ":\n" + unknownStacks));
+        return new Run(header, samples, cpu, total, unknown, unknownStacks, noteSamples, lost, dropped);
     }
 }

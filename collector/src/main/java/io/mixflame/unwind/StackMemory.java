@@ -9,30 +9,15 @@ import java.nio.ByteOrder;
 /**
  * A thread's stack as the walker reads it: first the copy taken with the sample (perf's stack dump, or bytes read
  * at capture time), then the process's memory for anything outside that copy.
- *
- * <p>The stack above the copy is read as it is now, which is what it was at the sample only while the thread has not
- * returned past the copy's end since. A walk done late (a stalled walker, a queue of samples) would otherwise join the
- * sample's frames to the frames the thread is in now, and give the sample callers (and so labels and shares) it never
- * had. So before the first read above the copy the last bytes of the copy are compared with the same bytes now: if
- * they changed, the frame there was left (or is running again) and reads above the copy fail, ending the walk there.
  */
 public final class StackMemory implements MemoryWords {
-    /** Bytes at the copy's end compared with the live stack before it is read above the copy. */
-    static final int CONTINUITY_BYTES = 64;
-    private static final byte UNCHECKED = 0;
-    private static final byte CONTINUES = 1;
-    private static final byte LEFT = 2;
-
     private final ProcessMemory process;
-    private final byte[] live = new byte[CONTINUITY_BYTES];
     private ByteBuffer copy = ByteBuffer.allocate(0);
     private long copyStart;
     private int copyLength;
     /** The end of the copy's stack region, once known; reads between the copy's end and it set {@link #aboveCopy}. */
     private long stackHigh;
     private boolean aboveCopy;
-    /** Whether the live stack still holds the copy's last bytes: checked at the first read above the copy. */
-    private byte continuity;
 
     /** A view that reads through {@code process} when an address is outside the copy. */
     public StackMemory(ProcessMemory process) {
@@ -54,7 +39,6 @@ public final class StackMemory implements MemoryWords {
         this.copyLength = Math.min(length, littleEndian.capacity());
         this.stackHigh = 0;
         this.aboveCopy = false;
-        this.continuity = UNCHECKED;
     }
 
     /** Drops the copy; reads go to the process. */
@@ -62,7 +46,6 @@ public final class StackMemory implements MemoryWords {
         copyLength = 0;
         stackHigh = 0;
         aboveCopy = false;
-        continuity = UNCHECKED;
     }
 
     /**
@@ -80,14 +63,6 @@ public final class StackMemory implements MemoryWords {
      */
     public boolean readAboveCopy() {
         return aboveCopy;
-    }
-
-    /**
-     * Whether a read above the copy was refused because the thread has left the frames at the copy's end since the
-     * sample (see the class comment).
-     */
-    public boolean liveStackMovedOn() {
-        return continuity == LEFT;
     }
 
     /** The process's memory, for reads that are not of the stack. */
@@ -116,9 +91,7 @@ public final class StackMemory implements MemoryWords {
         if (off >= 0 && off <= copyLength - 8L) {
             return copy.getLong((int) off);
         }
-        if (!liveReadAllowed(address + 7)) {
-            throw new MemoryReadException(address);
-        }
+        noteLiveRead(address);
         return process.readLong(address);
     }
 
@@ -132,46 +105,14 @@ public final class StackMemory implements MemoryWords {
             copy.get((int) off, out, offset, length);
             return length;
         }
-        if (!liveReadAllowed(address + length - 1)) {
-            // The part inside the copy, if any, is still the sample's.
-            int inside = (int) Math.max(0, Math.min(length, copyEnd() - address));
-            if (off >= 0 && inside > 0) {
-                copy.get((int) off, out, offset, inside);
-                return inside;
-            }
-            return 0;
-        }
+        noteLiveRead(address + length - 1);
         return process.read(address, out, offset, length);
     }
 
-    /**
-     * Notes a read of the live stack above the copy ({@code last} is the read's last byte) and says whether it may
-     * go to the process: reads elsewhere always may, reads above the copy only while the thread is still in the
-     * frames at the copy's end.
-     */
-    private boolean liveReadAllowed(long last) {
+    /** Notes a read of the live stack above the copy; {@code last} is the read's last byte. */
+    private void noteLiveRead(long last) {
         if (copyLength > 0 && Long.compareUnsigned(last, copyEnd()) >= 0 && Long.compareUnsigned(last, stackHigh) < 0) {
             aboveCopy = true;
-            if (continuity == UNCHECKED) {
-                continuity = copyEndUnchanged() ? CONTINUES : LEFT;
-            }
-            return continuity == CONTINUES;
         }
-        return true;
-    }
-
-    /** Whether the live stack holds the copy's last bytes as the copy does. */
-    private boolean copyEndUnchanged() {
-        int n = Math.min(CONTINUITY_BYTES, copyLength);
-        int from = copyLength - n;
-        if (process.read(copyEnd() - n, live, 0, n) != n) {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            if (live[i] != copy.get(from + i)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -1,10 +1,8 @@
 package io.mixflame.unwind;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mixflame.capture.x64.X64Registers;
-import io.mixflame.process.MemoryReadException;
 import io.mixflame.testsupport.FakeProcessMemory;
 import org.junit.jupiter.api.Test;
 
@@ -79,51 +77,5 @@ class StackMemoryTest {
         context.setBounds(new StackBounds(0x1000, 0x2000));
         memory.readLong(SP + 4096);
         assertThat(memory.readAboveCopy()).isTrue();
-    }
-
-    @Test
-    void aboveACopyWhoseEndTheLiveStackStillHoldsTheLiveStackIsRead() throws Exception {
-        byte[] bytes = pattern(256, 7);
-        process.write(SP, bytes).writeLong(SP + 256, 0x1234L);
-        memory.setCopy(SP, bytes, bytes.length);
-        memory.setStackHigh(HIGH);
-        assertThat(memory.readLong(SP + 256)).isEqualTo(0x1234L);
-        assertThat(memory.liveStackMovedOn()).isFalse();
-        assertThat(memory.readAboveCopy()).isTrue();
-    }
-
-    @Test
-    void aboveACopyWhoseEndChangedSinceTheSampleNothingIsRead() throws Exception {
-        // The thread returned past the copy's end and called elsewhere: the frames above are not the sample's.
-        byte[] bytes = pattern(256, 7);
-        process.write(SP, pattern(256, 9)).writeLong(SP + 256, 0x1234L);
-        memory.setCopy(SP, bytes, bytes.length);
-        memory.setStackHigh(HIGH);
-        assertThatThrownBy(() -> memory.readLong(SP + 256)).isInstanceOf(MemoryReadException.class);
-        assertThat(memory.liveStackMovedOn()).isTrue();
-        assertThat(memory.readAboveCopy()).as("a larger copy would have held it").isTrue();
-        byte[] out = new byte[64];
-        assertThat(memory.read(SP + 224, out, 0, 64)).as("only the part the copy holds").isEqualTo(32);
-        assertThat(out[0]).isEqualTo(bytes[224]);
-        assertThat(memory.readLong(SP + 8)).as("the copy itself").isEqualTo(ByteBufferWords.at(bytes, 8));
-        assertThat(memory.readLong(HIGH + 8)).as("memory outside the stack is read as ever").isZero();
-        memory.setCopy(SP, pattern(256, 9), 256);
-        memory.setStackHigh(HIGH);
-        assertThat(memory.readLong(SP + 256)).as("checked again for each sample").isEqualTo(0x1234L);
-    }
-
-    private static byte[] pattern(int length, int seed) {
-        byte[] b = new byte[length];
-        for (int i = 0; i < length; i++) {
-            b[i] = (byte) (i * seed + 1);
-        }
-        return b;
-    }
-
-    /** Little-endian words of a byte array, as the copy reads them. */
-    private static final class ByteBufferWords {
-        static long at(byte[] bytes, int offset) {
-            return java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong(offset);
-        }
     }
 }
