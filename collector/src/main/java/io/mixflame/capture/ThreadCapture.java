@@ -3,9 +3,11 @@ package io.mixflame.capture;
 import java.util.List;
 
 /**
- * Captures one thread of a process on demand — its registers and a copy of the top of its stack — for thread dumps:
- * {@code /proc} and ptrace on Linux, SuspendThread and GetThreadContext on Windows. (Samplers are driven otherwise:
- * perf_events deliver their captures.) One capture at a time.
+ * Captures one thread of a process on demand — its registers and a copy of the top of its stack — for thread dumps
+ * and for the engine that samples by stopping threads ({@code engine.suspend}: ptrace on Linux, SuspendThread on
+ * Windows): {@code /proc} and ptrace on Linux, SuspendThread and GetThreadContext on Windows. (The perf and timer
+ * engines are driven otherwise: perf events and the threads' own signal handlers deliver their captures.) One capture
+ * at a time.
  */
 public interface ThreadCapture extends AutoCloseable {
 
