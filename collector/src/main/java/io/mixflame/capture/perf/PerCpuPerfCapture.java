@@ -1,6 +1,7 @@
 package io.mixflame.capture.perf;
 
 import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.LinuxErrno;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -31,18 +32,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class PerCpuPerfCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(PerCpuPerfCapture.class);
-    private static final long PERF_EVENT_IOC_ENABLE = 0x2400;
-    private static final long PERF_EVENT_IOC_SET_OUTPUT = 0x2405;
-    private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
     private static final int RECORD_LOST = 2;
     private static final int RECORD_COMM = 3;
     private static final int RECORD_SWITCH = 14;
     private static final int COMM_BYTES = 16;
     private static final int RECORD_SAMPLE = 9;
-    private static final int ESRCH = 3;
-    private static final int EACCES = 13;
-    private static final int EPERM = 1;
-    private static final int EINVAL = 22;
     /** Data pages of each CPU's ring: 256 KiB, about fifteen samples of 16 KiB between drains. */
     public static final int DEFAULT_DATA_PAGES = 128;
     /** The part of the open-file limit the start-up threads' events may take. */
@@ -199,7 +193,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         }
         for (int i = 0; i < cpus.length; i++) {
             keep(ringFds[i]);
-            sys.ioctl(ringFds[i], PERF_EVENT_IOC_ENABLE);
+            sys.ioctl(ringFds[i], PerfAbi.IOC_ENABLE);
         }
         covered.add(first);
     }
@@ -213,12 +207,12 @@ public final class PerCpuPerfCapture implements SampleCapture {
         long length = (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1);
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(first, i, settings.stackBytes(), true);
-            if (fd == -EINVAL && i == 0 && threadsOnly) {
+            if (fd == -LinuxErrno.EINVAL && i == 0 && threadsOnly) {
                 LOG.debug("this kernel has no inherit_thread: processes the JVM forks are sampled and left out");
                 threadsOnly = false;
                 fd = open(first, i, settings.stackBytes(), true);
             }
-            if (fd < 0 && i == 0 && kernel && (fd == -EACCES || fd == -EPERM)) {
+            if (fd < 0 && i == 0 && kernel && (fd == -LinuxErrno.EACCES || fd == -LinuxErrno.EPERM)) {
                 LOG.info("kernel frames are not permitted ({}); sampling user space only", PerfRefusal.explain(fd));
                 kernel = false;
                 parser = new SampleRecordParser(false);
@@ -268,19 +262,19 @@ public final class PerCpuPerfCapture implements SampleCapture {
         int opened = 0;
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(tid, i, bytes, !ownThread);
-            if (fd == -ESRCH) {
+            if (fd == -LinuxErrno.ESRCH) {
                 return; // ended meanwhile; the events opened already end with it
             }
             if (fd < 0) {
                 throw new PerfCaptureUnavailableException("thread " + tid + ": " + PerfRefusal.explain(fd));
             }
             keep(fd);
-            int redirected = sys.ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ringFds[i]);
+            int redirected = sys.ioctl(fd, PerfAbi.IOC_SET_OUTPUT, ringFds[i]);
             if (redirected < 0) {
                 throw new PerfCaptureUnavailableException("the kernel refused to share a CPU's perf ring buffer ("
                         + PerfRefusal.explain(redirected) + ")");
             }
-            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+            sys.ioctl(fd, PerfAbi.IOC_ENABLE);
             opened++;
         }
         if (opened == cpus.length) {
@@ -295,7 +289,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private int open(int tid, int cpuIndex, int stackBytes, boolean inherit) {
         byte[] attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1,
                 inherit, inherit, threadsOnly, inherit && switches != null);
-        return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PERF_FLAG_FD_CLOEXEC);
+        return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PerfAbi.FLAG_FD_CLOEXEC);
     }
 
     private void keep(int fd) {
@@ -357,7 +351,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         int[] opened = new int[cpus.length];
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(tid, i, bytes, false);
-            int redirected = fd < 0 ? fd : sys.ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ringFds[i]);
+            int redirected = fd < 0 ? fd : sys.ioctl(fd, PerfAbi.IOC_SET_OUTPUT, ringFds[i]);
             if (fd < 0 || redirected < 0) {
                 LOG.debug("thread {}: a stack copy of {} bytes was refused ({})", tid, bytes,
                         PerfRefusal.explain(fd < 0 ? fd : redirected));
@@ -373,7 +367,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         }
         sample.reserveStack(bytes);
         for (int fd : opened) {
-            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+            sys.ioctl(fd, PerfAbi.IOC_ENABLE);
         }
         if (at < 0) {
             at = grownCount++;

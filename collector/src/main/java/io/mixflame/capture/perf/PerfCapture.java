@@ -1,6 +1,7 @@
 package io.mixflame.capture.perf;
 
 import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.LinuxErrno;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -21,14 +22,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class PerfCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(PerfCapture.class);
-    private static final long PERF_EVENT_IOC_ENABLE = 0x2400;
-    private static final long PERF_FLAG_FD_CLOEXEC = 1L << 3;
     private static final int RECORD_LOST = 2;
     private static final int RECORD_THROTTLE = 5;
     private static final int RECORD_SAMPLE = 9;
-    private static final int ESRCH = 3;
-    private static final int EACCES = 13;
-    private static final int EPERM = 1;
 
     private final PerfCaptureSettings settings;
     private final PerfSyscalls sys;
@@ -97,12 +93,12 @@ public final class PerfCapture implements SampleCapture {
         kernel = settings.kernel();
         configure();
         int first = firstThread();
-        int fd = sys.perfEventOpen(attr, first, PERF_FLAG_FD_CLOEXEC);
-        if (fd < 0 && kernel && (fd == -EACCES || fd == -EPERM)) {
+        int fd = sys.perfEventOpen(attr, first, PerfAbi.FLAG_FD_CLOEXEC);
+        if (fd < 0 && kernel && (fd == -LinuxErrno.EACCES || fd == -LinuxErrno.EPERM)) {
             LOG.info("kernel frames are not permitted ({}); sampling user space only", PerfRefusal.explain(fd));
             kernel = false;
             configure();
-            fd = sys.perfEventOpen(attr, first, PERF_FLAG_FD_CLOEXEC);
+            fd = sys.perfEventOpen(attr, first, PerfAbi.FLAG_FD_CLOEXEC);
         }
         if (fd < 0) {
             throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
@@ -182,9 +178,9 @@ public final class PerfCapture implements SampleCapture {
                 return;
             }
             boolean ownThread = Arrays.binarySearch(own, tid) >= 0;
-            int fd = sys.perfEventOpen(ownThread ? attributes(0) : attr, tid, PERF_FLAG_FD_CLOEXEC);
+            int fd = sys.perfEventOpen(ownThread ? attributes(0) : attr, tid, PerfAbi.FLAG_FD_CLOEXEC);
             if (fd < 0) {
-                if (fd != -ESRCH) {
+                if (fd != -LinuxErrno.ESRCH) {
                     refused.add(tid);
                 }
                 continue;
@@ -217,7 +213,7 @@ public final class PerfCapture implements SampleCapture {
                 stackBytes));
         rings = null;
         if (enable) {
-            sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+            sys.ioctl(fd, PerfAbi.IOC_ENABLE);
         }
         return true;
     }
@@ -257,7 +253,7 @@ public final class PerfCapture implements SampleCapture {
     }
 
     private boolean reopen(int tid, ThreadEvent old, int bytes, Consumer<RawSample> consumer) {
-        int fd = sys.perfEventOpen(attributes(bytes), tid, PERF_FLAG_FD_CLOEXEC);
+        int fd = sys.perfEventOpen(attributes(bytes), tid, PerfAbi.FLAG_FD_CLOEXEC);
         if (fd < 0) {
             LOG.debug("thread {}: a stack copy of {} bytes was refused ({})", tid, bytes, PerfRefusal.explain(fd));
             return false;
@@ -271,7 +267,7 @@ public final class PerfCapture implements SampleCapture {
         old.ring().drain(visitor);
         this.consumer = null;
         release(old);
-        sys.ioctl(fd, PERF_EVENT_IOC_ENABLE);
+        sys.ioctl(fd, PerfAbi.IOC_ENABLE);
         LOG.debug("thread {}: stack copy changed from {} to {} bytes", tid, old.stackBytes(), bytes);
         return true;
     }

@@ -6,8 +6,10 @@ import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.x64.X64UserRegs;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.linux.LibcLibrary;
+import io.mixflame.process.linux.LinuxErrno;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,17 +28,9 @@ public final class PtraceCapture {
     private static final long PTRACE_INTERRUPT = 0x4207;
     private static final int WALL = 0x40000000;
     private static final int WNOHANG = 1;
-    private static final int EINTR = 4;
     /** How long the process's first thread may take to stop before the capture gives up on it. */
     private static final long STOP_TIMEOUT_NANOS = 1_000_000_000L;
     private static final long POLL_NANOS = 20_000L;
-    /** Word indexes of {@code struct user_regs_struct} on x86-64. */
-    private static final int RBP = 4;
-    private static final int RBX = 5;
-    private static final int R12 = 3;
-    private static final int RIP = 16;
-    private static final int RSP = 19;
-    private static final int REGS_BYTES = 27 * 8;
 
     static {
         Native.register(PtraceCapture.class, LibcLibrary.get());
@@ -47,7 +41,7 @@ public final class PtraceCapture {
     private static native int waitpid(int pid, Pointer status, int options) throws LastErrorException;
 
     private final int pid;
-    private final Memory regs = new Memory(REGS_BYTES);
+    private final Memory regs = new Memory(X64UserRegs.BYTES);
     private final Memory status = new Memory(4);
 
     /** @param pid the process whose threads are captured */
@@ -69,8 +63,8 @@ public final class PtraceCapture {
             ptrace(PTRACE_SEIZE, t, Pointer.NULL, Pointer.NULL);
         } catch (LastErrorException e) {
             throw new IllegalStateException("cannot trace thread " + tid + ": errno " + e.getErrorCode()
-                    + (e.getErrorCode() == 1 ? " (EPERM: own process, another user, or a ptrace policy)"
-                    : e.getErrorCode() == 13 ? " (EACCES: a seccomp filter or a security module refuses ptrace)"
+                    + (e.getErrorCode() == LinuxErrno.EPERM ? " (EPERM: own process, another user, or a ptrace policy)"
+                    : e.getErrorCode() == LinuxErrno.EACCES ? " (EACCES: a seccomp filter or a security module refuses ptrace)"
                     : ""));
         }
         long stopped = System.nanoTime();
@@ -85,11 +79,11 @@ public final class PtraceCapture {
             signal = stop;
             ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
             out.clear(tid, System.nanoTime());
-            out.setRegister(X64Registers.RIP, regs.getLong(8L * RIP));
-            out.setRegister(X64Registers.RSP, regs.getLong(8L * RSP));
-            out.setRegister(X64Registers.RBP, regs.getLong(8L * RBP));
-            out.setRegister(X64Registers.RBX, regs.getLong(8L * RBX));
-            out.setRegister(X64Registers.R12, regs.getLong(8L * R12));
+            out.setRegister(X64Registers.RIP, regs.getLong(8L * X64UserRegs.RIP));
+            out.setRegister(X64Registers.RSP, regs.getLong(8L * X64UserRegs.RSP));
+            out.setRegister(X64Registers.RBP, regs.getLong(8L * X64UserRegs.RBP));
+            out.setRegister(X64Registers.RBX, regs.getLong(8L * X64UserRegs.RBX));
+            out.setRegister(X64Registers.R12, regs.getLong(8L * X64UserRegs.R12));
             copied = memory.read(out.register(X64Registers.RSP), out.stackBuffer(), 0, out.stackBuffer().length);
             out.setStackLength(copied);
         } catch (LastErrorException e) {
@@ -114,7 +108,7 @@ public final class PtraceCapture {
                     return stopSignal(status.getInt(0));
                 }
             } catch (LastErrorException e) {
-                if (e.getErrorCode() != EINTR) {
+                if (e.getErrorCode() != LinuxErrno.EINTR) {
                     return -1;
                 }
             }

@@ -1,5 +1,6 @@
 package io.mixflame.capture.timer;
 
+import io.mixflame.process.linux.LinuxErrno;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -17,8 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 final class ThreadTimers {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadTimers.class);
-    private static final int EAGAIN = 11;
-    private static final int EINVAL = 22;
 
     /**
      * One thread's timer, the stack copy its samples carry, its region slot (0: none, when all are taken) and whether
@@ -93,9 +92,9 @@ final class ThreadTimers {
                 timers.put(tid, new ThreadTimer(id, bytes, slot, false));
                 changed = true;
                 timed++;
-            } else if (id != -EINVAL) { // EINVAL: the thread ended since it was listed
+            } else if (id != -LinuxErrno.EINVAL) { // LinuxErrno.EINVAL: the thread ended since it was listed
                 refused.add(tid);
-                if (id == -EAGAIN && !resourceReported) {
+                if (id == -LinuxErrno.EAGAIN && !resourceReported) {
                     resourceReported = true;
                     LOG.warn("a CPU timer was refused after {} threads: the user's pending-signal limit is reached "
                             + "(ulimit -i); further threads are not sampled", timers.size());

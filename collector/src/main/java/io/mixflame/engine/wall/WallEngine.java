@@ -1,5 +1,6 @@
 package io.mixflame.engine.wall;
 
+import io.mixflame.capture.perf.PerfAbi;
 import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.FixedPoint;
 import io.mixflame.capture.labels.SampleLabeler;
@@ -96,7 +97,6 @@ public final class WallEngine implements SamplingEngine {
 
     private final long pid;
     private final PerfSyscalls syscalls;
-    private static final long PERF_FLAG_FD_CLOEXEC = 8;
     /** Whether to refuse to start where perf events are refused, rather than sample running threads unwalked. */
     private boolean needsRunningStacks;
     private final ThreadSource threadSource;
@@ -230,7 +230,7 @@ public final class WallEngine implements SamplingEngine {
             // One event of this thread, opened and closed: where it is refused, so are the running threads' stacks.
             int fd = syscalls.perfEventOpen(PerfEventAttr.cpuClock(settings.intervalNanos(),
                     UserRegisters.MASK, PerfCaptureSettings.DEFAULT_STACK_BYTES, false, 1), 0,
-                    PERF_FLAG_FD_CLOEXEC);
+                    PerfAbi.FLAG_FD_CLOEXEC);
             if (fd < 0) {
                 throw new EngineUnavailableException("running threads' stacks cannot be sampled: "
                         + PerfRefusal.explain(fd));
