@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param module native code: the module's file name (no directory); Java: the source file with its package's path;
  *               null when unknown or for other kinds
  * @param offset native code: the function's (or, without a symbol, the pc's) offset in the module; Java: the
- *               method's first source line; 0 when unknown
+ *               method's first source line; a thread's root frame: the thread's id; 0 when unknown
  * @param line   a Java frame's line at the sample, when the profile records lines; else 0
  */
 public record Frame(String name, FrameType type, String module, long offset, int line) {
@@ -129,9 +129,32 @@ public record Frame(String name, FrameType type, String module, long offset, int
         return new Frame(className.replace('.', '/') + '.' + methodName, type);
     }
 
-    /** The root frame of one thread, in the form async-profiler's tools recognise. */
+    /**
+     * The root frame of one thread, named in the form async-profiler's tools recognise, keeping the thread's id as
+     * its offset ({@link #threadId}, {@link #threadName}) so that outputs with fields for them need not parse it.
+     */
     public static Frame thread(String threadName, long osThreadId) {
-        return new Frame("[" + threadName + " tid=" + osThreadId + "]", FrameType.THREAD);
+        return new Frame("[" + threadName + " tid=" + osThreadId + "]", FrameType.THREAD, null, osThreadId);
+    }
+
+    /**
+     * A thread's root frame's thread name, when the frame was made with its id ({@link #thread}, or read from
+     * {@code [name tid=N]}); null for other frames and threads without an id. Not for the per-sample path.
+     */
+    public String threadName() {
+        if (type != FrameType.THREAD) {
+            return null;
+        }
+        String suffix = " tid=" + offset + "]";
+        if (name.length() > suffix.length() && name.charAt(0) == '[' && name.endsWith(suffix)) {
+            return name.substring(1, name.length() - suffix.length());
+        }
+        return name.equals("[tid=" + offset + "]") ? "" : null;
+    }
+
+    /** A thread's root frame's thread id; 0 for other frames or when unknown. */
+    public long threadId() {
+        return type == FrameType.THREAD ? offset : 0;
     }
 
     /**

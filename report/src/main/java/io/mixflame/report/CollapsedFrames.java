@@ -4,6 +4,7 @@ import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -117,6 +118,9 @@ public final class CollapsedFrames {
 
     /** A frame of {@code name}; a Java frame's {@code :line} ending ({@code lines} style) becomes its line. */
     private static Frame withLine(String name, FrameType type) {
+        if (type == FrameType.THREAD) {
+            return threadFrame(name);
+        }
         if (!type.isJava()) {
             return new Frame(name, type);
         }
@@ -141,9 +145,21 @@ public final class CollapsedFrames {
      * @param first whether the token is the stack's first, where a thread frame {@code [name tid=N]} is taken for a
      *              thread even when its name holds a {@code =} ({@code [a=b tid=1]})
      */
+    /**
+     * A thread's root frame as written ({@code [name tid=N]}), with the id it holds as its offset; one that is not in
+     * that form keeps its name alone.
+     */
+    static Frame threadFrame(String written) {
+        Matcher m = THREAD_FRAME.matcher(written);
+        if (!m.matches()) {
+            return new Frame(written, FrameType.THREAD);
+        }
+        return new Frame(written, FrameType.THREAD, null, Long.parseLong(m.group(2)));
+    }
+
     static Frame parseAtRoot(String token, boolean first) {
         if (first && THREAD_FRAME.matcher(token).matches()) {
-            return new Frame(token, FrameType.THREAD);
+            return threadFrame(token);
         }
         Frame label = LabelFrames.fromName(token);
         return label != null ? label : parse(token);

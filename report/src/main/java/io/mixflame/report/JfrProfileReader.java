@@ -201,7 +201,10 @@ final class JfrProfileReader {
         if (kind == FrameType.NATIVE && (pseudo || className.isEmpty())) {
             FrameType guessed = CollapsedFrames.parse(methodName).type();
             // Markers and threads below the root were written as native methods of no module.
-            if (guessed == FrameType.MARKER || guessed == FrameType.THREAD) {
+            if (guessed == FrameType.THREAD) {
+                return CollapsedFrames.threadFrame(methodName);
+            }
+            if (guessed == FrameType.MARKER) {
                 return new Frame(methodName, guessed);
             }
             return className.isEmpty() ? new Frame(methodName, FrameType.NATIVE)

@@ -11,7 +11,6 @@ import java.io.OutputStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 
 /**
  * Writes a profile as a JDK Flight Recorder file: what the JDK's {@code jfr} tool, JMC, IntelliJ and
@@ -337,11 +336,10 @@ public final class JfrProfileWriter implements ProfileWriter {
         }
 
         private long thread(Frame root) throws IOException {
-            Matcher m = CollapsedFrames.THREAD_FRAME.matcher(root.name());
-            if (!m.matches()) {
+            if (root.threadName() == null) {
                 return pools.thread(cleaned(root.name()), 0);
             }
-            return pools.thread(m.group(1) == null ? "" : cleaned(m.group(1)), Long.parseLong(m.group(2)));
+            return pools.thread(cleaned(root.threadName()), root.threadId());
         }
 
         private void setting(String name, String value) throws IOException {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import one.proto.Proto;
 
 import static io.mixflame.report.OtlpFieldNumbers.*;
@@ -109,7 +108,7 @@ public final class OtlpWriter implements ProfileWriter {
             int first = 0;
             List<Integer> attrs = new ArrayList<>(4);
             if (frameIds.length > 0 && profile.frame(frameIds[0]).type() == FrameType.THREAD) {
-                threadAttributes(profile.frame(frameIds[0]).name(), dictionary, attrs);
+                threadAttributes(profile.frame(frameIds[0]), dictionary, attrs);
                 first = 1;
             }
             while (first < frameIds.length && profile.frame(frameIds[first]).type() == FrameType.LABEL) {
@@ -186,14 +185,14 @@ public final class OtlpWriter implements ProfileWriter {
         return message;
     }
 
-    /** {@code thread.name} and {@code thread.id} from a root frame {@code [name tid=N]}; the whole name otherwise. */
-    private static void threadAttributes(String root, OtlpDictionary dictionary, List<Integer> attrs) {
-        Matcher m = CollapsedFrames.THREAD_FRAME.matcher(root);
-        if (m.matches()) {
-            attrs.add(dictionary.attribute(THREAD_NAME, NameEscaping.printable(m.group(1) == null ? "" : m.group(1))));
-            attrs.add(dictionary.intAttribute(THREAD_ID, Long.parseLong(m.group(2))));
+    /** {@code thread.name} and {@code thread.id} of a thread's root frame; its whole name when it has no fields. */
+    private static void threadAttributes(Frame root, OtlpDictionary dictionary, List<Integer> attrs) {
+        if (root.threadName() != null) {
+            attrs.add(dictionary.attribute(THREAD_NAME, NameEscaping.printable(root.threadName())));
+            attrs.add(dictionary.intAttribute(THREAD_ID, root.threadId()));
         } else {
-            String name = root.startsWith("[") && root.endsWith("]") ? root.substring(1, root.length() - 1) : root;
+            String name = root.name();
+            name = name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
             attrs.add(dictionary.attribute(THREAD_NAME, NameEscaping.printable(name)));
         }
     }

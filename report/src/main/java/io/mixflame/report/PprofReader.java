@@ -373,8 +373,7 @@ final class PprofReader {
 
     private static Frame threadFrame(String label) {
         String name = CollapsedFrames.sanitize(label);
-        return name.startsWith("[") && name.endsWith("]") ? new Frame(name, FrameType.THREAD)
-                : new Frame("[" + name + "]", FrameType.THREAD);
+        return CollapsedFrames.threadFrame(name.startsWith("[") && name.endsWith("]") ? name : "[" + name + "]");
     }
 
     private void mapping(ProtoFields m) throws IOException {
