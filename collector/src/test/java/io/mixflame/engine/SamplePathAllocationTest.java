@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.management.ThreadMXBean;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.proc.BlockedThreadCapture;
-import io.mixflame.engine.perf.LinuxSampleStacks;
+import io.mixflame.engine.linux.LinuxSampleStacks;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.Frame;

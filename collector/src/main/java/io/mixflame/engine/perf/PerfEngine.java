@@ -18,6 +18,7 @@ import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.ThreadNameRecorder;
+import io.mixflame.engine.linux.LinuxSampleStacks;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.NativeModule;

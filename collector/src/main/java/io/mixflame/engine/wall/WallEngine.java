@@ -24,7 +24,7 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.SampleStackBuilder;
-import io.mixflame.engine.perf.LinuxSampleStacks;
+import io.mixflame.engine.linux.LinuxSampleStacks;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.process.ThreadSource;

@@ -1,4 +1,4 @@
-package io.mixflame.engine.perf;
+package io.mixflame.engine.linux;
 
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.image.ModuleCache;
