@@ -5,8 +5,6 @@ import io.mixflame.report.ReportOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Pushes each period's profiles to the targets of {@link PushOptions}, each target from a daemon thread of its own
@@ -43,7 +41,6 @@ public final class ProfilePusher {
     public static final long EXIT_WAIT_MILLIS = 2_000;
     /** How many periods each target keeps while it cannot take them. */
     public static final int QUEUE_PERIODS = 4;
-    private static final Logger LOG = LoggerFactory.getLogger(ProfilePusher.class);
 
     private final List<PushChannel> channels;
     private final PushAuth auth;
@@ -124,7 +121,7 @@ public final class ProfilePusher {
                 closing = true;
                 deadlineNanos = System.nanoTime() + timing.exitWaitMillis() * 1_000_000L;
                 for (PushChannel c : channels) {
-                    c.ended = c.thread == null && c.queue.isEmpty();
+                    c.closing();
                 }
                 startThreads();
                 lock.notifyAll();
@@ -139,14 +136,10 @@ public final class ProfilePusher {
                 }
             }
             for (PushChannel c : channels) {
-                if (!c.ended) {
+                if (!c.ended()) {
                     // Its thread is still waiting for an answer: say so now, the JVM may be gone by its timeout.
                     delivered = false;
-                    if (!c.failing) {
-                        c.failing = true;
-                        LOG.warn("pushing profiles to {} did not finish within the {} ms the exit waits; {} periods "
-                                + "are not pushed", c.target.url(), timing.exitWaitMillis(), c.queue.size());
-                    }
+                    c.unfinishedAtExit();
                 }
             }
             return allEnded() && delivered;
@@ -157,7 +150,7 @@ public final class ProfilePusher {
     boolean started() {
         synchronized (lock) {
             for (PushChannel c : channels) {
-                if (c.thread != null) {
+                if (c.thread() != null) {
                     return true;
                 }
             }
@@ -171,7 +164,7 @@ public final class ProfilePusher {
         for (PushChannel c : channels) {
             Thread t;
             synchronized (lock) {
-                t = c.thread;
+                t = c.thread();
             }
             if (t != null) {
                 t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000L));
@@ -186,33 +179,28 @@ public final class ProfilePusher {
     private void enqueue(List<Profile> profiles) {
         PushPeriod period = new PushPeriod(profiles);
         for (PushChannel c : channels) {
-            if (c.queue.add(new PendingPeriod(period), c.inFlight) != null) {
-                counters.countDropped(1);
-                c.droppedInOutage++;
-            }
+            c.add(period, counters);
         }
     }
 
     private void startThreads() {
         for (PushChannel c : channels) {
-            if (c.thread != null || c.ended) {
+            if (c.thread() != null || c.ended()) {
                 continue;
             }
             // An anonymous class, not a lambda: nothing spun by the JVM inside the service for a thread of ours.
-            c.thread = new Thread(new Runnable() {
+            c.start(new Runnable() {
                 @Override
                 public void run() {
                     work(c);
                 }
-            }, THREAD_NAME + "-" + c.target.kind());
-            c.thread.setDaemon(true);
-            c.thread.start();
+            }, THREAD_NAME + "-" + c.target().kind());
         }
     }
 
     private boolean allEnded() {
         for (PushChannel c : channels) {
-            if (!c.ended) {
+            if (!c.ended()) {
                 return false;
             }
         }
@@ -227,17 +215,19 @@ public final class ProfilePusher {
             int readMillis;
             synchronized (lock) {
                 long now = System.nanoTime();
-                if (closing && (now - deadlineNanos >= 0 || channel.queue.isEmpty() || channel.gaveUp)) {
-                    giveUp(channel);
-                    channel.ended = true;
+                if (closing && channel.doneAtExit(now, deadlineNanos)) {
+                    if (channel.giveUp(counters)) {
+                        delivered = false;
+                    }
+                    channel.end();
                     lock.notifyAll();
                     return;
                 }
-                long wait = channel.queue.isEmpty() ? 0 : closing ? -1 : channel.nextAttemptNanos - now;
-                if (channel.queue.isEmpty() || wait > 0) {
+                long wait = channel.idle() ? 0 : closing ? -1 : channel.waitNanos(now);
+                if (channel.idle() || wait > 0) {
                     try {
                         // 0: for ever, until a period or the exit arrives.
-                        lock.wait(channel.queue.isEmpty() ? 0 : wait / 1_000_000L + 1);
+                        lock.wait(channel.idle() ? 0 : wait / 1_000_000L + 1);
                     } catch (InterruptedException e) {
                         // Nobody but this class interrupts its threads; taken as the end.
                         closing = true;
@@ -245,16 +235,14 @@ public final class ProfilePusher {
                     }
                     continue;
                 }
-                pending = channel.queue.peek();
-                channel.inFlight = pending;
+                pending = channel.begin();
                 long budget = closing ? Math.max(1, (deadlineNanos - now) / 1_000_000L) : Long.MAX_VALUE;
                 connectMillis = (int) Math.min(timing.connectMillis(), budget);
                 readMillis = (int) Math.min(timing.readMillis(), budget);
             }
-            Failure failure = send(channel.target, pending, connectMillis, readMillis);
+            PushFailure failure = send(channel.target(), pending, connectMillis, readMillis);
             synchronized (lock) {
-                channel.inFlight = null;
-                settle(channel, pending, failure, System.nanoTime());
+                channel.settle(pending, failure, closing, System.nanoTime(), counters, auth);
             }
         }
     }
@@ -263,14 +251,14 @@ public final class ProfilePusher {
      * Encodes the period where not done yet and sends its requests from the first not yet accepted; null when all
      * went through.
      */
-    private Failure send(PushTarget target, PendingPeriod pending, int connectMillis, int readMillis) {
+    private PushFailure send(PushTarget target, PendingPeriod pending, int connectMillis, int readMillis) {
         try {
             if (pending.requests == null) {
                 pending.requests = target.requests(pending.period.shaped(shaping));
             }
         } catch (IOException | RuntimeException | LinkageError e) {
             counters.countFailure();
-            return new Failure("the profiles could not be encoded: " + e, false, -1);
+            return new PushFailure("the profiles could not be encoded: " + e, false, -1);
         }
         String authorization = auth.header();
         while (pending.accepted < pending.requests.size()) {
@@ -280,90 +268,18 @@ public final class ProfilePusher {
                 response = PushHttp.post(request, authorization, connectMillis, readMillis);
             } catch (IOException | RuntimeException e) {
                 counters.countFailure();
-                return new Failure(e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()),
-                        true, -1);
+                String problem = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+                return new PushFailure(problem, true, -1);
             }
             if (!response.accepted()) {
                 counters.countFailure();
                 long retryAfter = RetryAfter.millis(response.retryAfter(), System.currentTimeMillis(),
                         timing.maxRetryAfterMillis());
-                return new Failure(response.describe(), response.retryable(), retryAfter);
+                return new PushFailure(response.describe(), response.retryable(), retryAfter);
             }
             counters.countSent(request.body().length);
             pending.accepted++;
         }
         return null;
-    }
-
-    /**
-     * Why a period did not go through.
-     *
-     * @param problem         what went wrong, for the log
-     * @param retryable       whether trying again later may work
-     * @param retryAfterMillis the wait the backend asked for, or -1
-     */
-    private record Failure(String problem, boolean retryable, long retryAfterMillis) {
-    }
-
-    private void settle(PushChannel channel, PendingPeriod pending, Failure failure, long now) {
-        String url = channel.target.url();
-        if (failure == null) {
-            channel.queue.remove(pending);
-            if (channel.failing) {
-                LOG.info("pushing profiles to {} works again; {} periods were dropped meanwhile", url,
-                        channel.droppedInOutage);
-            }
-            channel.failing = false;
-            channel.backoff.reset();
-            channel.nextAttemptNanos = now;
-            return;
-        }
-        String next;
-        if (!failure.retryable()) {
-            next = "that period is dropped (retrying would fail the same way)";
-        } else if (closing) {
-            next = "not retried at exit";
-        } else {
-            next = "retrying, the last " + timing.queuePeriods() + " periods are kept";
-        }
-        boolean first = !channel.failing;
-        if (first) {
-            channel.failing = true;
-            channel.droppedInOutage = 0;
-        }
-        String line = "pushing profiles to " + url + " failed: " + auth.redact(failure.problem()) + "; " + next;
-        if (first) {
-            LOG.warn(line);
-        } else {
-            LOG.debug(line);
-        }
-        if (!failure.retryable()) {
-            if (channel.queue.remove(pending)) {
-                counters.countDropped(1);
-                channel.droppedInOutage++;
-            }
-            channel.nextAttemptNanos = now;
-        } else if (closing) {
-            channel.gaveUp = true;
-        } else {
-            long wait = failure.retryAfterMillis() >= 0 ? failure.retryAfterMillis() : channel.backoff.nextMillis();
-            channel.nextAttemptNanos = now + wait * 1_000_000L;
-        }
-    }
-
-    /** At the end: what is left is dropped, and said, unless the target's outage has been said already. */
-    private void giveUp(PushChannel c) {
-        int left = c.queue.size();
-        if (left == 0) {
-            return;
-        }
-        delivered = false;
-        counters.countDropped(left);
-        c.queue.clear();
-        if (!c.failing) {
-            c.failing = true;
-            LOG.warn("{} periods were not pushed to {} within the {} ms the exit waits", left, c.target.url(),
-                    timing.exitWaitMillis());
-        }
     }
 }
