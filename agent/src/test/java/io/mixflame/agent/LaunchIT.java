@@ -10,7 +10,6 @@ import io.mixflame.testsupport.TestJdks;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -30,13 +29,9 @@ class LaunchIT {
     @TempDir
     Path dir;
 
+    /** The route into the JVM is the subject, not the JVM: each engine once, the JDKs in turn. */
     static Stream<Arguments> jdksAndEngines() {
-        List<Arguments> all = new ArrayList<>();
-        for (Path jdk : TestJdks.all()) {
-            all.add(Arguments.of(jdk, "perf"));
-            all.add(Arguments.of(jdk, "helper"));
-        }
-        return all.stream();
+        return TestJdks.spread("perf", "helper");
     }
 
     @ParameterizedTest

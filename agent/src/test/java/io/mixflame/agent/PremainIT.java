@@ -20,9 +20,9 @@ class PremainIT {
     @TempDir
     Path dir;
 
+    /** Each engine once, the JDKs in turn: the agent's start on each JDK is the compiler directive's test's too. */
     static Stream<Arguments> runs() {
-        return io.mixflame.testsupport.TestJdks.homes().flatMap(jdk -> Stream.of(Arguments.of(jdk, "perf"),
-                Arguments.of(jdk, "jfr")));
+        return io.mixflame.testsupport.TestJdks.spread("perf", "jfr");
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -58,6 +58,32 @@ public final class TestJdks {
         return crosswise(0);
     }
 
+    /** The JDK running the tests, which is also the one the README's commands use. */
+    public static Path running() {
+        return all().get(0);
+    }
+
+    /** The last home listed, or the running one when none is. */
+    public static Path newest() {
+        List<Path> homes = all();
+        return homes.get(homes.size() - 1);
+    }
+
+    /**
+     * Each of {@code variants} once, on the homes in turn (the first variant on the running JDK, the second on the
+     * next, ...): for checks whose subject is the variant (an engine, an interval, a route into the profiler) rather
+     * than the JVM, so that each variant is tested once and every JDK still carries some. With one home, all run on
+     * it.
+     */
+    public static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> spread(Object... variants) {
+        List<Path> homes = all();
+        List<org.junit.jupiter.params.provider.Arguments> runs = new ArrayList<>();
+        for (int i = 0; i < variants.length; i++) {
+            runs.add(org.junit.jupiter.params.provider.Arguments.of(homes.get(i % homes.size()), variants[i]));
+        }
+        return runs.stream();
+    }
+
     /** The {@code java} launcher of a home. */
     public static Path java(Path home) {
         return home.resolve("bin/java");

@@ -2,6 +2,7 @@ package io.mixflame.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.testsupport.TestJdks;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
@@ -16,8 +17,6 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Labels set through {@code mixflame-api} by the {@code labels} workload, whose thread switches between
@@ -32,9 +31,10 @@ class LabelSwitchIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void samplesCarryTheLabelsInForceWhenTheyWereTakenNotWhenWalked(Path jdk) throws Exception {
+    // The labels' record is the profiler's own memory: each label test on one JDK, in turn.
+    @Test
+    void samplesCarryTheLabelsInForceWhenTheyWereTakenNotWhenWalked() throws Exception {
+        Path jdk = TestJdks.running();
         ProfilePeriods periods = new ProfilePeriods("samples in either phase", 3000, Duration.ofMinutes(2), 1000);
         List<Path> profiles = periods.collect(Duration.ofSeconds(5),
                 p -> LabeledStacks.read(p).samples(s -> s.has("inPhaseA") || s.has("inPhaseB")),
@@ -88,9 +88,9 @@ class LabelSwitchIT {
      * phases last some 40 ms here: a thread's log keeps its last 256 changes, which must reach back to the events'
      * times; and the mapping is exact only once the first mark is read, about a millisecond before.
      */
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void allocationSamplesCarryTheLabelsOfTheirTime(Path jdk) throws Exception {
+    @Test
+    void allocationSamplesCarryTheLabelsOfTheirTime() throws Exception {
+        Path jdk = TestJdks.newest();
         Path out = dir.resolve("alloc.collapsed");
         List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start,labels=api,event=alloc,file=" + out,
                 "-jar", BuiltJars.examples().toString(), "labels", "--longer", "20", "--seconds", "8");
@@ -120,9 +120,9 @@ class LabelSwitchIT {
                 a + b, stacks.describe(unlabelled)).isLessThanOrEqualTo((a + b) / 1000);
     }
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void labelsAreSampleLabelsInPprofAndAFloodOfValuesStaysBounded(Path jdk) throws Exception {
+    @Test
+    void labelsAreSampleLabelsInPprofAndAFloodOfValuesStaysBounded() throws Exception {
+        Path jdk = TestJdks.running();
         Path pprof = dir.resolve("flood.pb.gz");
         run(jdk, "labels=api,interval=1ms,file=" + pprof, pprof, Duration.ofSeconds(5), true);
 

@@ -2,10 +2,10 @@ package io.mixflame.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.testsupport.TestJdks;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code mixed} runs its three phases and each does real work: zlib round trips, qsort with the Java comparator
@@ -15,9 +15,10 @@ class MixedWorkloadIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void everyPhaseWorksAndTheCallbackRuns(Path jdk) throws Exception {
+    // The workload alone, no profiler: its own code is the subject, run on one JDK.
+    @Test
+    void everyPhaseWorksAndTheCallbackRuns() throws Exception {
+        Path jdk = TestJdks.running();
         ExampleRun run = ExampleRun.run(jdk, dir, "mixed", "--seconds", "3");
         assertThat(run.number("mixed: zlib: (\\d+) buffers")).isPositive();
         assertThat(run.number("mixed: qsort: (\\d+) sorts")).isPositive();

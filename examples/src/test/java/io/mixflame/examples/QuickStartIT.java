@@ -2,6 +2,7 @@ package io.mixflame.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.testsupport.TestJdks;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.ChildJvm;
 import java.nio.charset.StandardCharsets;
@@ -12,9 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The README's first command, as written there (after its build step): the flame graph names the sampler's own
@@ -27,9 +27,10 @@ class QuickStartIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void firstCommandShowsNativeFramesAndTheSamplersCost(Path jdk) throws Exception {
+    // The README's command runs on the default java, as a reader's would.
+    @Test
+    void firstCommandShowsNativeFramesAndTheSamplersCost() throws Exception {
+        Path jdk = TestJdks.running();
         List<String> command = readmeProfileCommand();
         String html = Files.readString(run(jdk, command, null), StandardCharsets.UTF_8);
         assertThat(html).as("the flame graph's title").containsPattern(

@@ -1,5 +1,6 @@
 package io.mixflame.examples;
 
+import io.mixflame.testsupport.TestJdks;
 import static io.mixflame.examples.ThreadStacks.anyFrame;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,9 +23,8 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A real JNI library, RocksDB from Maven Central (17 MB of C++ with zstd, functions without symbols, loaded from a
@@ -46,9 +46,10 @@ class RocksJniIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void rocksDbUnderTheAgent(Path jdk) throws Exception {
+    // The library's threads and frames are its own, not the JVM's: one JDK.
+    @Test
+    void rocksDbUnderTheAgent() throws Exception {
+        Path jdk = TestJdks.newest();
         assertThat(ROCKSDB).as("copied by the build (mvn package)").exists();
         ProfilePeriods periods = new ProfilePeriods("main-thread samples in RocksDB", NEEDED, Duration.ofMinutes(3),
                 1000);

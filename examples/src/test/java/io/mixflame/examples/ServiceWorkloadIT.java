@@ -2,6 +2,7 @@ package io.mixflame.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.testsupport.TestJdks;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.ChildJvm;
 import java.nio.file.Files;
@@ -10,9 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code service}: under load, the clients print latency percentiles for every endpoint, and the workers print
@@ -25,9 +25,10 @@ class ServiceWorkloadIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void loadInOneProcessPrintsLatenciesAndWaits(Path jdk) throws Exception {
+    // The workload alone, no profiler: its own code is the subject, run on one JDK.
+    @Test
+    void loadInOneProcessPrintsLatenciesAndWaits() throws Exception {
+        Path jdk = TestJdks.running();
         ExampleRun run = ExampleRun.run(jdk, dir, "service", "--load", "--seconds", "4", "--threads", "6");
         assertLatencyTable(run.stdout());
         assertThat(run.number("/sleep: (\\d+) requests")).isPositive();
@@ -37,9 +38,10 @@ class ServiceWorkloadIT {
         assertThat(run.number("footprint: VmHWM (\\d+) kB")).isPositive();
     }
 
-    @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
-    void loadGeneratorAloneReachesTheServiceByPort(Path jdk) throws Exception {
+    // The workload alone, no profiler: its own code is the subject, run on one JDK.
+    @Test
+    void loadGeneratorAloneReachesTheServiceByPort() throws Exception {
+        Path jdk = TestJdks.newest();
         Path serverDir = Files.createDirectories(dir.resolve("server"));
         Path clientDir = Files.createDirectories(dir.resolve("client"));
         try (ChildJvm server = ChildJvm.start(jdk, serverDir, List.of("-jar", BuiltJars.examples().toString(),

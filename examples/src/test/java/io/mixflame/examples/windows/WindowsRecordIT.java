@@ -3,7 +3,6 @@ package io.mixflame.examples.windows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.examples.CollapsedShares;
-import io.mixflame.examples.CountClumping;
 import io.mixflame.examples.ProfilePeriods;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.CommandRun;
@@ -19,25 +18,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code record --pid} of a Windows JVM from another Windows JVM, under Wine: the {@code cpu} example (one thread,
- * alpha:beta:gamma = 5:3:2 of its CPU time) profiled from outside by stopping its threads must show that split
- * within what chance allows, its Java frames down to {@code main}, and below them the native frames of the thread's
- * start down to where Windows starts threads; the cost notes say how long threads were kept stopped.
+ * {@code record --pid} of a Windows JVM from another Windows JVM, under Wine: the {@code cpu} example profiled from
+ * outside by stopping its threads must show its Java frames down to {@code main}, and below them the native frames of
+ * the thread's start down to where Windows starts threads; the cost notes say how long threads were kept stopped.
+ * The route from outside is the subject: the engine's shares are {@link WindowsLaunchIT}'s test, which runs the same
+ * engine on the same example.
  */
 class WindowsRecordIT {
     private static final Pattern PID = Pattern.compile("cpu: pid (\\d+)");
-    /** Enough for shares within 8 points whatever the share (four standard errors). */
-    private static final long NEEDED = CollapsedShares.samplesForMargin(0.08);
+    /** Enough stacks to see that they are whole, not every one by chance. */
+    private static final long NEEDED = 100;
     private static final Duration BOUND = Duration.ofMinutes(4);
 
     @TempDir
     Path dir;
 
-    /** How far the engine's counts clump, from the notes of the periods recorded so far. */
-    private final CountClumping clumping = new CountClumping();
-
     @Test
-    void cpuExampleProfiledFromOutsideShowsItsSplitAndWholeMixedStacks() throws Exception {
+    void cpuExampleProfiledFromOutsideShowsWholeMixedStacks() throws Exception {
         WindowsToolchain wine = WindowsToolchain.require();
         Process app = wine.startUnderWine(dir, "cpu", List.of(wine.javaExe().toString(), "-jar",
                 wine.windowsPath(BuiltJars.examples()), "cpu", "--seconds", "600"));
@@ -46,11 +43,8 @@ class WindowsRecordIT {
             // Past the JVM's start-up and the first compilations, as a profile of a running service would be.
             TimeUnit.SECONDS.sleep(3);
             ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma", NEEDED, BOUND, 100);
-            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15), p -> (long) clumping.samples(splitSamples(CollapsedShares.read(p))),
-                    (i, length) -> record(wine, pid, i, length));
-
-            CollapsedShares profile = collected.shares();
-            profile.assertCpuSplit(clumping);
+            ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(5),
+                    p -> splitSamples(CollapsedShares.read(p)), (i, length) -> record(wine, pid, i, length));
 
             StringBuilder texts = new StringBuilder();
             for (Path p : collected.profiles()) {
@@ -82,7 +76,6 @@ class WindowsRecordIT {
                 wine.javaExe().toString(), "-jar", wine.windowsPath(BuiltJars.agent()), "record", "--pid", pid,
                 "--duration", length.toSeconds() + "s", "--file", wine.windowsPath(out), "interval=10ms"));
         String said = record.stdout().replace("\r\n", "\n");
-        clumping.add(said);
         assertThat(record.status()).as(record.stderr() + said).isZero();
         assertThat(said).as("the engine").contains("with the suspend engine");
         assertThat(said).as("the cost notes").containsPattern("threads stopped [\\d.]+ \\S+ p50 / [\\d.]+ \\S+ p99")
