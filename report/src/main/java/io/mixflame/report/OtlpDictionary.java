@@ -4,45 +4,25 @@ import io.mixflame.profile.Frame;
 import io.mixflame.profile.NativeModule;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import one.proto.Proto;
 
 import static io.mixflame.report.OtlpFieldNumbers.*;
 
 /**
- * The tables one OTLP profiles message shares between its profiles: strings, attributes, stacks, locations, functions
- * and mappings, each entry once, entry 0 of each the empty one. Indexes are handed out as entries are first asked
- * for; mappings are placed when the message is encoded, once every native frame is known ({@link PprofMappings}).
+ * The tables one OTLP profiles message shares between its profiles: the strings, locations and functions pprof has
+ * too ({@link ProfileDictionary}), and OTLP's own attributes and stacks, each entry once, entry 0 of each the empty
+ * one. Indexes are handed out as entries are first asked for; mappings are placed when the message is written, once
+ * every native frame is known ({@link PprofMappings}).
  */
 final class OtlpDictionary {
-    private final Map<String, Integer> strings = new HashMap<>();
-    private final List<String> stringList = new ArrayList<>();
-    private final Map<Attribute, Integer> attributes = new HashMap<>();
-    private final List<Attribute> attributeList = new ArrayList<>();
-    private final Map<StackKey, Integer> stacks = new HashMap<>();
-    private final List<int[]> stackList = new ArrayList<>();
-    private final Map<Frame, Integer> locations = new HashMap<>();
-    private final List<Frame> locationList = new ArrayList<>();
+    private final ProfileDictionary shared = new ProfileDictionary();
+    private final IndexTable<Attribute> attributes = new IndexTable<>(null);
+    private final IndexTable<LocationIndexes> stacks = new IndexTable<>(new LocationIndexes(new int[0]));
     private final List<NativeModule> modules = new ArrayList<>();
-
-    OtlpDictionary() {
-        string("");
-        attributeList.add(null);
-        stackList.add(new int[0]);
-        locationList.add(null);
-    }
 
     /** The index of {@code s} in the string table. */
     int string(String s) {
-        Integer index = strings.get(s);
-        if (index == null) {
-            index = stringList.size();
-            strings.put(s, index);
-            stringList.add(s);
-        }
-        return index;
+        return shared.string(s);
     }
 
     /** The index of the string attribute {@code key} = {@code value}. */
@@ -56,37 +36,22 @@ final class OtlpDictionary {
     }
 
     private int attribute(Attribute a) {
-        Integer index = attributes.get(a);
-        if (index == null) {
-            index = attributeList.size();
-            attributes.put(a, index);
-            attributeList.add(a);
-            string(a.key());
+        int before = attributes.size();
+        int index = attributes.index(a);
+        if (index == before) {
+            // Its key is numbered when the attribute is first met, so strings keep the order they are asked for.
+            shared.string(a.key());
         }
         return index;
     }
 
-    /** The index of the stack of these location indexes, leaf first. */
-    int stack(int[] locationIndexes) {
-        StackKey key = new StackKey(locationIndexes);
-        Integer index = stacks.get(key);
-        if (index == null) {
-            index = stackList.size();
-            stacks.put(key, index);
-            stackList.add(locationIndexes);
+    /** The index of the stack of {@code frames}, leaf first. */
+    int stack(Frame[] leafFirst) {
+        int[] locations = new int[leafFirst.length];
+        for (int i = 0; i < locations.length; i++) {
+            locations[i] = shared.location(leafFirst[i]);
         }
-        return index;
-    }
-
-    /** The index of the location of {@code frame}. */
-    int location(Frame frame) {
-        Integer index = locations.get(frame);
-        if (index == null) {
-            index = locationList.size();
-            locations.put(frame, index);
-            locationList.add(frame);
-        }
-        return index;
+        return stacks.index(new LocationIndexes(locations));
     }
 
     /** Modules whose paths and build ids the mappings take; the first of the first list given is the executable. */
@@ -94,118 +59,113 @@ final class OtlpDictionary {
         modules.addAll(more);
     }
 
-    /** The {@code ProfilesDictionary} message. */
-    Proto encode() {
-        Proto empty = new Proto(0);
-        List<Frame> frames = locationList.subList(1, locationList.size());
+    /** Writes the {@code ProfilesDictionary} message as field {@code field} of {@code out}. */
+    void write(ProtoWriter out, int field) {
+        int dictionary = out.begin(field);
+        List<Frame> frames = shared.locationFrames();
         PprofMappings mappings = new PprofMappings(frames, modules);
 
-        // Locations and mappings add strings and attributes: encoded first, the tables of those last (a message's
+        // Locations and mappings add strings and attributes: written first, the tables of those last (a message's
         // fields may come in any order).
-        Proto dictionary = new Proto(64 * 1024);
-        dictionary.field(DICTIONARY_MAPPING_TABLE, empty);
+        empty(out, DICTIONARY_MAPPING_TABLE);
         for (PprofMappings.Mapping m : mappings.all()) {
-            Proto mapping = new Proto(32)
-                    .field(MAPPING_MEMORY_START, m.start())
-                    .field(MAPPING_MEMORY_LIMIT, m.limit())
-                    .field(MAPPING_FILENAME, string(NameEscaping.printable(m.file())));
+            int mapping = out.begin(DICTIONARY_MAPPING_TABLE);
+            out.varint(MAPPING_MEMORY_START, m.start())
+                    .varint(MAPPING_MEMORY_LIMIT, m.limit())
+                    .varint(MAPPING_FILENAME, string(NameEscaping.printable(m.file())));
             if (!m.buildId().isEmpty()) {
-                mapping.field(MAPPING_ATTRIBUTE_INDICES, packed(attribute(OtlpWriter.BUILD_ID,
-                        NameEscaping.printable(m.buildId()))));
+                packed(out, MAPPING_ATTRIBUTE_INDICES,
+                        attribute(OtlpWriter.BUILD_ID, NameEscaping.printable(m.buildId())));
             }
-            dictionary.field(DICTIONARY_MAPPING_TABLE, mapping);
+            out.end(mapping);
         }
 
-        Map<Frame, Integer> functions = new HashMap<>();
-        List<Frame> functionList = new ArrayList<>();
-        functionList.add(null);
-        dictionary.field(DICTIONARY_LOCATION_TABLE, empty);
+        empty(out, DICTIONARY_LOCATION_TABLE);
         for (Frame frame : frames) {
-            Proto location = new Proto(24);
+            int location = out.begin(DICTIONARY_LOCATION_TABLE);
             PprofMappings.Mapping m = mappings.of(frame);
             if (m != null) {
                 // Mapping ids are 1..n, and entry 0 of the table is the empty one: an id is its index.
-                location.field(LOCATION_MAPPING_INDEX, m.id()).field(LOCATION_ADDRESS, mappings.address(frame));
+                out.varint(LOCATION_MAPPING_INDEX, m.id()).varint(LOCATION_ADDRESS, mappings.address(frame));
             }
-            Frame function = frame.atLine(0);
-            Integer functionIndex = functions.get(function);
-            if (functionIndex == null) {
-                functionIndex = functionList.size();
-                functions.put(function, functionIndex);
-                functionList.add(function);
-            }
-            Proto line = new Proto(8).field(LINE_FUNCTION_INDEX, functionIndex);
+            int line = out.begin(LOCATION_LINES);
+            out.varint(LINE_FUNCTION_INDEX, shared.function(frame));
             if (frame.line() > 0) {
-                line.field(LINE_LINE, (long) frame.line());
+                out.varint(LINE_LINE, frame.line());
             }
-            location.field(LOCATION_LINES, line);
+            out.end(line);
             String kind = OtlpWriter.frameKind(frame.type());
             if (kind != null) {
-                location.field(LOCATION_ATTRIBUTE_INDICES, packed(attribute(OtlpWriter.FRAME_TYPE, kind)));
+                packed(out, LOCATION_ATTRIBUTE_INDICES, attribute(OtlpWriter.FRAME_TYPE, kind));
             }
-            dictionary.field(DICTIONARY_LOCATION_TABLE, location);
+            out.end(location);
         }
 
-        dictionary.field(DICTIONARY_FUNCTION_TABLE, empty);
-        for (Frame frame : functionList.subList(1, functionList.size())) {
-            Proto function = new Proto(16)
-                    .field(FUNCTION_NAME, string(frame.name()))
-                    .field(FUNCTION_SYSTEM_NAME, string(frame.name() + CollapsedFrames.suffix(frame.type())));
-            if (frame.type().isJava() && frame.module() != null) {
-                function.field(FUNCTION_FILENAME, string(frame.module()));
-                if (frame.offset() > 0) {
-                    function.field(FUNCTION_START_LINE, frame.offset());
+        empty(out, DICTIONARY_FUNCTION_TABLE);
+        for (ProfileFunction f : shared.functions()) {
+            int function = out.begin(DICTIONARY_FUNCTION_TABLE);
+            out.varint(FUNCTION_NAME, string(f.name())).varint(FUNCTION_SYSTEM_NAME, string(f.systemName()));
+            if (f.file() != null) {
+                out.varint(FUNCTION_FILENAME, string(f.file()));
+                if (f.startLine() > 0) {
+                    out.varint(FUNCTION_START_LINE, f.startLine());
                 }
             }
-            dictionary.field(DICTIONARY_FUNCTION_TABLE, function);
+            out.end(function);
         }
 
-        dictionary.field(DICTIONARY_STACK_TABLE, empty);
-        for (int[] stack : stackList.subList(1, stackList.size())) {
-            Proto indexes = new Proto(stack.length * 2 + 2);
-            for (int index : stack) {
-                indexes.writeInt(index);
+        empty(out, DICTIONARY_STACK_TABLE);
+        for (LocationIndexes stack : stacks.entries().subList(1, stacks.size())) {
+            int message = out.begin(DICTIONARY_STACK_TABLE);
+            int indexes = out.begin(STACK_LOCATION_INDICES);
+            for (int index : stack.indexes()) {
+                out.packedVarint(index);
             }
-            dictionary.field(DICTIONARY_STACK_TABLE, new Proto(indexes.size() + 4)
-                    .field(STACK_LOCATION_INDICES, indexes));
+            out.end(indexes);
+            out.end(message);
         }
 
-        dictionary.field(DICTIONARY_ATTRIBUTE_TABLE, empty);
-        for (Attribute a : attributeList.subList(1, attributeList.size())) {
-            Proto value = new Proto(16);
+        empty(out, DICTIONARY_ATTRIBUTE_TABLE);
+        for (Attribute a : attributes.entries().subList(1, attributes.size())) {
+            int attribute = out.begin(DICTIONARY_ATTRIBUTE_TABLE);
+            out.varint(KEY_VALUE_AND_UNIT_KEY, string(a.key()));
+            int value = out.begin(KEY_VALUE_AND_UNIT_VALUE);
             if (a.integer()) {
-                value.field(ANY_VALUE_INT, a.number());
+                out.varint(ANY_VALUE_INT, a.number());
             } else {
-                value.field(ANY_VALUE_STRING, a.text());
+                out.string(ANY_VALUE_STRING, a.text());
             }
-            dictionary.field(DICTIONARY_ATTRIBUTE_TABLE, new Proto(24)
-                    .field(KEY_VALUE_AND_UNIT_KEY, string(a.key()))
-                    .field(KEY_VALUE_AND_UNIT_VALUE, value));
+            out.end(value);
+            out.end(attribute);
         }
 
-        for (String s : stringList) {
-            dictionary.field(DICTIONARY_STRING_TABLE, s);
+        for (String s : shared.strings()) {
+            out.string(DICTIONARY_STRING_TABLE, s);
         }
         // A link table with its empty entry alone: samples link to no trace.
-        dictionary.field(DICTIONARY_LINK_TABLE, empty);
-        return dictionary;
+        empty(out, DICTIONARY_LINK_TABLE);
+        out.end(dictionary);
     }
 
-    private static Proto packed(int index) {
-        Proto p = new Proto(4);
-        p.writeInt(index);
-        return p;
+    private static void empty(ProtoWriter out, int field) {
+        out.end(out.begin(field));
+    }
+
+    private static void packed(ProtoWriter out, int field, int index) {
+        int run = out.begin(field);
+        out.packedVarint(index);
+        out.end(run);
     }
 
     /** A string or integer attribute; unit-less. */
     private record Attribute(String key, String text, long number, boolean integer) {
     }
 
-    /** A stack's location indexes as a key, compared by content. */
-    private record StackKey(int[] indexes) {
+    /** A stack's location indexes, leaf first, compared by content. */
+    private record LocationIndexes(int[] indexes) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof StackKey k && Arrays.equals(indexes, k.indexes);
+            return o instanceof LocationIndexes k && Arrays.equals(indexes, k.indexes);
         }
 
         @Override

@@ -6,11 +6,9 @@ import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileInfo;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import one.proto.Proto;
 
 import static io.mixflame.report.OtlpFieldNumbers.*;
 
@@ -22,7 +20,7 @@ import static io.mixflame.report.OtlpFieldNumbers.*;
  * <p>One resource (service name and attributes, {@link OtlpResource}) with one scope ({@code mixflame}) holds the
  * profiles, and one dictionary, shared by them all, holds every string, attribute, stack, location, function and
  * mapping; entry 0 of every table is the empty one, as the format asks. Each event gives one profile per value
- * kind, as Go's tools name them ({@link PprofSampleTypes}): {@code samples/count} and {@code cpu/nanoseconds} for
+ * kind, as Go's tools name them ({@link SampleTypes}): {@code samples/count} and {@code cpu/nanoseconds} for
  * cpu, {@code alloc_objects/count} and {@code alloc_space/bytes} for allocations, {@code contentions/count} and
  * {@code delay/nanoseconds} for locks; a profile read from counts alone (no weights) has the count profile only.
  *
@@ -61,161 +59,146 @@ public final class OtlpWriter implements ProfileWriter {
 
     /** Writes the profiles of one period's events as one message, uncompressed; {@code out} stays open. */
     public void write(List<Profile> profiles, OutputStream out) throws IOException {
-        byte[] message = encode(profiles);
-        out.write(message);
+        message(profiles).writeTo(out);
         out.flush();
     }
 
     /** The message holding {@code profiles}. */
     public byte[] encode(List<Profile> profiles) {
-        OtlpDictionary dictionary = new OtlpDictionary();
-        List<Proto> encoded = new ArrayList<>(profiles.size() * 2);
-        for (Profile profile : profiles) {
-            encodeProfile(profile, dictionary, encoded);
-        }
-        Proto scope = new Proto(64 + encoded.size() * 1024);
-        scope.field(SCOPE_PROFILES_SCOPE, new Proto(32).field(SCOPE_NAME_FIELD, SCOPE_NAME));
-        for (Proto p : encoded) {
-            scope.field(SCOPE_PROFILES_PROFILES, p);
-        }
-        Proto resourceAttributes = new Proto(256);
-        resourceAttributes.field(RESOURCE_ATTRIBUTES, keyValue(SERVICE_NAME, resource.serviceName()));
-        for (Map.Entry<String, String> a : resource.attributes().entrySet()) {
-            resourceAttributes.field(RESOURCE_ATTRIBUTES, keyValue(a.getKey(), a.getValue()));
-        }
-        Proto resourceProfiles = new Proto(scope.size() + resourceAttributes.size() + 16)
-                .field(RESOURCE_PROFILES_RESOURCE, resourceAttributes)
-                .field(RESOURCE_PROFILES_SCOPE_PROFILES, scope);
-        Proto dictionaryMessage = dictionary.encode();
-        Proto request = new Proto(resourceProfiles.size() + dictionaryMessage.size() + 16)
-                .field(REQUEST_RESOURCE_PROFILES, resourceProfiles)
-                .field(REQUEST_DICTIONARY, dictionaryMessage);
-        return Arrays.copyOf(request.buffer(), request.size());
+        return message(profiles).toByteArray();
     }
 
-    /** Adds one profile per value kind of {@code profile} to {@code encoded}. */
-    private static void encodeProfile(Profile profile, OtlpDictionary dictionary, List<Proto> encoded) {
+    private ProtoWriter message(List<Profile> profiles) {
+        OtlpDictionary dictionary = new OtlpDictionary();
+        ProtoWriter out = new ProtoWriter(64 * 1024);
+        int resourceProfiles = out.begin(REQUEST_RESOURCE_PROFILES);
+        int resourceMessage = out.begin(RESOURCE_PROFILES_RESOURCE);
+        keyValue(out, SERVICE_NAME, resource.serviceName());
+        for (Map.Entry<String, String> a : resource.attributes().entrySet()) {
+            keyValue(out, a.getKey(), a.getValue());
+        }
+        out.end(resourceMessage);
+        int scopeProfiles = out.begin(RESOURCE_PROFILES_SCOPE_PROFILES);
+        int scope = out.begin(SCOPE_PROFILES_SCOPE);
+        out.string(SCOPE_NAME_FIELD, SCOPE_NAME);
+        out.end(scope);
+        for (Profile profile : profiles) {
+            writeProfile(profile, dictionary, out);
+        }
+        out.end(scopeProfiles);
+        out.end(resourceProfiles);
+        // Last, once the profiles have asked for every entry.
+        dictionary.write(out, REQUEST_DICTIONARY);
+        return out;
+    }
+
+    /** Writes one profile per value kind of {@code profile}. */
+    private static void writeProfile(Profile profile, OtlpDictionary dictionary, ProtoWriter out) {
         ProfileInfo info = profile.info();
         dictionary.addModules(info.modules());
-        boolean weighed = profile.totalWeightNanos() > 0 || profile.totalSamples() == 0;
-        PprofSampleTypes types = PprofSampleTypes.of(info.event());
+        SampleTypes types = SampleTypes.of(profile);
         // The samples' stacks and attributes are the same for both kinds: found once.
         List<Profile.Stack> stacks = profile.stacks();
         int[] stackIndex = new int[stacks.size()];
         int[][] attributes = new int[stacks.size()][];
         for (int s = 0; s < stacks.size(); s++) {
-            int[] frameIds = stacks.get(s).frameIds();
-            int first = 0;
-            List<Integer> attrs = new ArrayList<>(4);
-            if (frameIds.length > 0 && profile.frame(frameIds[0]).type() == FrameType.THREAD) {
-                threadAttributes(profile.frame(frameIds[0]), dictionary, attrs);
-                first = 1;
+            StackShape shape = StackShape.of(profile.framesOf(stacks.get(s)));
+            int[] thread = threadAttributes(shape.thread(), dictionary);
+            int[] attrs = Arrays.copyOf(thread, thread.length + shape.labels().length);
+            for (int i = 0; i < shape.labels().length; i++) {
+                Frame label = shape.labels()[i];
+                attrs[thread.length + i] =
+                        dictionary.attribute(label.labelKey(), NameEscaping.printable(label.labelValue()));
             }
-            while (first < frameIds.length && profile.frame(frameIds[first]).type() == FrameType.LABEL) {
-                Frame label = profile.frame(frameIds[first++]);
-                attrs.add(dictionary.attribute(label.labelKey(), NameEscaping.printable(label.labelValue())));
-            }
-            int[] locations = new int[frameIds.length - first];
-            for (int i = frameIds.length - 1, j = 0; i >= first; i--, j++) { // the leaf first, as in pprof
-                locations[j] = dictionary.location(profile.frame(frameIds[i]));
-            }
-            stackIndex[s] = dictionary.stack(locations);
-            attributes[s] = toArray(attrs);
+            stackIndex[s] = dictionary.stack(shape.leafFirst());
+            attributes[s] = attrs;
         }
-        List<Integer> profileAttributes = new ArrayList<>();
-        profileAttributes.add(dictionary.attribute(PRODUCER, "mixflame " + info.describe()));
-        for (String note : info.notes()) {
-            profileAttributes.add(dictionary.attribute(NOTE, note));
+        int[] shared = new int[1 + info.notes().size()];
+        shared[0] = dictionary.attribute(PRODUCER, "mixflame " + info.describe());
+        for (int i = 0; i < info.notes().size(); i++) {
+            shared[1 + i] = dictionary.attribute(NOTE, info.notes().get(i));
         }
-        int[] shared = toArray(profileAttributes);
-        encoded.add(encodeKind(profile, info, dictionary, types.countType(), "count", false, stackIndex, attributes,
-                shared, weighed ? types.weightType() : null, weighed ? types.weightUnit() : null));
-        if (weighed) {
-            encoded.add(encodeKind(profile, info, dictionary, types.weightType(), types.weightUnit(), true,
-                    stackIndex, attributes, shared, types.weightType(), types.weightUnit()));
+        writeKind(profile, types, types.count(), false, stackIndex, attributes, shared, dictionary, out);
+        if (types.weighed()) {
+            writeKind(profile, types, types.weight(), true, stackIndex, attributes, shared, dictionary, out);
         }
     }
 
-    private static Proto encodeKind(Profile profile, ProfileInfo info, OtlpDictionary dictionary, String type,
-                                    String unit, boolean weights, int[] stackIndex, int[][] attributes,
-                                    int[] profileAttributes, String periodType, String periodUnit) {
+    private static void writeKind(Profile profile, SampleTypes types, SampleTypes.ValueType type, boolean weights,
+                                  int[] stackIndex, int[][] attributes, int[] profileAttributes,
+                                  OtlpDictionary dictionary, ProtoWriter out) {
+        ProfileInfo info = profile.info();
         List<Profile.Stack> stacks = profile.stacks();
-        Proto message = new Proto(64 + stacks.size() * 16);
-        message.field(PROFILE_SAMPLE_TYPE, valueType(dictionary, type, unit));
-        Proto sample = new Proto(64);
-        Proto packed = new Proto(32);
+        int message = out.begin(SCOPE_PROFILES_PROFILES);
+        valueType(out, PROFILE_SAMPLE_TYPE, dictionary, type);
         for (int s = 0; s < stacks.size(); s++) {
             Profile.Stack stack = stacks.get(s);
             long value = weights ? stack.weightNanos() : stack.samples();
             if (value == 0) {
                 continue;
             }
-            sample.reset();
-            sample.field(SAMPLE_STACK_INDEX, stackIndex[s]);
+            int sample = out.begin(PROFILE_SAMPLES);
+            out.varint(SAMPLE_STACK_INDEX, stackIndex[s]);
             if (attributes[s].length > 0) {
-                packed.reset();
-                for (int a : attributes[s]) {
-                    packed.writeInt(a);
-                }
-                sample.field(SAMPLE_ATTRIBUTE_INDICES, packed);
+                packed(out, SAMPLE_ATTRIBUTE_INDICES, attributes[s]);
             }
-            packed.reset();
-            packed.writeLong(value);
-            sample.field(SAMPLE_VALUES, packed);
-            message.field(PROFILE_SAMPLES, sample);
+            int values = out.begin(SAMPLE_VALUES);
+            out.packedVarint(value);
+            out.end(values);
+            out.end(sample);
         }
         if (info.startMillis() > 0) {
-            message.fieldFixed64(PROFILE_TIME_UNIX_NANO, info.startMillis() * 1_000_000L);
+            out.fixed64(PROFILE_TIME_UNIX_NANO, info.startMillis() * 1_000_000L);
         }
         if (info.durationNanos() > 0) {
-            message.field(PROFILE_DURATION_NANO, info.durationNanos());
+            out.varint(PROFILE_DURATION_NANO, info.durationNanos());
         }
-        if (periodType != null) {
-            message.field(PROFILE_PERIOD_TYPE, valueType(dictionary, periodType, periodUnit));
-            message.field(PROFILE_PERIOD, info.intervalNanos());
-        } else {
-            message.field(PROFILE_PERIOD_TYPE, valueType(dictionary, "samples", "count"));
-            message.field(PROFILE_PERIOD, 1L);
-        }
-        packed.reset();
-        for (int a : profileAttributes) {
-            packed.writeInt(a);
-        }
-        message.field(PROFILE_ATTRIBUTE_INDICES, packed);
-        return message;
+        valueType(out, PROFILE_PERIOD_TYPE, dictionary, types.periodType());
+        out.varint(PROFILE_PERIOD, types.period());
+        packed(out, PROFILE_ATTRIBUTE_INDICES, profileAttributes);
+        out.end(message);
     }
 
-    /** {@code thread.name} and {@code thread.id} of a thread's root frame; its whole name when it has no fields. */
-    private static void threadAttributes(Frame root, OtlpDictionary dictionary, List<Integer> attrs) {
+    /**
+     * {@code thread.name} and {@code thread.id} of a thread's root frame; its whole name alone when it has no fields;
+     * none without a thread frame.
+     */
+    private static int[] threadAttributes(Frame root, OtlpDictionary dictionary) {
+        if (root == null) {
+            return new int[0];
+        }
         if (root.threadName() != null) {
-            attrs.add(dictionary.attribute(THREAD_NAME, NameEscaping.printable(root.threadName())));
-            attrs.add(dictionary.intAttribute(THREAD_ID, root.threadId()));
-        } else {
-            String name = root.name();
-            name = name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
-            attrs.add(dictionary.attribute(THREAD_NAME, NameEscaping.printable(name)));
+            return new int[] {dictionary.attribute(THREAD_NAME, NameEscaping.printable(root.threadName())),
+                    dictionary.intAttribute(THREAD_ID, root.threadId())};
         }
+        String name = root.name();
+        name = name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
+        return new int[] {dictionary.attribute(THREAD_NAME, NameEscaping.printable(name))};
     }
 
-    private static Proto valueType(OtlpDictionary dictionary, String type, String unit) {
-        return new Proto(8)
-                .field(VALUE_TYPE_TYPE, dictionary.string(type))
-                .field(VALUE_TYPE_UNIT, dictionary.string(unit));
+    private static void valueType(ProtoWriter out, int field, OtlpDictionary dictionary, SampleTypes.ValueType type) {
+        int valueType = out.begin(field);
+        out.varint(VALUE_TYPE_TYPE, dictionary.string(type.type()))
+                .varint(VALUE_TYPE_UNIT, dictionary.string(type.unit()));
+        out.end(valueType);
+    }
+
+    private static void packed(ProtoWriter out, int field, int[] indexes) {
+        int run = out.begin(field);
+        for (int index : indexes) {
+            out.packedVarint(index);
+        }
+        out.end(run);
     }
 
     /** A resource attribute: resources carry their keys and values inline, not in the dictionary. */
-    private static Proto keyValue(String key, String value) {
-        return new Proto(32 + value.length())
-                .field(KEY_VALUE_KEY, key)
-                .field(KEY_VALUE_VALUE, new Proto(8 + value.length()).field(ANY_VALUE_STRING, value));
-    }
-
-    private static int[] toArray(List<Integer> list) {
-        int[] a = new int[list.size()];
-        for (int i = 0; i < a.length; i++) {
-            a[i] = list.get(i);
-        }
-        return a;
+    private static void keyValue(ProtoWriter out, String key, String value) {
+        int keyValue = out.begin(RESOURCE_ATTRIBUTES);
+        out.string(KEY_VALUE_KEY, key);
+        int any = out.begin(KEY_VALUE_VALUE);
+        out.string(ANY_VALUE_STRING, value);
+        out.end(any);
+        out.end(keyValue);
     }
 
     /** The kind of code a location ran, as OpenTelemetry's {@code profile.frame.type} names it; null for none. */

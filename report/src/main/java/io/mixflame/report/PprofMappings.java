@@ -44,7 +44,8 @@ final class PprofMappings {
     private static final long ALIGNMENT = 1L << 32;
 
     private final Map<String, Mapping> byModule = new HashMap<>();
-    private final List<Mapping> all = new ArrayList<>();
+    /** Entry 0 is no mapping: pprof's mapping ids start at 1, and OTLP's mapping 0 is the empty one. */
+    private final IndexTable<Mapping> all = new IndexTable<>(null);
 
     /**
      * The mappings of the modules of {@code frames}, after the first of {@code modules}.
@@ -84,8 +85,8 @@ final class PprofMappings {
                 NativeModule module = known.get(first);
                 String file = module == null ? first : module.path();
                 String buildId = module == null ? "" : module.buildId();
-                Mapping mapping = new Mapping(all.size() + 1, base, limit, file, buildId, first);
-                all.add(mapping);
+                Mapping mapping = new Mapping(all.size(), base, limit, file, buildId, first);
+                all.index(mapping);
                 for (String name : binary.getValue()) {
                     byModule.put(name, mapping);
                 }
@@ -96,9 +97,10 @@ final class PprofMappings {
         }
     }
 
-    /** Every mapping, ids 1..n. */
+    /** Every mapping, ids 1..n; a mapping's id is its index in OTLP's mapping table. */
     List<Mapping> all() {
-        return new ArrayList<>(all);
+        List<Mapping> entries = all.entries();
+        return List.copyOf(entries.subList(1, entries.size()));
     }
 
     /** The mapping of the frame's module, or null for a frame without one (Java, markers, unknown module). */

@@ -69,6 +69,28 @@ class PprofReaderTest {
                 Map.entry("java/lang/Thread.run", "java/lang/Thread.java+341"));
     }
 
+    /**
+     * A Function is a name, system name and file, so native functions of one name in two modules share one; their
+     * Locations keep each its own mapping and address.
+     */
+    @Test
+    void nativeFunctionsOfOneNameInTwoModulesShareAFunctionAndComeBackEachInItsModule() throws IOException {
+        Profile profile = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(2, TestProfiles.jit("a/B.run"), Frame.nativeCode("compress", "libz.so.1", 0x7000))
+                .add(1, TestProfiles.jit("a/B.run"), Frame.nativeCode("compress", "libzstd.so.1", 0x300))
+                .build();
+
+        PprofWriterTest.Decoded d = PprofWriterTest.decode(PprofWriterTest.write(profile));
+        Profile back = ProfileFiles.read(written(profile, "p.pb.gz"), w -> { throw new AssertionError(w); });
+
+        assertThat(d.functionNames.values()).extracting(n -> d.string(n[0]))
+                .containsExactlyInAnyOrder("a/B.run", "compress");
+        Map<String, Long> offsets = new HashMap<>();
+        back.frames().stream().filter(f -> f.module() != null).forEach(f -> offsets.put(f.module(), f.offset()));
+        assertThat(offsets).containsOnly(Map.entry("libz.so.1", 0x7000L), Map.entry("libzstd.so.1", 0x300L));
+        assertThat(TestProfiles.collapsedStacks(back)).isEqualTo(TestProfiles.collapsedStacks(profile));
+    }
+
     /** Every format mixflame writes, one after another (JFR's own round trip included). */
     @Test
     void collapsedToPprofToJfrToCollapsedKeepsEveryStackAndCount() throws IOException {
