@@ -2,14 +2,16 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
+import io.mixflame.profile.Profile;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.function.IntFunction;
 
 /**
  * Where a stack's labels are and how a label is told from its name: the stack's root end is its thread frame
  * ({@link FrameType#THREAD}, first when there is one) followed by its {@link FrameType#LABEL} frames. Outputs that give
- * threads and labels fields of their own (pprof, JFR) take the root end off the stack; readers of formats that keep
- * only names (collapsed, HTML) recover labels from it.
+ * threads and labels fields of their own (pprof and OTLP through {@link StackShape}, JFR) take the root end off the
+ * stack; readers of formats that keep only names (collapsed, HTML) recover labels from it.
  */
 final class LabelFrames {
 
@@ -21,8 +23,18 @@ final class LabelFrames {
 
     /** Where the root end of a stack (root first) ends: after its thread frame, if first, and the labels that follow. */
     static int rootEnd(Frame[] rootFirst) {
-        int i = rootFirst.length > 0 && rootFirst[0].type() == FrameType.THREAD ? 1 : 0;
-        while (i < rootFirst.length && rootFirst[i].type() == FrameType.LABEL) {
+        return rootEnd(rootFirst.length, i -> rootFirst[i]);
+    }
+
+    /** The same for a stack of a profile, read from its frame ids. */
+    static int rootEnd(Profile profile, Profile.Stack stack) {
+        int[] ids = stack.frameIds();
+        return rootEnd(ids.length, i -> profile.frame(ids[i]));
+    }
+
+    private static int rootEnd(int depth, IntFunction<Frame> rootFirst) {
+        int i = depth > 0 && rootFirst.apply(0).type() == FrameType.THREAD ? 1 : 0;
+        while (i < depth && rootFirst.apply(i).type() == FrameType.LABEL) {
             i++;
         }
         return i;

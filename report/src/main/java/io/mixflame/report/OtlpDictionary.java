@@ -2,6 +2,7 @@ package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.NativeModule;
+import io.mixflame.profile.Profile;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,11 +46,11 @@ final class OtlpDictionary {
         return index;
     }
 
-    /** The index of the stack of {@code frames}, leaf first. */
-    int stack(Frame[] leafFirst) {
+    /** The index of the stack of these frames of {@code profile}, given by id, leaf first. */
+    int stack(Profile profile, int[] leafFirst) {
         int[] locations = new int[leafFirst.length];
         for (int i = 0; i < locations.length; i++) {
-            locations[i] = shared.location(leafFirst[i]);
+            locations[i] = shared.location(profile, leafFirst[i]);
         }
         return stacks.index(new LocationIndexes(locations));
     }

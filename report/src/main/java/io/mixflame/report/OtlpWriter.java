@@ -102,7 +102,7 @@ public final class OtlpWriter implements ProfileWriter {
         int[] stackIndex = new int[stacks.size()];
         int[][] attributes = new int[stacks.size()][];
         for (int s = 0; s < stacks.size(); s++) {
-            StackShape shape = StackShape.of(profile.framesOf(stacks.get(s)));
+            StackShape shape = StackShape.of(profile, stacks.get(s));
             int[] thread = threadAttributes(shape.thread(), dictionary);
             int[] attrs = Arrays.copyOf(thread, thread.length + shape.labels().length);
             for (int i = 0; i < shape.labels().length; i++) {
@@ -110,7 +110,7 @@ public final class OtlpWriter implements ProfileWriter {
                 attrs[thread.length + i] =
                         dictionary.attribute(label.labelKey(), NameEscaping.printable(label.labelValue()));
             }
-            stackIndex[s] = dictionary.stack(shape.leafFirst());
+            stackIndex[s] = dictionary.stack(profile, shape.leafFirst());
             attributes[s] = attrs;
         }
         int[] shared = new int[1 + info.notes().size()];

@@ -63,11 +63,11 @@ public final class PprofWriter implements ProfileWriter {
 
         // Locations are numbered as stacks first reach their frames; a location's id is its index.
         for (Profile.Stack stack : profile.stacks()) {
-            StackShape shape = StackShape.of(profile.framesOf(stack));
+            StackShape shape = StackShape.of(profile, stack);
             int sample = message.begin(PROFILE_SAMPLE);
             int ids = message.begin(SAMPLE_LOCATION_ID);
-            for (Frame frame : shape.leafFirst()) {
-                message.packedVarint(dictionary.location(frame));
+            for (int frameId : shape.leafFirst()) {
+                message.packedVarint(dictionary.location(profile, frameId));
             }
             message.end(ids);
             int values = message.begin(SAMPLE_VALUE);

@@ -1,6 +1,7 @@
 package io.mixflame.report;
 
 import io.mixflame.profile.Frame;
+import io.mixflame.profile.Profile;
 import java.util.List;
 
 /**
@@ -12,15 +13,31 @@ final class ProfileDictionary {
     private final IndexTable<String> strings = new IndexTable<>("");
     private final IndexTable<Frame> locations = new IndexTable<>(null);
     private final IndexTable<ProfileFunction> functions = new IndexTable<>(null);
+    /** The profile whose frames {@link #locationOfFrame} holds the location indexes of, by frame id. */
+    private Profile locationsProfile;
+    private int[] locationOfFrame;
 
     /** The index of {@code s} in the string table. */
     int string(String s) {
         return strings.index(s);
     }
 
-    /** The index of the location of {@code frame}. */
-    int location(Frame frame) {
-        return locations.index(frame);
+    /**
+     * The index of the location of frame {@code frameId} of {@code profile}. Each frame of a profile is looked up in
+     * the table once and its index kept by id: a frame is in many stacks, and frames' hashes are cheap but not well
+     * spread (names of one class differ in a few characters). Index 0 is no location, so it marks an id not looked up.
+     */
+    int location(Profile profile, int frameId) {
+        if (profile != locationsProfile) {
+            locationsProfile = profile;
+            locationOfFrame = new int[profile.frames().size()];
+        }
+        int index = locationOfFrame[frameId];
+        if (index == 0) {
+            index = locations.index(profile.frame(frameId));
+            locationOfFrame[frameId] = index;
+        }
+        return index;
     }
 
     /** The index of the function {@code frame} is code of. */
