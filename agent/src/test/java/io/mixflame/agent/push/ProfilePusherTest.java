@@ -31,11 +31,12 @@ class ProfilePusherTest {
     /** Quick retries; the exit waits a second. */
     private static final PushTiming QUICK = new PushTiming(1_000, 2_000, 20, 200, 5_000, 1_000, 4);
     /**
-     * Retries far off: what happens before them is what a test sees. A read timeout and an exit wait far above what
-     * the tests wait for, so that a busy machine's slowness is never taken for a timeout: the exit returns as soon as
-     * every target is done.
+     * Retries far off: what happens before them is what a test sees. Connect and read timeouts and an exit wait far
+     * above what the tests wait for, so that a busy machine's slowness (a test JVM's threads not run for seconds
+     * beside a load of hundreds of threads) is never taken for a timeout: the exit returns as soon as every target is
+     * done.
      */
-    private static final PushTiming PATIENT = new PushTiming(1_000, 20_000, 10_000, 10_000, 5_000, 20_000, 4);
+    private static final PushTiming PATIENT = new PushTiming(15_000, 60_000, 60_000, 60_000, 5_000, 60_000, 4);
 
     @Test
     void otlpPostsEachPeriodGzippedWithItsHeadersFromAThreadStartedAtTheFirstPeriod() throws Exception {
@@ -160,7 +161,7 @@ class ProfilePusherTest {
             r.then(503, null, "");
             ProfilePusher pusher = new ProfilePusher(List.of(otlp(r)), bearer(), ReportOptions.DEFAULT, PATIENT);
             pusher.offer(period(1));
-            // Logged once the failure is settled: period 1 waits for its retry, ten seconds off.
+            // Logged once the failure is settled: period 1 waits for its retry, a minute off.
             Waits.until(() -> !log.lines("WARN", r.url()).isEmpty(), "the first failure");
 
             for (int i = 2; i <= 6; i++) {
