@@ -3,8 +3,6 @@ package io.mixflame.capture.perf;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.LinuxErrno;
 import io.mixflame.process.linux.ProcThreadSource;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -29,14 +27,11 @@ import org.slf4j.LoggerFactory;
  * <p>A thread whose walks need a larger stack copy gets events of its own with that copy, on every CPU, into the same
  * rings; its samples from the inherited event (the smaller copy) are dropped from then on. The profiler's own threads
  * get events without a copy: their samples are counted, never walked. Not thread-safe: one sampler thread drives it.
+ * Its rings ({@link CpuRings}), the events it keeps open ({@link InheritedEvents}), its grown threads
+ * ({@link GrownThreads}) and what it adds to the reading of records ({@link PerCpuRecords}) are classes of their own.
  */
 public final class PerCpuPerfCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(PerCpuPerfCapture.class);
-    private static final int RECORD_LOST = 2;
-    private static final int RECORD_COMM = 3;
-    private static final int RECORD_SWITCH = 14;
-    private static final int COMM_BYTES = 16;
-    private static final int RECORD_SAMPLE = 9;
     /** Data pages of each CPU's ring: 256 KiB, about fifteen samples of 16 KiB between drains. */
     public static final int DEFAULT_DATA_PAGES = 128;
     /** The part of the open-file limit the start-up threads' events may take. */
@@ -53,38 +48,18 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private final long fileBudget;
     private int dataPages;
     private final int requestedPages;
-    private final int[] ringFds;
-    private final long[] ringAddresses;
-    private final long[] ringLengths;
-    private final PerfRingBuffer[] rings;
-    private final RawSample sample;
-    private final PerfRingBuffer.RecordVisitor visitor = new RecordHandler();
-    private Consumer<RawSample> consumer;
-    private ThreadNameListener names;
-    private SwitchListener switches;
-    private final byte[] comm = new byte[COMM_BYTES];
-    private SampleRecordParser parser;
+    private final CpuRings rings;
+    private final GrownThreads grown;
+    private final PerCpuRecords extras;
+    private final PerfRecords records;
     private boolean kernel;
     /** Whether events are inherited by threads only (not by forked processes); dropped on kernels without it. */
     private boolean threadsOnly = true;
-    /** Descriptors of every event opened, but for the grown threads' own (in {@link #grownFds}). */
-    private int[] fds = new int[64];
-    private int fdCount;
-    /** Descriptors opened for the start-up threads and the profiler's own, for the cost note. */
-    private int descriptors;
+    /** Every event opened, but for the grown threads' own (in {@link #grown}). */
+    private final InheritedEvents events;
     /** Threads given events directly: alive at start, or the profiler's own. */
     private final Set<Integer> covered = new HashSet<>();
     private int[] own = new int[0];
-    /** Grown threads: id, copy, and their events (one per CPU), at the same index. */
-    private final int[] grownTids = new int[MAX_GROWN];
-    private final int[] grownBytes = new int[MAX_GROWN];
-    private final int[][] grownFds = new int[MAX_GROWN][];
-    private int grownCount;
-    private long samples;
-    private long lost;
-    private long superseded;
-    private long foreign;
-    private long malformed;
 
     /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}, on every online CPU. */
     public PerCpuPerfCapture(PerfCaptureSettings settings, PerfSyscalls sys) {
@@ -112,12 +87,11 @@ public final class PerCpuPerfCapture implements SampleCapture {
         this.fileBudget = fileLimit / FILE_LIMIT_SHARE;
         this.dataPages = dataPages;
         this.requestedPages = dataPages;
-        this.ringFds = new int[cpus.length];
-        this.ringAddresses = new long[cpus.length];
-        this.ringLengths = new long[cpus.length];
-        this.rings = new PerfRingBuffer[cpus.length];
-        this.sample = new RawSample(settings.stackBytes());
-        Arrays.fill(ringFds, -1);
+        this.rings = new CpuRings(cpus.length, sys);
+        this.grown = new GrownThreads(MAX_GROWN, sys);
+        this.events = new InheritedEvents(sys);
+        this.extras = new PerCpuRecords(settings.pid(), settings.stackBytes(), grown);
+        this.records = new PerfRecords(settings.stackBytes(), extras);
     }
 
     @Override
@@ -125,7 +99,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         own = ownThreads.clone();
         Arrays.sort(own);
         kernel = settings.kernel();
-        parser = new SampleRecordParser(kernel);
+        records.kernelFrames(kernel);
         int[] tids = threads.list();
         if (tids.length == 0) {
             throw new PerfCaptureUnavailableException("process " + settings.pid() + " has no threads or cannot be read");
@@ -192,8 +166,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
             dataPages /= 2;
         }
         for (int i = 0; i < cpus.length; i++) {
-            keep(ringFds[i]);
-            sys.ioctl(ringFds[i], PerfAbi.IOC_ENABLE);
+            events.keep(rings.fd(i));
+            sys.ioctl(rings.fd(i), PerfAbi.IOC_ENABLE);
         }
         covered.add(first);
     }
@@ -204,7 +178,6 @@ public final class PerCpuPerfCapture implements SampleCapture {
      * @return false, with nothing left mapped or open, when the kernel refused a mapping
      */
     private boolean mapRings(int first) throws PerfCaptureUnavailableException {
-        long length = (long) PerfCaptureSettings.PAGE_BYTES * (dataPages + 1);
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(first, i, settings.stackBytes(), true);
             if (fd == -LinuxErrno.EINVAL && i == 0 && threadsOnly) {
@@ -215,35 +188,19 @@ public final class PerCpuPerfCapture implements SampleCapture {
             if (fd < 0 && i == 0 && kernel && (fd == -LinuxErrno.EACCES || fd == -LinuxErrno.EPERM)) {
                 LOG.info("kernel frames are not permitted ({}); sampling user space only", PerfRefusal.explain(fd));
                 kernel = false;
-                parser = new SampleRecordParser(false);
+                records.kernelFrames(false);
                 fd = open(first, i, settings.stackBytes(), true);
             }
             if (fd < 0) {
-                unmapRings(i);
+                rings.unmapAndClose(i);
                 throw new PerfCaptureUnavailableException(PerfRefusal.explain(fd));
             }
-            long address = sys.mmap(fd, length);
-            if (address < 0 && address > -4096) {
-                sys.close(fd);
-                unmapRings(i);
+            if (!rings.map(i, fd, dataPages)) {
+                rings.unmapAndClose(i);
                 return false;
             }
-            ringFds[i] = fd;
-            ringAddresses[i] = address;
-            ringLengths[i] = length;
-            rings[i] = new PerfRingBuffer(address, PerfCaptureSettings.PAGE_BYTES, dataPages);
         }
         return true;
-    }
-
-    /** Unmaps and closes the rings of the first {@code count} CPUs. */
-    private void unmapRings(int count) {
-        for (int i = 0; i < count; i++) {
-            sys.munmap(ringAddresses[i], ringLengths[i]);
-            sys.close(ringFds[i]);
-            rings[i] = null;
-            ringFds[i] = -1;
-        }
     }
 
     /** The fewest pages that hold two records of the largest copy asked for. */
@@ -268,8 +225,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
             if (fd < 0) {
                 throw new PerfCaptureUnavailableException("thread " + tid + ": " + PerfRefusal.explain(fd));
             }
-            keep(fd);
-            int redirected = sys.ioctl(fd, PerfAbi.IOC_SET_OUTPUT, ringFds[i]);
+            events.keep(fd);
+            int redirected = sys.ioctl(fd, PerfAbi.IOC_SET_OUTPUT, rings.fd(i));
             if (redirected < 0) {
                 throw new PerfCaptureUnavailableException("the kernel refused to share a CPU's perf ring buffer ("
                         + PerfRefusal.explain(redirected) + ")");
@@ -288,16 +245,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
      */
     private int open(int tid, int cpuIndex, int stackBytes, boolean inherit) {
         byte[] attr = PerfEventAttr.cpuClock(settings.periodNanos(), UserRegisters.MASK, stackBytes, kernel, 1,
-                inherit, inherit, threadsOnly, inherit && switches != null);
+                inherit, inherit, threadsOnly, inherit && extras.switchesWanted());
         return sys.perfEventOpen(attr, tid, cpus[cpuIndex], PerfAbi.FLAG_FD_CLOEXEC);
-    }
-
-    private void keep(int fd) {
-        if (fdCount == fds.length) {
-            fds = Arrays.copyOf(fds, fdCount * 2);
-        }
-        fds[fdCount++] = fd;
-        descriptors++;
     }
 
     @Override
@@ -317,21 +266,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
      */
     @Override
     public void refreshThreads() {
-        int i = 0;
-        while (i < grownCount) {
-            if (threads.alive(grownTids[i])) {
-                i++;
-                continue;
-            }
-            for (int fd : grownFds[i]) {
-                sys.close(fd);
-            }
-            grownCount--;
-            grownTids[i] = grownTids[grownCount];
-            grownBytes[i] = grownBytes[grownCount];
-            grownFds[i] = grownFds[grownCount];
-            grownFds[grownCount] = null;
-        }
+        grown.closeEnded(threads);
     }
 
     /** Whether thread {@code tid} lives: every thread of the process is sampled. */
@@ -343,15 +278,15 @@ public final class PerCpuPerfCapture implements SampleCapture {
     @Override
     public boolean growStack(int tid, int stackBytes, Consumer<RawSample> consumer) {
         int bytes = Math.min(stackBytes, PerfCaptureSettings.MAX_STACK_BYTES) & ~7;
-        int at = grownIndex(tid);
-        int had = at < 0 ? settings.stackBytes() : grownBytes[at];
-        if (bytes <= had || Arrays.binarySearch(own, tid) >= 0 || (at < 0 && grownCount == MAX_GROWN)) {
+        int at = grown.indexOf(tid);
+        int had = at < 0 ? settings.stackBytes() : grown.bytes(at);
+        if (bytes <= had || Arrays.binarySearch(own, tid) >= 0 || (at < 0 && grown.full())) {
             return false;
         }
         int[] opened = new int[cpus.length];
         for (int i = 0; i < cpus.length; i++) {
             int fd = open(tid, i, bytes, false);
-            int redirected = fd < 0 ? fd : sys.ioctl(fd, PerfAbi.IOC_SET_OUTPUT, ringFds[i]);
+            int redirected = fd < 0 ? fd : sys.ioctl(fd, PerfAbi.IOC_SET_OUTPUT, rings.fd(i));
             if (fd < 0 || redirected < 0) {
                 LOG.debug("thread {}: a stack copy of {} bytes was refused ({})", tid, bytes,
                         PerfRefusal.explain(fd < 0 ? fd : redirected));
@@ -365,31 +300,13 @@ public final class PerCpuPerfCapture implements SampleCapture {
             }
             opened[i] = fd;
         }
-        sample.reserveStack(bytes);
+        records.reserveStack(bytes);
         for (int fd : opened) {
             sys.ioctl(fd, PerfAbi.IOC_ENABLE);
         }
-        if (at < 0) {
-            at = grownCount++;
-            grownTids[at] = tid;
-        } else {
-            for (int fd : grownFds[at]) {
-                sys.close(fd);
-            }
-        }
-        grownBytes[at] = bytes;
-        grownFds[at] = opened;
+        grown.put(at, tid, bytes, opened);
         LOG.debug("thread {}: stack copy changed from {} to {} bytes", tid, had, bytes);
         return true;
-    }
-
-    private int grownIndex(int tid) {
-        for (int i = 0; i < grownCount; i++) {
-            if (grownTids[i] == tid) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     @Override
@@ -397,106 +314,56 @@ public final class PerCpuPerfCapture implements SampleCapture {
         if (Arrays.binarySearch(own, tid) >= 0) {
             return 0;
         }
-        int at = grownIndex(tid);
-        return at < 0 ? settings.stackBytes() : grownBytes[at];
+        int at = grown.indexOf(tid);
+        return at < 0 ? settings.stackBytes() : grown.bytes(at);
     }
 
     @Override
     public int drain(Consumer<RawSample> consumer) {
-        long before = samples;
-        this.consumer = consumer;
-        for (PerfRingBuffer ring : rings) {
-            if (ring != null) {
-                ring.drain(visitor);
-            }
-        }
-        this.consumer = null;
-        return (int) (samples - before);
-    }
-
-    /** Passes each record to {@link #record}: a class rather than a lambda, which the JVM spins at start-up. */
-    private final class RecordHandler implements PerfRingBuffer.RecordVisitor {
-        @Override
-        public void record(int type, ByteBuffer buffer, int offset, int length) {
-            PerCpuPerfCapture.this.record(type, buffer, offset, length);
-        }
-    }
-
-    private void record(int type, ByteBuffer buffer, int offset, int length) {
-        if (type == RECORD_SAMPLE) {
-            if (!parser.parse(buffer, offset, length, sample)) {
-                malformed++;
-                return;
-            }
-            if (sample.pid != settings.pid()) {
-                foreign++; // a process the sampled one forked, on a kernel without inherit_thread
-                return;
-            }
-            // The inherited event's sample of a thread that has a larger copy of its own: the kernel may cut a copy
-            // asked for (the largest fits a 16-bit record only with less), so the inherited size is what tells.
-            if (grownCount > 0 && sample.stackRequested > 0 && sample.stackRequested <= settings.stackBytes()
-                    && grownIndex(sample.tid) >= 0) {
-                superseded++;
-                return;
-            }
-            samples++;
-            consumer.accept(sample);
-        } else if (type == RECORD_LOST && length >= 24) {
-            lost += buffer.getLong(offset + 16);
-            if (switches != null) {
-                switches.lost();
-            }
-        } else if (type == RECORD_SWITCH && switches != null && length >= 16) {
-            // No fields of its own: the sample_id that follows starts with the pid and tid.
-            if (buffer.getInt(offset + 8) == settings.pid()) {
-                switches.switched(buffer.getInt(offset + 12));
-            }
-        } else if (type == RECORD_COMM && names != null && length >= 16) {
-            int tid = buffer.getInt(offset + 12);
-            int n = 0;
-            while (n < COMM_BYTES && 16 + n < length && buffer.get(offset + 16 + n) != 0) {
-                comm[n] = buffer.get(offset + 16 + n);
-                n++;
-            }
-            // A rename, seldom: a String here does not happen per sample.
-            names.named(tid, new String(comm, 0, n, StandardCharsets.UTF_8));
-        }
+        long before = records.samples();
+        rings.drain(records, consumer);
+        return (int) (records.samples() - before);
     }
 
     @Override
     public void onThreadNamed(ThreadNameListener listener) {
-        names = listener;
+        extras.onThreadNamed(listener);
     }
 
     @Override
     public boolean onThreadSwitched(SwitchListener listener) {
-        switches = listener;
+        extras.onThreadSwitched(listener);
         return true;
     }
 
     @Override
+    public boolean reportsSwitches() {
+        return extras.switchesWanted();
+    }
+
+    @Override
     public long samples() {
-        return samples;
+        return records.samples();
     }
 
     @Override
     public long lost() {
-        return lost;
+        return records.lost();
     }
 
     /** Records that did not have the expected shape. */
     public long malformed() {
-        return malformed;
+        return records.malformed();
     }
 
     /** Samples of processes the sampled one forked, left out. */
     public long foreign() {
-        return foreign;
+        return extras.foreign();
     }
 
     /** Samples of grown threads taken by their inherited event too, and left out. */
     public long superseded() {
-        return superseded;
+        return extras.superseded();
     }
 
     @Override
@@ -504,7 +371,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         String smaller = dataPages < requestedPages ? " (smaller than the " + (requestedPages + 1)
                 * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB asked: the user's locked memory is short)" : "";
         return "perf ring buffers: one per CPU, " + cpus.length + " x " + (dataPages + 1) * PerfCaptureSettings.PAGE_BYTES
-                / 1024 + " KiB locked" + smaller + "; every thread sampled (" + threads.count() + " now), " + descriptors
+                / 1024 + " KiB locked" + smaller + "; every thread sampled (" + threads.count() + " now), " + events.opened()
                 + " descriptors for the " + covered.size() + " threads alive at start, inherited by those started since";
     }
 
@@ -520,22 +387,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
 
     @Override
     public void close() {
-        for (int i = 0; i < grownCount; i++) {
-            for (int fd : grownFds[i]) {
-                sys.close(fd);
-            }
-            grownFds[i] = null;
-        }
-        grownCount = 0;
-        for (int i = 0; i < rings.length; i++) {
-            if (rings[i] != null) {
-                sys.munmap(ringAddresses[i], ringLengths[i]);
-                rings[i] = null;
-            }
-        }
-        for (int i = 0; i < fdCount; i++) {
-            sys.close(fds[i]);
-        }
-        fdCount = 0;
+        grown.close();
+        rings.unmap();
+        events.close();
     }
 }

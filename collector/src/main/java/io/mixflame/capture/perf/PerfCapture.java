@@ -3,7 +3,6 @@ package io.mixflame.capture.perf;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.LinuxErrno;
 import io.mixflame.process.linux.ProcThreadSource;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,9 +21,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PerfCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(PerfCapture.class);
-    private static final int RECORD_LOST = 2;
-    private static final int RECORD_THROTTLE = 5;
-    private static final int RECORD_SAMPLE = 9;
 
     private final PerfCaptureSettings settings;
     private final PerfSyscalls sys;
@@ -38,21 +34,14 @@ public final class PerfCapture implements SampleCapture {
      */
     private PerfRingBuffer[] rings;
     private final Set<Integer> refused = new HashSet<>();
-    private final RawSample sample;
-    /** One visitor for every drain, so that polling many buffers allocates nothing. */
-    private final PerfRingBuffer.RecordVisitor visitor = new RecordHandler();
-    private Consumer<RawSample> consumer;
+    /** One reader for every drain, so that polling many buffers allocates nothing. */
+    private final PerfRecords records;
     private byte[] attr;
-    private SampleRecordParser parser;
     private boolean kernel;
     /** The profiler's own threads, sorted: their events copy no stack. */
     private int[] own = new int[0];
     private boolean limitReported;
     private boolean mapReported;
-    private long samples;
-    private long lost;
-    private long throttled;
-    private long malformed;
     private int mapFailures;
 
     /** One thread's event, and the stack copy it was opened with. */
@@ -74,7 +63,7 @@ public final class PerfCapture implements SampleCapture {
         this.sys = sys;
         this.threads = threads;
         this.pageSize = PerfCaptureSettings.PAGE_BYTES;
-        this.sample = new RawSample(settings.stackBytes());
+        this.records = new PerfRecords(settings.stackBytes(), null);
     }
 
     /**
@@ -113,7 +102,7 @@ public final class PerfCapture implements SampleCapture {
 
     private void configure() {
         attr = attributes(settings.stackBytes());
-        parser = new SampleRecordParser(kernel);
+        records.kernelFrames(kernel);
     }
 
     /** The event every thread gets, with a stack copy of {@code stackBytes}. */
@@ -156,6 +145,7 @@ public final class PerfCapture implements SampleCapture {
     }
 
     /** The same, with the process's threads already listed by the caller. */
+    @Override
     public void refreshThreads(Set<Integer> alive) {
         for (Iterator<Map.Entry<Integer, ThreadEvent>> it = events.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Integer, ThreadEvent> e = it.next();
@@ -262,10 +252,8 @@ public final class PerfCapture implements SampleCapture {
             LOG.debug("thread {}: no ring buffer could be mapped for a stack copy of {} bytes", tid, bytes);
             return false;
         }
-        sample.reserveStack(bytes);
-        this.consumer = consumer;
-        old.ring().drain(visitor);
-        this.consumer = null;
+        records.reserveStack(bytes);
+        records.drain(old.ring(), consumer);
         release(old);
         sys.ioctl(fd, PerfAbi.IOC_ENABLE);
         LOG.debug("thread {}: stack copy changed from {} to {} bytes", tid, old.stackBytes(), bytes);
@@ -293,8 +281,7 @@ public final class PerfCapture implements SampleCapture {
      */
     @Override
     public int drain(Consumer<RawSample> consumer) {
-        int before = (int) samples;
-        this.consumer = consumer;
+        long before = records.samples();
         PerfRingBuffer[] all = rings;
         if (all == null) {
             all = new PerfRingBuffer[events.size()];
@@ -304,47 +291,21 @@ public final class PerfCapture implements SampleCapture {
             }
             rings = all;
         }
-        for (PerfRingBuffer ring : all) {
-            ring.drain(visitor);
-        }
-        this.consumer = null;
-        return (int) samples - before;
+        records.drain(all, consumer);
+        return (int) (records.samples() - before);
     }
 
-    /** Passes each record to {@link #record}: a class rather than a lambda, which the JVM spins at start-up. */
-    private final class RecordHandler implements PerfRingBuffer.RecordVisitor {
-        @Override
-        public void record(int type, ByteBuffer buffer, int offset, int length) {
-            PerfCapture.this.record(type, buffer, offset, length);
-        }
-    }
-
-    private void record(int type, ByteBuffer buffer, int offset, int length) {
-        switch (type) {
-            case RECORD_SAMPLE -> {
-                if (parser.parse(buffer, offset, length, sample)) {
-                    samples++;
-                    consumer.accept(sample);
-                } else {
-                    malformed++;
-                }
-            }
-            case RECORD_LOST -> {
-                if (length >= 24) {
-                    lost += buffer.getLong(offset + 16);
-                }
-            }
-            case RECORD_THROTTLE -> throttled++;
-            default -> {
-                // unthrottle and records not asked for
-            }
-        }
+    /** True: each thread's event has a page of its own. */
+    @Override
+    public boolean tellsTimeRunning() {
+        return true;
     }
 
     /**
      * How long thread {@code tid} has run while sampled, read from its event's mapped page (no system call), or -1
      * when it is not sampled.
      */
+    @Override
     public long timeRunning(int tid) {
         ThreadEvent e = events.get(tid);
         return e == null ? -1 : e.ring().timeRunning();
@@ -353,23 +314,23 @@ public final class PerfCapture implements SampleCapture {
     /** Samples delivered so far. */
     @Override
     public long samples() {
-        return samples;
+        return records.samples();
     }
 
     /** Samples the kernel reported lost (a full ring buffer). */
     @Override
     public long lost() {
-        return lost;
+        return records.lost();
     }
 
     /** Times the kernel throttled an event. */
     public long throttled() {
-        return throttled;
+        return records.throttled();
     }
 
     /** Records that did not have the expected shape. */
     public long malformed() {
-        return malformed;
+        return records.malformed();
     }
 
     /** Threads sampled now. */

@@ -1,10 +1,11 @@
 package io.mixflame.capture.perf;
 
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * perf_events sampling of every thread of one process, as the CPU engine drives it from its sampler thread: the
+ * perf_events sampling of every thread of one process, as the Linux engines drive it from a sampler thread: the
  * events opened, their ring buffers drained into reused {@link RawSample}s, stack copies grown for threads that need
  * more. {@link PerCpuPerfCapture} shares a ring per CPU among all threads; {@link PerfCapture} gives each thread its
  * own. Not thread-safe.
@@ -26,6 +27,14 @@ public interface SampleCapture extends AutoCloseable {
 
     /** Takes account of threads started or ended since the last call. */
     void refreshThreads();
+
+    /**
+     * The same, with the process's threads already listed by the caller: a capture that lists them itself uses that
+     * listing rather than reading {@code /proc} again.
+     */
+    default void refreshThreads(Set<Integer> alive) {
+        refreshThreads();
+    }
 
     /** Whether thread {@code tid} is sampled now. */
     boolean sampling(int tid);
@@ -60,10 +69,34 @@ public interface SampleCapture extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #drain(Consumer, BooleanSupplier)} leaves samples in the ring when given no room (the thread
+     * timers' ring, written by the sampled threads themselves): only then does waiting for room hand more over.
+     */
+    default boolean holdsBack() {
+        return false;
+    }
+
+    /**
      * Called by the sampler as often as it looks at the threads (every 50 ms): a capture that can tell threads whose
      * samples are overdue has them taken.
      */
     default void catchUp() {
+    }
+
+    /**
+     * Whether {@link #timeRunning} tells how long each thread has run: a capture with a ring per thread, whose
+     * event's mapped page counts it.
+     */
+    default boolean tellsTimeRunning() {
+        return false;
+    }
+
+    /**
+     * How long thread {@code tid} has run while sampled, read without a system call, or -1 when it is not sampled or
+     * the capture cannot tell ({@link #tellsTimeRunning}).
+     */
+    default long timeRunning(int tid) {
+        return -1;
     }
 
     /** Samples delivered so far. */
@@ -99,6 +132,11 @@ public interface SampleCapture extends AutoCloseable {
      * {@link #drain}; a capture that cannot report them returns false and never calls it.
      */
     default boolean onThreadSwitched(SwitchListener listener) {
+        return false;
+    }
+
+    /** Whether {@link #drain} reports threads' switches to a listener given with {@link #onThreadSwitched}. */
+    default boolean reportsSwitches() {
         return false;
     }
 

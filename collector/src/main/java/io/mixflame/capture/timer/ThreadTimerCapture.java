@@ -187,6 +187,12 @@ public final class ThreadTimerCapture implements SampleCapture {
         return drain(consumer, ALWAYS);
     }
 
+    /** True: the threads write into a ring of ordinary memory, which keeps what a drain leaves there. */
+    @Override
+    public boolean holdsBack() {
+        return true;
+    }
+
     @Override
     public int drain(Consumer<RawSample> consumer, BooleanSupplier room) {
         TimerRing r = ring;
