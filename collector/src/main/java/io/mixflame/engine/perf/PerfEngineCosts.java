@@ -1,7 +1,6 @@
 package io.mixflame.engine.perf;
 
 import io.mixflame.engine.CostNotes;
-import io.mixflame.engine.FixedPoint;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -105,7 +104,7 @@ final class PerfEngineCosts {
         }
         double elapsed = Math.max(1, System.nanoTime() - startNanos);
         long ownCpu = samplerCpuNanos + walkerCpuNanos + namesCpuNanos;
-        String cpu = ownCpu == 0 ? "" : ", sampler " + FixedPoint.format(100.0 * ownCpu / elapsed, 2) + "% of one core";
+        String cpu = ownCpu == 0 ? "" : ", sampler " + CostNotes.ofOneCore(ownCpu, elapsed);
         String drains;
         synchronized (perDrain) {
             // How long the sampler took to empty the rings each time it ran: what samples waited on before a walk.

@@ -2,6 +2,7 @@ package io.mixflame.engine.perf;
 
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.engine.ThreadNameRecorder;
+import io.mixflame.engine.linux.ThreadCpuClock;
 import io.mixflame.process.linux.ProcThreadSelf;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;

@@ -5,37 +5,28 @@ import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.StackCopyGrowth;
+import io.mixflame.engine.linux.PerfFeed;
+import io.mixflame.engine.linux.ThreadCpuClock;
+import io.mixflame.engine.linux.ThreadListingWatch;
 import io.mixflame.process.linux.ProcThreadSelf;
-import io.mixflame.process.linux.ShortSlice;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.IntPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The perf engine's sampler thread: drains the capture's rings at the pacing's rate into the pool's buffers for the
- * walker (a sample is dropped and counted when the pool is empty, never waited for), looks up each sample's labels at
- * once, applies the larger stack copies the walker asked for, queues the threads it sees first for the names thread,
- * and lists the threads again as they come and go. Its own object for every callback of a drain (a class rather than
- * lambdas: each lambda is a class the JVM spins in the service's start-up).
+ * The perf engine's sampler thread: drains the capture's rings through the perf feed ({@link PerfFeed}) at the
+ * pacing's rate into the pool's buffers for the walker (a sample is dropped and counted when the pool is empty, never
+ * waited for), looks up each sample's labels at once, has the larger stack copies the walker asked for applied,
+ * queues the threads it sees first for the names thread, and has the threads taken account of as they come and go.
+ * Its own object for the drain's callbacks (a class rather than lambdas: each lambda is a class the JVM spins in the
+ * service's start-up).
  */
-final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowth.Applier, IntPredicate,
-        BooleanSupplier {
+final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplier {
     private static final Logger LOG = LoggerFactory.getLogger(PerfSampler.class);
-    /**
-     * The sampler's scheduling slice: it runs for well under this at each wake-up, and a short slice lets it run soon
-     * after it wakes on a machine whose cores the application's threads keep busy, before the kernel's buffers fill.
-     */
-    private static final long SLICE_NANOS = 100_000L;
+    /** How often the thread count is looked at ({@link ThreadListingWatch}). */
     static final long THREAD_POLL_NANOS = 50_000_000L;
-    /**
-     * Between polls the thread list is read again only when the thread count changed (one stat call) or this long
-     * has passed: a thread that ended while another started leaves the count as it was. Listing /proc/PID/task at
-     * every poll was a third of the sampler thread's time.
-     */
-    private static final long FULL_LISTING_NANOS = 1_000_000_000L;
     /** How long a stop waits for the walker to take what a ring held back (see {@link #drainAtStop}). */
     private static final long STOP_DRAIN_NANOS = 1_000_000_000L;
     private static final long STOP_DRAIN_PAUSE_NANOS = 1_000_000L;
@@ -50,6 +41,7 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowt
     private final NewThreads newThreads;
     private final long startNanos;
     private SampleCapture capture;
+    private PerfFeed feed;
     private SampleLabeler labels;
     private Thread walker;
     private Thread namer;
@@ -84,26 +76,24 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowt
     @Override
     public void run() {
         run.samplerStarted(ProcThreadSelf.tid());
-        int sliced = ShortSlice.request(SLICE_NANOS, 0);
+        int sliced = PerfFeed.shortSlice();
         LOG.debug("sampler: short slice {}", sliced == 0 ? "granted" : "refused (" + sliced + ")");
         if (!run.awaitOpened()) {
             return;
         }
         capture = run.capture();
+        feed = new PerfFeed(capture, this, growth);
         labels = run.labels();
         ThreadCpuClock cpuClock = new ThreadCpuClock();
         long lastPoll = System.nanoTime();
-        long lastListing = lastPoll;
-        int listedCount = -1;
+        ThreadListingWatch listing = new ThreadListingWatch(lastPoll);
         try {
             while (run.running() && !run.heap().reached()) {
                 LockSupport.parkNanos(pacing.waitNanos());
                 long t0 = System.nanoTime();
                 long lostBefore = capture.lost();
-                int handed = capture.drain(this, this);
-                if (growth.hasPending()) {
-                    growth.takePending(this);
-                }
+                int handed = feed.drain(this);
+                feed.grow();
                 wake();
                 pacing.drained(handed, capture.lost() > lostBefore);
                 unwalked.lost(capture.lost() - lostBefore);
@@ -116,11 +106,9 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowt
                 if (t1 - lastPoll >= THREAD_POLL_NANOS) {
                     capture.catchUp();
                     int count = capture.threadCount();
-                    if (count < 0 || count != listedCount || t1 - lastListing >= FULL_LISTING_NANOS) {
-                        capture.refreshThreads();
-                        growth.retain(this);
-                        listedCount = count;
-                        lastListing = t1;
+                    if (listing.changed(count) || listing.stale(t1)) {
+                        feed.threadsChanged(null);
+                        listing.listed(t1, count);
                     }
                     lastPoll = t1;
                 }
@@ -143,15 +131,16 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowt
 
     /**
      * The last drains, once stopping: what waits in a ring that holds samples back while the walker is behind (the
-     * timer engine's) is handed over as the walker makes room, for at most {@link #STOP_DRAIN_NANOS}, so that a walker
-     * starved while the application ran (many more runnable threads than cores) catches up once it stops; what is
-     * left then is handed over as the pool allows, the rest dropped and counted.
+     * timer engine's, {@link SampleCapture#holdsBack}) is handed over as the walker makes room, for at most
+     * {@link #STOP_DRAIN_NANOS}, so that a walker starved while the application ran (many more runnable threads than
+     * cores) catches up once it stops; what is left then is handed over as the pool allows, the rest dropped and
+     * counted. A capture that holds nothing back has nothing to wait for: one drain.
      */
     private void drainAtStop() {
         long deadline = System.nanoTime() + STOP_DRAIN_NANOS;
-        while (!run.heap().reached()) {
+        while (capture.holdsBack() && !run.heap().reached()) {
             long lostBefore = capture.lost();
-            capture.drain(this, this);
+            feed.drain(this);
             unwalked.lost(capture.lost() - lostBefore);
             wake();
             // A drain that ended with room to spare found the ring empty.
@@ -161,7 +150,7 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowt
             LockSupport.parkNanos(STOP_DRAIN_PAUSE_NANOS);
         }
         long lostBefore = capture.lost();
-        capture.drain(this);
+        feed.drain();
         unwalked.lost(capture.lost() - lostBefore);
         wake();
     }
@@ -215,17 +204,5 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, StackCopyGrowt
     @Override
     public boolean getAsBoolean() {
         return pool.hasRoom();
-    }
-
-    /** Applies a larger stack copy the walker asked for. */
-    @Override
-    public void apply(int tid, int bytes) {
-        capture.growStack(tid, bytes, this);
-    }
-
-    /** Whether thread {@code tid} is still sampled (the growth table keeps only those). */
-    @Override
-    public boolean test(int tid) {
-        return capture.sampling(tid);
     }
 }

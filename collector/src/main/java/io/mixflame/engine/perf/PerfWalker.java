@@ -1,13 +1,14 @@
 package io.mixflame.engine.perf;
 
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.capture.perf.StackCopyGrowth;
 import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.linux.ThreadCpuClock;
 import io.mixflame.process.linux.ProcThreadSelf;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
@@ -38,7 +39,8 @@ final class PerfWalker implements Runnable {
     /** Perf samples are stamped on the monotonic clock ({@code PerfEventAttr}). */
     private final EpochClock clock = new EpochClock();
     private final Frame[] ownStack = new Frame[2];
-    private SampleLabeler labels;
+    /** Made once the labels are known, with the capture. */
+    private SampleEmitter emitter;
 
     PerfWalker(PerfRun run, SamplePool pool, SamplingSettings settings, SampleSink target, SampleStackBuilder stacks,
                LinuxProcessMemory memory, StackCopyGrowth growth, UnwalkedSamples unwalked, PerfEngineCosts costs,
@@ -64,7 +66,8 @@ final class PerfWalker implements Runnable {
         if (!run.awaitOpened()) {
             return;
         }
-        labels = run.labels();
+        emitter = new SampleEmitter(stacks, target, settings.threadRoots(), settings.intervalNanos(), growth,
+                run.labels());
         UnwalkedFrames unwalkedFrames = new UnwalkedFrames();
         try {
             stacks.warmUp();
@@ -109,18 +112,10 @@ final class PerfWalker implements Runnable {
 
     /** Walks a sample of the application into the profile. */
     private void add(CapturedThread s) {
-        int depth = stacks.build(s, settings.threadRoots());
-        if (stacks.copyTooShort()) {
-            growth.request((int) s.tid(), s.stackLength());
-        }
-        Frame[] frames = stacks.frames();
-        if (labels != null) {
-            // The set in force at the sample's own time, looked up by the sampler.
-            depth = labels.label(s.labelSet(), frames, depth, settings.threadRoots());
-            frames = labels.frames();
-        }
-        stacks.renameRoots(target);
-        target.add(frames, depth, s.weight(), s.weight() * settings.intervalNanos(), clock.epochNanos(s.time()));
+        int depth = emitter.build(s);
+        // The set in force at the sample's own time, looked up by the sampler.
+        depth = emitter.label(s.labelSet(), emitter.frames(), depth);
+        emitter.add(emitter.frames(), depth, s.weight(), clock.epochNanos(s.time()));
     }
 
     /**
@@ -129,12 +124,11 @@ final class PerfWalker implements Runnable {
      */
     private void addOwn(CapturedThread s) {
         int depth = 0;
-        if (settings.threadRoots()) {
-            ownStack[depth++] = stacks.threadFrame((int) s.tid());
+        if (emitter.threadRoots()) {
+            ownStack[depth++] = emitter.threadFrame((int) s.tid());
         }
         ownStack[depth++] = Frame.PROFILER;
-        stacks.renameRoots(target);
-        target.add(ownStack, depth, s.weight(), s.weight() * settings.intervalNanos(), clock.epochNanos(s.time()));
+        emitter.add(ownStack, depth, s.weight(), clock.epochNanos(s.time()));
     }
 
     /** Adds samples taken but not walked to the profile: under their thread, or alone, marked as such. */
@@ -144,12 +138,11 @@ final class PerfWalker implements Runnable {
         @Override
         public void unwalked(int tid, long count, boolean lost) {
             int depth = 0;
-            if (settings.threadRoots() && tid > 0) {
-                frames[depth++] = stacks.threadFrame(tid);
+            if (emitter.threadRoots() && tid > 0) {
+                frames[depth++] = emitter.threadFrame(tid);
             }
             frames[depth++] = lost ? Frame.LOST : Frame.DROPPED;
-            stacks.renameRoots(target);
-            target.add(frames, depth, count, count * settings.intervalNanos(), clock.epochNanos(System.nanoTime()));
+            emitter.add(frames, depth, count, clock.epochNanos(System.nanoTime()));
         }
     }
 }

@@ -1,15 +1,15 @@
-package io.mixflame.engine.perf;
+package io.mixflame.engine.linux;
 
 import com.sun.jna.Native;
 import io.mixflame.process.linux.LibcLibrary;
 
 /**
- * The calling thread's CPU time on Linux ({@code clock_gettime(CLOCK_THREAD_CPUTIME_ID)}), for the perf engine's
- * account of its own threads. Not {@code ManagementFactory.getThreadMXBean()}: its first use starts the JDK's
+ * The calling thread's CPU time on Linux ({@code clock_gettime(CLOCK_THREAD_CPUTIME_ID)}), for the Linux engines'
+ * account of their own threads. Not {@code ManagementFactory.getThreadMXBean()}: its first use starts the JDK's
  * platform-bean machinery (service providers, JFR's bean among them), classes and code the service's JIT compiled
  * for nothing but this number.
  */
-final class ThreadCpuClock {
+public final class ThreadCpuClock {
     private static final int CLOCK_THREAD_CPUTIME_ID = 3;
 
     /** libc's clock, bound once (direct mapping: no per-call reflection). */
@@ -25,7 +25,7 @@ final class ThreadCpuClock {
     private final long[] timespec = new long[2];
 
     /** The calling thread's CPU time in nanoseconds, or -1 when the clock cannot be read. Not thread-safe. */
-    long nanos() {
+    public long nanos() {
         try {
             return Libc.clock_gettime(CLOCK_THREAD_CPUTIME_ID, timespec) == 0
                     ? timespec[0] * 1_000_000_000L + timespec[1] : -1;

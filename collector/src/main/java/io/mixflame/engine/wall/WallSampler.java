@@ -1,0 +1,177 @@
+package io.mixflame.engine.wall;
+
+import io.mixflame.capture.labels.SampleLabeler;
+import io.mixflame.capture.perf.PerfCaptureSettings;
+import io.mixflame.capture.perf.PerfCaptureUnavailableException;
+import io.mixflame.capture.perf.PerfSyscalls;
+import io.mixflame.capture.perf.PreferredSampleCapture;
+import io.mixflame.capture.perf.SampleCapture;
+import io.mixflame.capture.perf.StackCopyGrowth;
+import io.mixflame.capture.proc.BlockedThreadCapture;
+import io.mixflame.engine.SampleStackBuilder;
+import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.linux.PerfFeed;
+import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.linux.ThreadCpuClock;
+import io.mixflame.engine.linux.ThreadListingWatch;
+import io.mixflame.process.OwnPid;
+import io.mixflame.process.ThreadSource;
+import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.process.linux.ProcThreadSelf;
+import io.mixflame.process.linux.ProcThreadSource;
+import io.mixflame.profile.SampleSink;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The wall engine's sampler thread: opens the running threads' capture and drains it through the perf feed
+ * ({@link PerfFeed}) into their latest samples, takes the ticks at fixed deadlines ({@link WallTick}), and follows the
+ * process's threads as they come and go. Larger stack copies for running threads whose walks broke above their copy
+ * are asked for and applied on this thread, as it both walks and owns the capture.
+ */
+final class WallSampler implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(WallSampler.class);
+    /** How often the thread count is looked at, once the threads were listed ({@link ThreadListingWatch}). */
+    private static final long THREAD_POLL_NANOS = 100_000_000L;
+
+    private final long pid;
+    private final PerfSyscalls syscalls;
+    private final PerfCaptureSettings captureSettings;
+    private final SamplingSettings settings;
+    private final SampleSink target;
+    private final SampleStackBuilder stacks;
+    private final LinuxProcessMemory memory;
+    private final BlockedThreadCapture blocked;
+    private final EnumSet<ThreadState> states;
+    private final WallCosts costs;
+    private final ThreadSource threadSource;
+    private volatile boolean running = true;
+    /** Guarded by this: opened by the sampler, closed by the engine's stop. */
+    private SampleCapture capture;
+
+    WallSampler(long pid, PerfSyscalls syscalls, PerfCaptureSettings captureSettings, SamplingSettings settings,
+                SampleSink target, SampleStackBuilder stacks, LinuxProcessMemory memory, BlockedThreadCapture blocked,
+                EnumSet<ThreadState> states, WallCosts costs) {
+        this.pid = pid;
+        this.syscalls = syscalls;
+        this.captureSettings = captureSettings;
+        this.settings = settings;
+        this.target = target;
+        this.stacks = stacks;
+        this.memory = memory;
+        this.blocked = blocked;
+        this.states = states;
+        this.costs = costs;
+        this.threadSource = new ProcThreadSource(pid);
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    /** Ends the ticks; the capture stays open until {@link #closeCapture}. */
+    synchronized void stop() {
+        running = false;
+    }
+
+    /** Closes the capture, once the sampler has ended. */
+    synchronized void closeCapture() {
+        if (capture != null) {
+            capture.close();
+        }
+    }
+
+    @Override
+    public void run() {
+        int samplerTid = ProcThreadSelf.tid();
+        ThreadCpuClock cpuClock = new ThreadCpuClock();
+        WallThreads threads = new WallThreads(pid);
+        RunningSamples latest = new RunningSamples(threads, settings.intervalNanos());
+        SampleCapture opened = openCapture(samplerTid, latest);
+        StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
+                StackCopyGrowth.DEFAULT_THREADS);
+        PerfFeed feed = opened == null ? null : new PerfFeed(opened, latest, growth);
+        // On the sampler's thread, not in start(): the application's thread (premain) must not wait for it.
+        stacks.warmUp();
+        SampleLabeler labels = settings.labels() == null ? null : settings.labels().labeler(memory);
+        SampleEmitter emitter = new SampleEmitter(stacks, target, settings.threadRoots(), settings.intervalNanos(),
+                growth, labels);
+        RunEvidence evidence = new RunEvidence(opened);
+        WallTick tick = new WallTick(threads, latest, evidence,
+                new ThreadVisit(emitter, blocked, latest, evidence, states, costs), emitter, settings.intervalNanos(),
+                costs);
+        ThreadListingWatch listing = new ThreadListingWatch(System.nanoTime() - ThreadListingWatch.FULL_LISTING_NANOS);
+        long lastPoll = 0;
+        PerfFeed.shortSlice();
+        long interval = settings.intervalNanos();
+        TickWeight weights = new TickWeight(interval, System.nanoTime());
+        // Ticks at fixed deadlines, not an interval after the last tick's end: a tick's own work must not stretch
+        // the period (with a thousand threads, a few milliseconds a tick would cost a tenth of the ticks at 20 ms).
+        long tickingSince = System.nanoTime();
+        costs.ticking(tickingSince);
+        long deadline = tickingSince + interval;
+        try {
+            while (running) {
+                long wait = deadline - System.nanoTime();
+                if (wait > 0) {
+                    LockSupport.parkNanos(wait);
+                    continue;
+                }
+                long now = System.nanoTime();
+                long due = deadline;
+                // Deadlines already passed are not made up for: the late tick counts their intervals.
+                deadline += (-wait / interval + 1) * interval;
+                if (feed != null) {
+                    feed.drain();
+                    feed.grow();
+                }
+                if (now - lastPoll >= THREAD_POLL_NANOS
+                        && (listing.stale(now) || listing.changed(threadSource.count()))) {
+                    // Listed once for both the /proc readers and the perf events.
+                    Set<Integer> all = threads.refresh(threadSource.list(), samplerTid, emitter, latest);
+                    if (all != null) {
+                        listing.listed(System.nanoTime(), all.size());
+                    }
+                    if (feed != null) {
+                        feed.threadsChanged(all);
+                    }
+                    stacks.retryProvisionalNames();
+                    lastPoll = now;
+                }
+                tick.tick(now, due, weights.next(now));
+            }
+        } catch (RuntimeException e) {
+            LOG.error("the wall-clock sampler stopped: {}", e.toString());
+        } finally {
+            costs.stopped(System.nanoTime(), cpuClock.nanos());
+            threads.clear(emitter);
+        }
+    }
+
+    /**
+     * Opens the running threads' capture, from the sampler's thread, which it then samples without a stack: the
+     * application's thread (premain) does not wait for it either. Null when perf events are refused: running threads
+     * are then sampled as {@code [running]}, unwalked.
+     */
+    private SampleCapture openCapture(int samplerTid, RunningSamples switches) {
+        SampleCapture opened;
+        try {
+            opened = PreferredSampleCapture.open(captureSettings, syscalls,
+                    samplerTid > 0 && pid == OwnPid.get() ? new int[] {samplerTid} : new int[0], switches);
+        } catch (PerfCaptureUnavailableException | RuntimeException | LinkageError e) {
+            LOG.warn("running threads' stacks are not sampled ({}); they show as [running]", e.getMessage());
+            return null;
+        }
+        synchronized (this) {
+            if (!running) {
+                opened.close();
+                return null;
+            }
+            capture = opened;
+            return opened;
+        }
+    }
+}
