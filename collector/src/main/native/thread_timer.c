@@ -1,5 +1,5 @@
 /*
- * The in-thread CPU sampler's native part (Linux, x86-64): a CPU-time timer per thread that signals the thread
+ * The in-thread CPU sampler's native part (Linux): a CPU-time timer per thread that signals the thread
  * itself, and a signal handler that copies the interrupted thread's registers and the top of its stack into a ring
  * of ordinary memory. Nothing here waits for another thread: the handler reserves its record with a compare-and-swap,
  * copies, and publishes the record with one release store; a full ring counts the sample as lost and returns.
@@ -53,6 +53,9 @@
 #define REGISTERS 17
 #define EXPORT __attribute__((visibility("default")))
 
+/* The architecture's part, chosen by the build's include path (arch/<os.arch>): registers, TLS, system calls. */
+#include "thread_timer_arch.h"
+
 /* The ring's header, read by Java at these offsets (io.mixflame.capture.timer.TimerRing). */
 struct ring_header {
     uint64_t head;          /* 0: next byte to reserve, counted from the start, never wrapped; producers CAS it */
@@ -81,8 +84,8 @@ struct record {
     uint32_t handler_nanos; /* 36: what this handler cost the sampled thread, to the commit */
     uint32_t slot;          /* 40: the region slot the thread's timer named (0: none) */
     uint32_t in_place;      /* 44: 1 when the stack was copied with plain loads, its bounds known */
-    uint64_t thread_pointer; /* 48: the thread's TLS block (%fs:0), just above its stack for threads glibc made */
-    uint64_t registers[REGISTERS]; /* 56: by DWARF's x86-64 numbers */
+    uint64_t thread_pointer; /* 48: the thread's TLS block, just above its stack for threads glibc made */
+    uint64_t registers[REGISTERS]; /* 56: in the architecture header's slots (RECORD_SLOT_GREG) */
     /* 192: the stack copy */
 };
 
@@ -98,11 +101,6 @@ static struct sigaction previous;
 static pid_t own_pid;
 /* Handlers running now: the ring is unmapped only once none is. */
 static volatile int active_handlers;
-
-static const int DWARF_TO_GREG[REGISTERS] = {
-    REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP,
-    REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP
-};
 
 static uint64_t monotonic_nanos(void) {
     struct timespec t;
@@ -171,9 +169,9 @@ static int64_t known_stack_bytes(uint32_t slot, uint64_t sp, uint32_t bytes) {
 
 static void take_sample(struct ring_header *ring, uint32_t weight, ucontext_t *context, uint32_t stack_bytes,
                         uint32_t slot, uint64_t start) {
-    const greg_t *g = context->uc_mcontext.gregs;
+    uint64_t sp = context_sp(context);
     /* A known stack is copied as far as it goes, and the record is that long: a shallow thread's records are small. */
-    int64_t known = stack_bytes == 0 ? -1 : known_stack_bytes(slot, (uint64_t) g[REG_RSP], stack_bytes);
+    int64_t known = stack_bytes == 0 ? -1 : known_stack_bytes(slot, sp, stack_bytes);
     uint32_t reserved = known >= 0 ? (uint32_t) known : stack_bytes;
     uint32_t length = (uint32_t) ((sizeof(struct record) + reserved + ALIGN - 1) & ~(uint64_t) (ALIGN - 1));
     uint64_t position = reserve(ring, length);
@@ -189,20 +187,16 @@ static void take_sample(struct ring_header *ring, uint32_t weight, ucontext_t *c
     r->overrun = weight - 1;
     r->slot = slot;
     r->in_place = 0;
-    uint64_t thread_pointer;
-    __asm__ volatile("mov %%fs:0, %0" : "=r"(thread_pointer));
-    r->thread_pointer = thread_pointer;
-    for (int i = 0; i < REGISTERS; i++) {
-        r->registers[i] = (uint64_t) g[DWARF_TO_GREG[i]];
-    }
+    r->thread_pointer = thread_pointer();
+    context_registers(context, r->registers);
     uint32_t copied = 0;
     if (known >= 0) {
-        memcpy((char *) (r + 1), (const void *) (uintptr_t) g[REG_RSP], (size_t) known);
+        memcpy((char *) (r + 1), (const void *) (uintptr_t) sp, (size_t) known);
         copied = (uint32_t) known;
         r->in_place = 1;
     } else if (stack_bytes != 0) {
         struct iovec local = {(char *) (r + 1), stack_bytes};
-        struct iovec remote = {(void *) (uintptr_t) g[REG_RSP], stack_bytes};
+        struct iovec remote = {(void *) (uintptr_t) sp, stack_bytes};
         ssize_t n = syscall(SYS_process_vm_readv, own_pid, &local, 1UL, &remote, 1UL, 0UL);
         if (n > 0) {
             copied = (uint32_t) n;
@@ -225,18 +219,17 @@ static int is_ours(const siginfo_t *info) {
 }
 
 /*
- * Whether the interrupted thread was blocked in a system call rather than running: the kernel leaves its ip on the
- * syscall instruction to restart it, or just past it with -EINTR. The two bytes are read with process_vm_readv,
- * which cannot fault.
+ * Whether the interrupted thread was blocked in a system call rather than running, told by the code around its pc
+ * (the architecture's blocked_in_syscall), read with process_vm_readv, which cannot fault.
  */
-static int in_blocking_syscall(const greg_t *g) {
-    uint8_t code[4];
+static int in_blocking_syscall(const ucontext_t *context) {
+    uint8_t code[SYSCALL_BYTES];
     struct iovec local = {code, sizeof code};
-    struct iovec remote = {(void *) (uintptr_t) (g[REG_RIP] - 2), sizeof code};
+    struct iovec remote = {(void *) (uintptr_t) (context_pc(context) - SYSCALL_BEFORE), sizeof code};
     if (syscall(SYS_process_vm_readv, own_pid, &local, 1UL, &remote, 1UL, 0UL) != (ssize_t) sizeof code) {
         return 0;
     }
-    return (code[2] == 0x0f && code[3] == 0x05) || (g[REG_RAX] == -EINTR && code[0] == 0x0f && code[1] == 0x05);
+    return blocked_in_syscall(context, code);
 }
 
 static uint64_t thread_cpu_nanos(void) {
@@ -250,8 +243,9 @@ static uint64_t thread_cpu_nanos(void) {
  * intervals (the rest is kept for its next sample), whatever ticks the kernel's timer saw. 0 when there is nothing to
  * sample: no whole interval owed (a nudge and the timer both came), or a nudge that found the thread blocked.
  */
-static uint32_t owed_intervals(struct ring_header *ring, const siginfo_t *info, const greg_t *g, uint32_t slot) {
-    if (info->si_code == SI_QUEUE && in_blocking_syscall(g)) {
+static uint32_t owed_intervals(struct ring_header *ring, const siginfo_t *info, const ucontext_t *context,
+                               uint32_t slot) {
+    if (info->si_code == SI_QUEUE && in_blocking_syscall(context)) {
         __atomic_fetch_add(&ring->nudges_blocked, 1, __ATOMIC_RELAXED);
         return 0;
     }
@@ -293,9 +287,8 @@ static void on_signal(int signo, siginfo_t *info, void *context) {
         if (slot >= REGION_SLOTS) {
             slot = 0;
         }
-        const greg_t *g = ((ucontext_t *) context)->uc_mcontext.gregs;
         /* Without a slot, the kernel's count of expirations merged into this signal. */
-        uint32_t weight = slot != 0 ? owed_intervals(ring, info, g, slot)
+        uint32_t weight = slot != 0 ? owed_intervals(ring, info, (const ucontext_t *) context, slot)
                 : info->si_code == SI_TIMER ? 1 + (uint32_t) (info->si_overrun > 0 ? info->si_overrun : 0) : 0;
         if (weight != 0) {
             take_sample(ring, weight, (ucontext_t *) context, stack_bytes, slot, start);

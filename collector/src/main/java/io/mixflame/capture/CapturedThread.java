@@ -1,6 +1,5 @@
 package io.mixflame.capture;
 
-import io.mixflame.capture.x64.X64Registers;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -9,14 +8,15 @@ import java.util.Arrays;
 /**
  * One thread at one moment, as every capture takes it and every walk starts from it, whatever the platform: its
  * registers, a copy of the top of its stack, where its stack region lies when the capture knows it, and the kernel's
- * return addresses when the capture has them. Registers are numbered as {@link X64Registers} numbers them, as the
- * unwinders number them. Instances are reused: a capture fills one in, a walk reads it.
+ * return addresses when the capture has them. Registers are numbered by DWARF's numbers of the host's architecture
+ * ({@link HostRegisters}), as the unwinders number them. Instances are reused: a capture fills one in, a walk reads it.
  */
 public final class CapturedThread {
     private static final int MAX_KERNEL_FRAMES = 128;
 
-    private final long[] registers = new long[X64Registers.COUNT];
-    private int known;
+    private final long[] registers = new long[HostRegisters.COUNT];
+    /** A bit per known register: a {@code long}, as an architecture may number up to 64 registers. */
+    private long known;
     private long tid;
     private long time;
     private long pausedNanos;
@@ -131,12 +131,12 @@ public final class CapturedThread {
     /** Sets a register and marks it known. */
     public void setRegister(int register, long value) {
         registers[register] = value;
-        known |= 1 << register;
+        known |= 1L << register;
     }
 
     /** Whether a register's value was captured. */
     public boolean isKnown(int register) {
-        return register >= 0 && register < X64Registers.COUNT && (known & (1 << register)) != 0;
+        return register >= 0 && register < HostRegisters.COUNT && (known & (1L << register)) != 0;
     }
 
     /** A register's value; meaningful only when {@link #isKnown(int)}. */
@@ -146,7 +146,7 @@ public final class CapturedThread {
 
     /** Whether the capture has a user context to walk from (pc and sp). */
     public boolean hasUserContext() {
-        return isKnown(X64Registers.RIP) && isKnown(X64Registers.RSP);
+        return isKnown(HostRegisters.PC) && isKnown(HostRegisters.SP);
     }
 
     /**
@@ -230,7 +230,7 @@ public final class CapturedThread {
         tid = other.tid;
         time = other.time;
         weight = other.weight;
-        System.arraycopy(other.registers, 0, registers, 0, X64Registers.COUNT);
+        System.arraycopy(other.registers, 0, registers, 0, HostRegisters.COUNT);
         known = other.known;
         reserveStack(other.stackLength);
         System.arraycopy(other.stack, 0, stack, 0, Math.min(other.stackLength, stack.length));

@@ -4,7 +4,7 @@ import io.mixflame.capture.CaptureMethod;
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.ThreadCapture;
 import io.mixflame.capture.ThreadCaptureException;
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.InlinedScope;
@@ -175,10 +175,10 @@ public final class ProcessStackWalker implements AutoCloseable {
         }
         UnwindContext context = new UnwindContext(stack, modules);
         Registers r = context.registers();
-        r.set(X64Registers.RIP, registers.pc());
-        r.set(X64Registers.RSP, registers.sp());
+        r.set(HostRegisters.PC, registers.pc());
+        r.set(HostRegisters.SP, registers.sp());
         if (registers.fp() != 0) {
-            r.set(X64Registers.RBP, registers.fp());
+            r.set(HostRegisters.FP, registers.fp());
         }
         WalkedStack walked = new WalkedStack();
         walker.walk(context, walked);

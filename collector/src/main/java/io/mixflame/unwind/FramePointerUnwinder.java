@@ -1,6 +1,6 @@
 package io.mixflame.unwind;
 
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.process.MemoryReadException;
 
 /**
@@ -12,7 +12,7 @@ public final class FramePointerUnwinder implements Unwinder {
 
     @Override
     public boolean canUnwindFrom(UnwindContext context) {
-        return context.registers().isKnown(X64Registers.RBP);
+        return context.registers().isKnown(HostRegisters.FP);
     }
 
     @Override
@@ -25,9 +25,9 @@ public final class FramePointerUnwinder implements Unwinder {
         try {
             long callerFp = context.memory().readLong(fp);
             long returnAddress = context.memory().readLong(fp + 8);
-            r.set(X64Registers.RSP, fp + 16);
-            r.set(X64Registers.RIP, returnAddress);
-            r.set(X64Registers.RBP, callerFp);
+            r.set(HostRegisters.SP, fp + 16);
+            r.set(HostRegisters.PC, returnAddress);
+            r.set(HostRegisters.FP, callerFp);
             context.setSignalFrame(false);
             return returnAddress == 0 ? UnwindStatus.COMPLETED : UnwindStatus.UNWOUND;
         } catch (MemoryReadException e) {

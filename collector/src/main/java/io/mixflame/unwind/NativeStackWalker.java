@@ -1,6 +1,6 @@
 package io.mixflame.unwind;
 
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.image.ModuleMap;
 import java.util.List;
@@ -56,10 +56,10 @@ public final class NativeStackWalker {
         out.markMissing();
         Registers r = context.registers();
         r.clear();
-        r.set(X64Registers.RSP, sp);
-        r.set(X64Registers.RIP, pc);
+        r.set(HostRegisters.SP, sp);
+        r.set(HostRegisters.PC, pc);
         if (fp != 0) {
-            r.set(X64Registers.RBP, fp);
+            r.set(HostRegisters.FP, fp);
         }
         context.setSignalFrame(false);
         walkFrom(context, out, true);
@@ -90,7 +90,7 @@ public final class NativeStackWalker {
             }
             long pc = r.pc();
             long sp = r.sp();
-            out.add(WalkedStack.CODE, pc, sp, r.isKnown(X64Registers.RBP) ? r.fp() : 0, context.callSite(), guessed);
+            out.add(WalkedStack.CODE, pc, sp, r.isKnown(HostRegisters.FP) ? r.fp() : 0, context.callSite(), guessed);
             context.nextFrame();
             Unwinder unwinder = pick(context);
             if (unwinder == null) {

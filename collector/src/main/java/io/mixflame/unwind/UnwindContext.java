@@ -2,7 +2,7 @@ package io.mixflame.unwind;
 
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.image.ModuleMap;
 
 /**
@@ -59,7 +59,7 @@ public final class UnwindContext {
     public void load(CapturedThread thread) {
         Registers r = registers;
         r.clear();
-        for (int i = 0; i < X64Registers.COUNT; i++) {
+        for (int i = 0; i < HostRegisters.COUNT; i++) {
             if (thread.isKnown(i)) {
                 r.set(i, thread.register(i));
             }

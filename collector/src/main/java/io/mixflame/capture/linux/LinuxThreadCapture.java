@@ -8,7 +8,7 @@ import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.capture.proc.BlockedThreadState;
 import io.mixflame.capture.proc.KernelStack;
 import io.mixflame.capture.ptrace.PtraceCapture;
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
@@ -66,7 +66,7 @@ public final class LinuxThreadCapture implements ThreadCapture {
         } catch (IllegalStateException e) {
             throw new ThreadCaptureException(e.getMessage());
         }
-        MemoryMapping region = stackRegion.apply(out.register(X64Registers.RSP));
+        MemoryMapping region = stackRegion.apply(out.register(HostRegisters.SP));
         if (region != null) {
             out.setStackRegion(region.start(), region.end());
         }

@@ -96,6 +96,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
 
     @Override
     public void start(int[] ownThreads) throws PerfCaptureUnavailableException {
+        UserRegisters.requireKnownArchitecture();
         own = ownThreads.clone();
         Arrays.sort(own);
         kernel = settings.kernel();

@@ -77,6 +77,7 @@ public final class PerfCapture implements SampleCapture {
 
     @Override
     public void start(int[] ownThreads) throws PerfCaptureUnavailableException {
+        UserRegisters.requireKnownArchitecture();
         own = ownThreads.clone();
         Arrays.sort(own);
         kernel = settings.kernel();

@@ -1,7 +1,6 @@
 package io.mixflame.capture.perf;
 
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.capture.x64.X64Registers;
 
 /**
  * One sample as the kernel recorded it, in reused buffers: which thread, when, its user registers, the copy of
@@ -23,7 +22,7 @@ public final class RawSample {
     public long ip;
     /** Whether the user registers are present (the thread has a user context). */
     public boolean hasRegisters;
-    /** The user registers, indexed by {@link UserRegisters#slot}. */
+    /** The user registers, in {@link UserRegisters}' slots. */
     public final long[] registers = new long[UserRegisters.count()];
     /**
      * The stack copy: {@link #stackLength} valid bytes starting at the user sp. As large as the largest copy any
@@ -53,9 +52,14 @@ public final class RawSample {
         }
     }
 
-    /** A user register by its {@link UserRegisters} number. */
-    public long register(int number) {
-        return registers[UserRegisters.slot(number)];
+    /** The user program counter. */
+    public long pc() {
+        return registers[UserRegisters.PC_SLOT];
+    }
+
+    /** The user stack pointer. */
+    public long sp() {
+        return registers[UserRegisters.SP_SLOT];
     }
 
     /** Copies the sample into the platform-neutral form walks start from. */
@@ -63,14 +67,9 @@ public final class RawSample {
         out.clear(tid, time);
         out.setWeight(weight);
         if (hasRegisters) {
-            out.setRegister(X64Registers.RIP, register(UserRegisters.IP));
-            out.setRegister(X64Registers.RSP, register(UserRegisters.SP));
-            out.setRegister(X64Registers.RBP, register(UserRegisters.BP));
-            out.setRegister(X64Registers.RBX, register(UserRegisters.BX));
-            out.setRegister(X64Registers.R12, register(UserRegisters.R12));
-            out.setRegister(X64Registers.R13, register(UserRegisters.R13));
-            out.setRegister(X64Registers.R14, register(UserRegisters.R14));
-            out.setRegister(X64Registers.R15, register(UserRegisters.R15));
+            for (int slot = 0; slot < registers.length; slot++) {
+                out.setRegister(UserRegisters.registerAt(slot), registers[slot]);
+            }
             out.reserveStack(stackLength);
             int length = Math.min(stackLength, out.stackView().capacity());
             out.stackView().put(0, stack, 0, length);

@@ -1,7 +1,7 @@
 package io.mixflame.capture.proc;
 
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.linux.TaskFileReader;
@@ -56,8 +56,8 @@ public final class BlockedThreadCapture {
         int length = (int) Math.min(Math.min(stackBytes, out.stackBuffer().length), end - s.sp());
         out.clear(tid, System.nanoTime());
         out.setStackLength(memory.read(s.sp(), out.stackBuffer(), 0, length));
-        out.setRegister(X64Registers.RSP, s.sp());
-        out.setRegister(X64Registers.RIP, s.pc());
+        out.setRegister(HostRegisters.SP, s.sp());
+        out.setRegister(HostRegisters.PC, s.pc());
         out.setStackRegion(region.start(), end);
         return state;
     }

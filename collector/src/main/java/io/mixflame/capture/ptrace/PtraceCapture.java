@@ -5,8 +5,8 @@ import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.capture.x64.X64Registers;
-import io.mixflame.capture.x64.X64UserRegs;
+import io.mixflame.capture.HostArchitecture;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.process.ProcessMemory;
 import io.mixflame.process.linux.LibcLibrary;
 import io.mixflame.process.linux.LinuxErrno;
@@ -22,7 +22,13 @@ import java.util.concurrent.locks.LockSupport;
  * out-of-process tools. One instance serves one sampling thread (its buffers are reused).
  */
 public final class PtraceCapture {
-    private static final long PTRACE_GETREGS = 12;
+    /**
+     * Reads a register set; of {@link #NT_PRSTATUS}, the general registers, in the architecture's layout (on x86-64
+     * {@code user_regs_struct}, as {@code PTRACE_GETREGS} gives it; aarch64 has only this request).
+     */
+    private static final long PTRACE_GETREGSET = 0x4204;
+    private static final long NT_PRSTATUS = 1;
+    private static final Pointer GENERAL_REGISTERS = new Pointer(NT_PRSTATUS);
     private static final long PTRACE_DETACH = 17;
     private static final long PTRACE_SEIZE = 0x4206;
     private static final long PTRACE_INTERRUPT = 0x4207;
@@ -41,7 +47,12 @@ public final class PtraceCapture {
     private static native int waitpid(int pid, Pointer status, int options) throws LastErrorException;
 
     private final int pid;
-    private final Memory regs = new Memory(X64UserRegs.BYTES);
+    /** The register set's layout, by the host's architecture: the word of each DWARF-numbered register, or -1. */
+    private static final int[] REGISTER_WORDS = HostArchitecture.current().ptraceRegisterWords();
+
+    private final Memory regs = new Memory(Math.max(8, HostArchitecture.current().ptraceRegisterBytes()));
+    /** {@code struct iovec} over {@link #regs}: where {@code PTRACE_GETREGSET} writes, and how much it may. */
+    private final Memory regsVector = new Memory(16);
     private final Memory status = new Memory(4);
 
     /** @param pid the process whose threads are captured */
@@ -58,6 +69,10 @@ public final class PtraceCapture {
      *                               ended meanwhile
      */
     public int capture(long tid, ProcessMemory memory, CapturedThread out) {
+        String unsupported = HostArchitecture.unsupportedReason();
+        if (unsupported != null) {
+            throw new IllegalStateException(unsupported);
+        }
         int t = (int) tid;
         try {
             ptrace(PTRACE_SEIZE, t, Pointer.NULL, Pointer.NULL);
@@ -77,14 +92,16 @@ public final class PtraceCapture {
                 throw new IllegalStateException("thread " + tid + " ended");
             }
             signal = stop;
-            ptrace(PTRACE_GETREGS, t, Pointer.NULL, regs);
+            regsVector.setPointer(0, regs);
+            regsVector.setLong(8, regs.size());
+            ptrace(PTRACE_GETREGSET, t, GENERAL_REGISTERS, regsVector);
             out.clear(tid, System.nanoTime());
-            out.setRegister(X64Registers.RIP, regs.getLong(8L * X64UserRegs.RIP));
-            out.setRegister(X64Registers.RSP, regs.getLong(8L * X64UserRegs.RSP));
-            out.setRegister(X64Registers.RBP, regs.getLong(8L * X64UserRegs.RBP));
-            out.setRegister(X64Registers.RBX, regs.getLong(8L * X64UserRegs.RBX));
-            out.setRegister(X64Registers.R12, regs.getLong(8L * X64UserRegs.R12));
-            copied = memory.read(out.register(X64Registers.RSP), out.stackBuffer(), 0, out.stackBuffer().length);
+            for (int register = 0; register < REGISTER_WORDS.length; register++) {
+                if (REGISTER_WORDS[register] >= 0) {
+                    out.setRegister(register, regs.getLong(8L * REGISTER_WORDS[register]));
+                }
+            }
+            copied = memory.read(out.register(HostRegisters.SP), out.stackBuffer(), 0, out.stackBuffer().length);
             out.setStackLength(copied);
         } catch (LastErrorException e) {
             throw new IllegalStateException("cannot stop thread " + tid + ": errno " + e.getErrorCode());

@@ -7,8 +7,6 @@ import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
-import io.mixflame.capture.perf.UserRegisters;
-import io.mixflame.capture.x64.X64Registers;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.ProcThreadSource;
 import java.nio.ByteBuffer;
@@ -252,19 +250,16 @@ public final class ThreadTimerCapture implements SampleCapture {
             s.weight = 1 + memory.getInt(offset + TimerRing.RECORD_OVERRUN);
             s.hasRegisters = true;
             int registers = offset + TimerRing.RECORD_REGISTERS;
-            s.registers[UserRegisters.slot(UserRegisters.IP)] = memory.getLong(registers + 8 * X64Registers.RIP);
-            s.registers[UserRegisters.slot(UserRegisters.SP)] = memory.getLong(registers + 8 * X64Registers.RSP);
-            s.registers[UserRegisters.slot(UserRegisters.BP)] = memory.getLong(registers + 8 * X64Registers.RBP);
-            s.registers[UserRegisters.slot(UserRegisters.BX)] = memory.getLong(registers + 8 * X64Registers.RBX);
-            s.registers[UserRegisters.slot(UserRegisters.R12)] = memory.getLong(registers + 8 * X64Registers.R12);
-            s.registers[UserRegisters.slot(UserRegisters.R13)] = memory.getLong(registers + 8 * X64Registers.R13);
-            s.registers[UserRegisters.slot(UserRegisters.R14)] = memory.getLong(registers + 8 * X64Registers.R14);
-            s.registers[UserRegisters.slot(UserRegisters.R15)] = memory.getLong(registers + 8 * X64Registers.R15);
-            s.ip = s.registers[UserRegisters.slot(UserRegisters.IP)];
+            long[] sampleRegisters = s.registers;
+            for (int slot = 0; slot < sampleRegisters.length; slot++) {
+                int at = TimerRecordRegisters.recordOffset(slot);
+                sampleRegisters[slot] = at < 0 ? 0 : memory.getLong(registers + at);
+            }
+            s.ip = s.pc();
             int length = memory.getInt(offset + TimerRing.RECORD_STACK_LENGTH);
             if (length > 0 && memory.getInt(offset + TimerRing.RECORD_SLOT) != 0
                     && memory.getInt(offset + TimerRing.RECORD_IN_PLACE) == 0) {
-                stacks.note(s.tid, s.registers[UserRegisters.slot(UserRegisters.SP)],
+                stacks.note(s.tid, s.sp(),
                         memory.getLong(offset + TimerRing.RECORD_THREAD_POINTER));
             }
             s.reserveStack(length);

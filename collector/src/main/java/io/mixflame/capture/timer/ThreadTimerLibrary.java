@@ -2,6 +2,7 @@ package io.mixflame.capture.timer;
 
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
+import io.mixflame.capture.HostArchitecture;
 import io.mixflame.image.index.ModuleIndexStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,13 +13,14 @@ import java.util.Arrays;
 import java.util.zip.CRC32;
 
 /**
- * The native part of the in-thread capture ({@code src/main/native/thread_timer.c}), built for linux-x86-64 and
- * shipped in the jar: copied once into the host's cache directory under a name made of its checksum (a temporary
- * file where that directory cannot be written), then bound by JNA's direct mapping. Its four calls run when the
+ * The native part of the in-thread capture ({@code src/main/native/thread_timer.c}), built for the build's own Linux
+ * architecture and shipped in the jar under the JVM's name for it ({@code linux-<os.arch>}): copied once into the
+ * host's cache directory under a name made of its checksum (a temporary file where that directory cannot be
+ * written), then bound by JNA's direct mapping. Its four calls run when the
  * capture starts, stops, and a thread starts or ends, never per sample.
  */
 final class ThreadTimerLibrary {
-    static final String RESOURCE = "linux-x86-64/libmixflame-timer.so";
+    static final String RESOURCE = "linux-" + HostArchitecture.osArch() + "/libmixflame-timer.so";
     /** The library is a few kilobytes; a resource far larger is not it. */
     private static final int MAX_BYTES = 1 << 20;
 
@@ -40,9 +42,13 @@ final class ThreadTimerLibrary {
         if (loadFailure != null) {
             return loadFailure;
         }
-        String arch = System.getProperty("os.arch", "");
-        if (!System.getProperty("os.name", "").startsWith("Linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-            loadFailure = "the in-thread timer is built for Linux on x86-64 only, not " + arch;
+        if (!System.getProperty("os.name", "").startsWith("Linux")) {
+            loadFailure = "the in-thread timer is built for Linux only";
+            return loadFailure;
+        }
+        String unsupported = HostArchitecture.unsupportedReason();
+        if (unsupported != null) {
+            loadFailure = "the in-thread timer cannot sample: " + unsupported;
             return loadFailure;
         }
         try {

@@ -1,6 +1,6 @@
 package io.mixflame.unwind.dwarf;
 
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.image.dwarf.DwarfExpression;
 import io.mixflame.image.dwarf.RegisterRule;
 import io.mixflame.image.dwarf.CallFrameInfo;
@@ -63,27 +63,27 @@ public final class DwarfUnwinder implements Unwinder {
             } else {
                 int base = rule.cfaRegister();
                 if (!r.isKnown(base)) {
-                    if (base != X64Registers.RBP || !FramePointerSearch.recover(context, module, cfi, rule)) {
+                    if (base != HostRegisters.FP || !FramePointerSearch.recover(context, module, cfi, rule)) {
                         return UnwindStatus.FAILED;
                     }
                     context.setGuessedFramePointer(true);
                 }
                 cfa = r.get(base) + rule.cfaOffset();
             }
-            long returnAddress = value(rule.returnAddress(), cfa, context, X64Registers.RIP);
+            long returnAddress = value(rule.returnAddress(), cfa, context, HostRegisters.PC);
             boolean fpKnown = true;
             long fp = 0;
             try {
-                fp = value(rule.fp(), cfa, context, X64Registers.RBP);
+                fp = value(rule.fp(), cfa, context, HostRegisters.FP);
             } catch (UnknownRegister e) {
                 fpKnown = false;
             }
-            r.set(X64Registers.RSP, cfa);
-            r.set(X64Registers.RIP, returnAddress);
+            r.set(HostRegisters.SP, cfa);
+            r.set(HostRegisters.PC, returnAddress);
             if (fpKnown) {
-                r.set(X64Registers.RBP, fp);
+                r.set(HostRegisters.FP, fp);
             } else {
-                r.forget(X64Registers.RBP);
+                r.forget(HostRegisters.FP);
             }
             context.setSignalFrame(rule.signalFrame());
             return UnwindStatus.UNWOUND;

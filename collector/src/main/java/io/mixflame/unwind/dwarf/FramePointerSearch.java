@@ -1,6 +1,6 @@
 package io.mixflame.unwind.dwarf;
 
-import io.mixflame.capture.x64.X64Registers;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.image.dwarf.RegisterRule;
 import io.mixflame.image.dwarf.CallFrameInfo;
 import io.mixflame.image.dwarf.CfiRule;
@@ -50,7 +50,7 @@ final class FramePointerSearch {
             }
             CallKind call = callBefore(context, returnAddress, function);
             if (call == CallKind.DIRECT_TO_FUNCTION) {
-                r.set(X64Registers.RBP, candidate);
+                r.set(HostRegisters.FP, candidate);
                 return true;
             }
             if (call == CallKind.INDIRECT && fallback == 0) {
@@ -58,7 +58,7 @@ final class FramePointerSearch {
             }
         }
         if (fallback != 0) {
-            r.set(X64Registers.RBP, fallback);
+            r.set(HostRegisters.FP, fallback);
             return true;
         }
         return false;

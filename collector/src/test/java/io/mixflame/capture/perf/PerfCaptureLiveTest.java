@@ -86,7 +86,7 @@ class PerfCaptureLiveTest {
         if (s.stackLength <= 0) {
             bad[1]++;
         }
-        long ip = s.register(UserRegisters.IP);
+        long ip = s.pc();
         if (maps.stream().noneMatch(m -> m.executable() && m.contains(ip))) {
             outside.add(ip);
         }

@@ -32,15 +32,6 @@ class PerfRecordsTest {
         assertThat(k.getLong(40)).as("kernel included, user callchain excluded").isEqualTo(1 | (1 << 6) | (1L << 22) | (1L << 25));
     }
 
-    @Test
-    void registerSlotsFollowTheMaskOrder() {
-        assertThat(UserRegisters.slot(UserRegisters.BX)).isZero();
-        assertThat(UserRegisters.slot(UserRegisters.BP)).isEqualTo(1);
-        assertThat(UserRegisters.slot(UserRegisters.SP)).isEqualTo(2);
-        assertThat(UserRegisters.slot(UserRegisters.IP)).isEqualTo(3);
-        assertThat(UserRegisters.slot(UserRegisters.R15)).isEqualTo(7);
-    }
-
     /** A sample record: ip, pid/tid, time, [callchain], regs, stack. */
     private static byte[] sample(int tid, long ip, long[] kernel, int stackBytes) {
         int regs = UserRegisters.count();
@@ -76,7 +67,7 @@ class PerfRecordsTest {
         assertThat(s.time).isEqualTo(123456789L);
         assertThat(s.kernelDepth).isEqualTo(2);
         assertThat(s.kernelChain[1]).isEqualTo(0xffffffff81000020L);
-        assertThat(s.register(UserRegisters.IP)).isEqualTo(0x400000 + 3);
+        assertThat(s.pc()).isEqualTo(0x400000 + 3);
         assertThat(s.stackLength).as("the dynamic size").isEqualTo(56);
         assertThat(s.stack[55]).isEqualTo((byte) 55);
         assertThat(new SampleRecordParser(true).parse(ByteBuffer.wrap(record).order(ByteOrder.nativeOrder()), 0, 40, s))

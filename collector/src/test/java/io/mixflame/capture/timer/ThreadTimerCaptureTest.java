@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.jna.Native;
 import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.RawSample;
-import io.mixflame.capture.perf.UserRegisters;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.process.linux.LibcLibrary;
@@ -322,8 +321,8 @@ class ThreadTimerCaptureTest {
             if (s.stackLength >= 512 && s.stackLength <= 16 * 1024) {
                 copies++;
             }
-            if (s.register(UserRegisters.IP) == 0 || s.register(UserRegisters.SP) == 0
-                    || s.register(UserRegisters.SP) % 8 != 0) {
+            if (s.pc() == 0 || s.sp() == 0
+                    || s.sp() % 8 != 0) {
                 badRegisters++;
             }
         }
