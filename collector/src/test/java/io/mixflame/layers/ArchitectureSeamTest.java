@@ -23,12 +23,16 @@ import org.junit.jupiter.api.Test;
 class ArchitectureSeamTest {
     private static final Path JAVA = Path.of("src/main/java/io/mixflame");
     private static final Path NATIVE = Path.of("src/main/native");
-    private static final Path SERVICES = Path.of("src/main/resources/META-INF/services/io.mixflame.capture.CpuArchitecture");
+    private static final Path SERVICES = Path.of("src/main/resources/META-INF/services");
+    /** The seam's interfaces, each looked up by the services file of its name, and the implementations not listed. */
+    private static final Map<String, List<String>> LOOKUPS = Map.of(
+            "io.mixflame.capture.CpuArchitecture", List.of("io.mixflame.capture.UnsupportedArchitecture"),
+            "io.mixflame.unwind.hotspot.HotSpotFrameRulesFactory", List.of());
     private static final List<Path> SOURCES = List.of(JAVA, Path.of("../agent/src/main/java/io/mixflame"));
 
     /** x86-64's register classes, its register constants, and the JVM's names of x86-64. */
     static final Pattern X86_64 = Pattern.compile(
-            "\\bX64(?:Registers|UserRegs|PerfRegisters|Architecture)\\b|\\b(?:RIP|RSP|RBP)\\b|\"(?:amd64|x86_64)\"");
+            "\\bX64(?:Registers|UserRegs|PerfRegisters|Architecture|FrameRules|FrameRulesFactory)\\b|\\b(?:RIP|RSP|RBP)\\b|\"(?:amd64|x86_64)\"");
 
     /** Directories named for an architecture: where its knowledge belongs. */
     private static final List<String> ARCHITECTURE_PACKAGES = List.of("x64");
@@ -54,8 +58,8 @@ class ArchitectureSeamTest {
 
     /**
      * What an aarch64 port adds, each beside its x86-64 counterpart (relative to {@code src/main}): the description
-     * behind the seam, its layouts, HotSpot's frame rules, and the signal handler's architecture header. The port
-     * also adds a line to {@link #SERVICES}.
+     * behind the seam, its layouts, HotSpot's frame rules and their factory, and the signal handler's architecture
+     * header. The port also adds a line to each services file of {@link #LOOKUPS}.
      */
     static final Map<String, String> AARCH64_PORT = Map.of(
             "java/io/mixflame/capture/aarch64/Aarch64Architecture.java",
@@ -70,6 +74,8 @@ class ArchitectureSeamTest {
             "java/io/mixflame/capture/x64/package-info.java",
             "java/io/mixflame/unwind/hotspot/aarch64/Aarch64FrameRules.java",
             "java/io/mixflame/unwind/hotspot/x64/X64FrameRules.java",
+            "java/io/mixflame/unwind/hotspot/aarch64/Aarch64FrameRulesFactory.java",
+            "java/io/mixflame/unwind/hotspot/x64/X64FrameRulesFactory.java",
             "java/io/mixflame/unwind/hotspot/aarch64/package-info.java",
             "java/io/mixflame/unwind/hotspot/x64/package-info.java",
             "native/arch/aarch64/thread_timer_arch.h",
@@ -115,20 +121,24 @@ class ArchitectureSeamTest {
     }
 
     @Test
-    void everyArchitectureIsListedForTheLookup() throws IOException {
-        List<String> listed = Files.readAllLines(SERVICES).stream().map(String::trim)
-                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-        List<String> implemented = new ArrayList<>();
-        try (Stream<Path> paths = Files.walk(JAVA)) {
-            for (Path file : (Iterable<Path>) paths.filter(p -> p.toString().endsWith(".java"))::iterator) {
-                if (Files.readString(file).contains(" implements CpuArchitecture ")) {
-                    String name = JAVA.getParent().getParent().relativize(file).toString().replace('\\', '/');
-                    implemented.add(name.substring(0, name.length() - ".java".length()).replace('/', '.'));
+    void everyArchitectureIsListedForTheLookups() throws IOException {
+        for (Map.Entry<String, List<String>> lookup : LOOKUPS.entrySet()) {
+            String simpleName = lookup.getKey().substring(lookup.getKey().lastIndexOf('.') + 1);
+            List<String> listed = Files.readAllLines(SERVICES.resolve(lookup.getKey())).stream().map(String::trim)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+            List<String> implemented = new ArrayList<>();
+            try (Stream<Path> paths = Files.walk(JAVA)) {
+                for (Path file : (Iterable<Path>) paths.filter(p -> p.toString().endsWith(".java"))::iterator) {
+                    if (Files.readString(file).contains(" implements " + simpleName + " ")) {
+                        String name = JAVA.getParent().getParent().relativize(file).toString().replace('\\', '/');
+                        implemented.add(name.substring(0, name.length() - ".java".length()).replace('/', '.'));
+                    }
                 }
             }
+            implemented.removeAll(lookup.getValue());
+            assertThat(implemented).as("implementations of %s", simpleName).isNotEmpty();
+            assertThat(listed).as("%s's services file", simpleName).containsExactlyInAnyOrderElementsOf(implemented);
         }
-        implemented.remove("io.mixflame.capture.UnsupportedArchitecture");
-        assertThat(listed).containsExactlyInAnyOrderElementsOf(implemented);
     }
 
     @Test
@@ -144,6 +154,7 @@ class ArchitectureSeamTest {
     void aStrayRegisterIsFound() {
         assertThat(x86Names("r.set(X64Registers.RSP, sp);")).contains("X64Registers", "RSP");
         assertThat(x86Names("if (\"amd64\".equals(arch))")).contains("\"amd64\"");
+        assertThat(x86Names("return new X64FrameRules(vm);")).contains("X64FrameRules");
         assertThat(x86Names("// the caller's rbp, in rsp's frame\nr.set(HostRegisters.FP, fp);")).isEmpty();
     }
 

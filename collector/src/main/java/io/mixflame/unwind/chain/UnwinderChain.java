@@ -1,5 +1,7 @@
 package io.mixflame.unwind.chain;
 
+import io.mixflame.capture.CpuArchitecture;
+import io.mixflame.capture.HostArchitecture;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.unwind.FramePointerUnwinder;
 import io.mixflame.unwind.NativeStackWalker;
@@ -7,9 +9,11 @@ import io.mixflame.unwind.Unwinder;
 import io.mixflame.unwind.dwarf.DwarfUnwinder;
 import io.mixflame.unwind.hotspot.HotSpotFrameRules;
 import io.mixflame.unwind.hotspot.HotSpotUnwinder;
-import io.mixflame.unwind.hotspot.x64.X64FrameRules;
+import io.mixflame.unwind.hotspot.HotSpotFrameRulesFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
  * The one place the unwinders are put in order, for every walker of the profiler (the perf and wall engines,
@@ -46,8 +50,9 @@ public final class UnwinderChain {
 
     private static List<Unwinder> unwinders(HotSpotVm vm, PeFrameUnwinding pe) {
         List<Unwinder> chain = new ArrayList<>(4);
-        if (vm != null) {
-            chain.add(new HotSpotUnwinder(vm, hotSpotFrameRules(vm)));
+        HotSpotFrameRules rules = vm != null ? hotSpotFrameRules(vm) : null;
+        if (rules != null) {
+            chain.add(new HotSpotUnwinder(vm, rules));
         }
         // Each native unwinder reads one format of unwind data and declines modules with another, so one chain
         // serves ELF and PE processes alike.
@@ -58,10 +63,35 @@ public final class UnwinderChain {
     }
 
     /**
-     * How HotSpot lays out its frames on the architecture the profiler runs on: the one place the unwinders' rules
-     * are chosen by architecture (x86-64 is the only one built; another adds its package and its case here).
+     * How HotSpot lays out its frames on the architecture the profiler runs on, or null where no rules are built for
+     * it (the captures that read registers refuse such an architecture anyway; a walk there has no Java frames).
      */
     static HotSpotFrameRules hotSpotFrameRules(HotSpotVm vm) {
-        return new X64FrameRules(vm);
+        HotSpotFrameRulesFactory factory = RulesOfHost.FACTORY;
+        return factory != null ? factory.create(vm) : null;
+    }
+
+    /** The host's rules, looked up once, when the first chain with a JVM is built. */
+    private static final class RulesOfHost {
+        static final HotSpotFrameRulesFactory FACTORY = rulesFor(HostArchitecture.current());
+
+        private RulesOfHost() {
+        }
+    }
+
+    /** The factory listed as a service whose rules are {@code architecture}'s; null when none is. */
+    static HotSpotFrameRulesFactory rulesFor(CpuArchitecture architecture) {
+        try {
+            for (HotSpotFrameRulesFactory f : ServiceLoader.load(HotSpotFrameRulesFactory.class,
+                    HotSpotFrameRulesFactory.class.getClassLoader())) {
+                if (f.isFor(architecture)) {
+                    return f;
+                }
+            }
+        } catch (ServiceConfigurationError e) {
+            // A broken services entry is the jar's defect; the walk goes on without Java frames rather than failing.
+            return null;
+        }
+        return null;
     }
 }

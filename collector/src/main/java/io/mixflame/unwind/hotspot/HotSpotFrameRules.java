@@ -10,7 +10,8 @@ import io.mixflame.unwind.UnwindStatus;
  * and caller, how a compiled frame or a stub is left at any pc (prologue, body, epilogue), and the frame pointer
  * chain of the call stub. {@link HotSpotUnwinder} decides which kind of frame it has from the code cache and asks
  * these rules to take the step; a port to another architecture adds an implementation in a package of its own beside
- * {@code unwind.hotspot.x64}, which the chain's builder ({@code unwind.chain}) picks by the machine's architecture.
+ * {@code unwind.hotspot.x64}, with a {@link HotSpotFrameRulesFactory} listed as a service, through which the chain's
+ * builder ({@code unwind.chain}) picks the rules of the machine's architecture.
  */
 public interface HotSpotFrameRules {
 
