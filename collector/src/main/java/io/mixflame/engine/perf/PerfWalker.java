@@ -7,7 +7,7 @@ import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.process.linux.LinuxProcessMemory;
-import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.SampleEmitter;
 import io.mixflame.engine.linux.ThreadCpuClock;
 import io.mixflame.process.linux.ProcThreadSelf;
 import io.mixflame.profile.Frame;

@@ -10,6 +10,7 @@ import io.mixflame.engine.EpochClock;
 import io.mixflame.engine.FixedPoint;
 import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.ReadsPerSample;
+import io.mixflame.engine.SampleEmitter;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
@@ -17,7 +18,6 @@ import io.mixflame.engine.TickRate;
 import io.mixflame.platform.TargetProcess;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ThreadSource;
-import io.mixflame.profile.Frame;
 import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
 import java.time.Duration;
@@ -56,6 +56,8 @@ public final class SuspendEngine implements SamplingEngine {
     private Thread sampler;
     private ThreadCapture capture;
     private SampleStackBuilder stacks;
+    /** Builds, labels and adds each sample: the sampler thread's alone. */
+    private SampleEmitter emitter;
     private final EpochClock clock = new EpochClock();
     private final CapturedThread captured = new CapturedThread(STACK_BYTES);
     private int[] tids = new int[0];
@@ -143,13 +145,15 @@ public final class SuspendEngine implements SamplingEngine {
         warmCpuNanos = -1;
         reads = new ReadsPerSample(startNanos, target.systemReads());
         labels = settings.labels() == null ? null : settings.labels().labeler(target.memory());
+        // The thread capture copies a fixed length: no copy to grow.
+        emitter = new SampleEmitter(stacks, sink, settings.threadRoots(), intervalNanos, null, labels);
         running = true;
-        sampler = new Thread(() -> loop(settings, sink), "mixflame-suspend-sampler");
+        sampler = new Thread(() -> loop(settings), "mixflame-suspend-sampler");
         sampler.setDaemon(true);
         sampler.start();
     }
 
-    private void loop(SamplingSettings settings, SampleSink sink) {
+    private void loop(SamplingSettings settings) {
         ThreadSource threads = target.threads();
         boolean cpu = settings.event() == ProfilingEvent.CPU;
         cpuEvent = cpu;
@@ -179,7 +183,7 @@ public final class SuspendEngine implements SamplingEngine {
                             continue;
                         }
                     }
-                    sample(tids[i], count, count * interval, settings.threadRoots(), sink);
+                    sample(tids[i], count);
                 }
                 next += interval;
                 long wait = next - System.nanoTime();
@@ -199,7 +203,7 @@ public final class SuspendEngine implements SamplingEngine {
     }
 
     /** Captures and adds one stack of thread {@code tid}, standing for {@code count} intervals. */
-    private void sample(int tid, long count, long weight, boolean threadRoots, SampleSink sink) {
+    private void sample(int tid, long count) {
         long readsBefore = target.systemReads();
         try {
             capture.capture(tid, captured);
@@ -209,15 +213,10 @@ public final class SuspendEngine implements SamplingEngine {
         }
         long t0 = System.nanoTime();
         try {
-            int depth = stacks.build(captured, threadRoots);
-            Frame[] frames = stacks.frames();
-            if (labels != null) {
-                // The capture's time is this helper's nanoTime: on Windows, as in the JVM, the performance counter.
-                depth = labels.label(tid, captured.time(), frames, depth, threadRoots);
-                frames = labels.frames();
-            }
-            stacks.renameRoots(sink);
-            sink.add(frames, depth, count, weight, clock.epochNanos(captured.time()));
+            int depth = emitter.build(captured);
+            // The capture's time is this helper's nanoTime: on Windows, as in the JVM, the performance counter.
+            depth = emitter.label(tid, captured.time(), emitter.frames(), depth);
+            emitter.add(emitter.frames(), depth, count, clock.epochNanos(captured.time()));
             samples++;
             intervalsCounted += count;
             mostInOne = Math.max(mostInOne, count);

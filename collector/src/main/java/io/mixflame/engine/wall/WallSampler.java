@@ -11,7 +11,7 @@ import io.mixflame.capture.proc.BlockedThreadCapture;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.linux.PerfFeed;
-import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.SampleEmitter;
 import io.mixflame.engine.linux.ThreadCpuClock;
 import io.mixflame.engine.linux.ThreadListingWatch;
 import io.mixflame.process.OwnPid;

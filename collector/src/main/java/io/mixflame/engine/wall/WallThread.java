@@ -1,7 +1,7 @@
 package io.mixflame.engine.wall;
 
 import io.mixflame.capture.CapturedThread;
-import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.SampleEmitter;
 import io.mixflame.profile.Frame;
 
 /**

@@ -1,7 +1,7 @@
 package io.mixflame.engine.wall;
 
 import io.mixflame.capture.perf.OpenFileLimit;
-import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.SampleEmitter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.mixflame.engine.wall;
 
 import io.mixflame.engine.EpochClock;
-import io.mixflame.engine.linux.SampleEmitter;
+import io.mixflame.engine.SampleEmitter;
 
 /**
  * One wall-clock tick over the followed threads, each owed the tick's intervals: those that have not run since their

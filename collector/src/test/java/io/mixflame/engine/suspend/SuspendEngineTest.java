@@ -21,7 +21,6 @@ import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import io.mixflame.testsupport.FakeProcessMemory;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -150,10 +149,15 @@ class SuspendEngineTest {
         return run(event, new SuspendEngine(target));
     }
 
+    /** Samples until the capture was asked for a few stacks, however slowly a busy machine runs the sampler. */
     private Map<String, long[]> run(ProfilingEvent event, SuspendEngine engine) throws Exception {
         Map<String, long[]> byThread = new ConcurrentHashMap<>();
         engine.start(new SamplingSettings(event, INTERVAL, true), sinkInto(byThread));
-        TimeUnit.MILLISECONDS.sleep(150);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (capture.captured.values().stream().mapToInt(Integer::intValue).sum() < 4
+                && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
         engine.stop();
         return byThread;
     }
@@ -212,7 +216,8 @@ class SuspendEngineTest {
     }
 
     private static final class FakeCapture implements ThreadCapture {
-        final Map<Integer, Integer> captured = new HashMap<>();
+        /** Written by the sampler thread, read by the test's. */
+        final Map<Integer, Integer> captured = new ConcurrentHashMap<>();
         List<Integer> retained = List.of();
 
         @Override

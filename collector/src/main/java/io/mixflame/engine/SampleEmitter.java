@@ -1,18 +1,18 @@
-package io.mixflame.engine.linux;
+package io.mixflame.engine;
 
 import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.capture.perf.StackCopyGrowth;
 import io.mixflame.capture.proc.BlockedThreadCapture;
-import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
 
 /**
- * The step the Linux engines end each sample with: its stack built (a larger copy asked for when a walk broke above
- * the copy it had), labelled, the thread roots named since renamed in the sink, and the sample added, standing for
- * its count of intervals. Each step leaves its frames in {@link #frames()}. One per thread that adds samples; not
+ * The step every engine that walks its own captures ends each sample with (the perf and timer engine, the wall
+ * clock, the suspend and ptrace engine): its stack built (a larger copy asked for when a walk broke above the copy it
+ * had, where copies grow), labelled, the thread roots named since renamed in the sink, and the sample added, standing
+ * for its count of intervals. Each step leaves its frames in {@link #frames()}. One per thread that adds samples; not
  * thread-safe.
  */
 public final class SampleEmitter {
@@ -28,7 +28,7 @@ public final class SampleEmitter {
     /**
      * @param threadRoots   whether stacks start at their thread's frame
      * @param intervalNanos what one interval of a sample's count weighs
-     * @param growth        where walks that need a larger copy ask for it
+     * @param growth        where walks that need a larger copy ask for it, or null where copies do not grow
      * @param labels        the labels of the process's threads, or null
      */
     public SampleEmitter(SampleStackBuilder stacks, SampleSink target, boolean threadRoots, long intervalNanos,
@@ -44,7 +44,7 @@ public final class SampleEmitter {
     /** Builds the stack of a captured sample; its depth. */
     public int build(CapturedThread s) {
         int depth = stacks.build(s, threadRoots);
-        if (stacks.copyTooShort()) {
+        if (growth != null && stacks.copyTooShort()) {
             growth.request((int) s.tid(), s.stackLength());
         }
         frames = stacks.frames();
