@@ -1,5 +1,6 @@
 package io.mixflame.engine;
 
+import io.mixflame.capture.CostFigures;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,9 +22,8 @@ public final class CostNotes {
         return FixedPoint.format(100.0 * cpuNanos / elapsedNanos, 2) + "% of one core";
     }
 
-    /** Such as {@code "4.3 µs p50 / 20.1 µs p99"}; the caller holds whatever guards {@code h}. */
+    /** Such as {@code "4.3 µs p50 / 20.1 µs p99"} ({@link CostFigures}); the caller holds whatever guards {@code h}. */
     public static String p50p99(Histogram h) {
-        return FixedPoint.micros(h.getValueAtPercentile(50)) + " µs p50 / "
-                + FixedPoint.micros(h.getValueAtPercentile(99)) + " µs p99";
+        return CostFigures.p50p99(h);
     }
 }

@@ -1,5 +1,7 @@
 package io.mixflame.engine;
 
+import io.mixflame.capture.CostFigures;
+
 /**
  * Numbers with a fixed count of decimals, with a point whatever the locale, for the engines' cost notes. Not
  * {@code String.format}: its first use in a JVM loads and runs the JDK's formatter, locale data and regular
@@ -40,8 +42,8 @@ public final class FixedPoint {
         return b.toString();
     }
 
-    /** Nanoseconds as microseconds with one decimal, such as {@code "4.7"} for 4 650 ns. */
+    /** Nanoseconds as microseconds with one decimal, such as {@code "4.7"} for 4 650 ns ({@link CostFigures}). */
     public static String micros(long nanos) {
-        return format(nanos / 1000.0, 1);
+        return CostFigures.micros(nanos);
     }
 }

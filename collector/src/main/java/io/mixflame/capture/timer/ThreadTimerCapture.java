@@ -2,6 +2,7 @@ package io.mixflame.capture.timer;
 
 import com.sun.jna.Pointer;
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.CostFigures;
 import io.mixflame.capture.perf.OnlineCpus;
 import io.mixflame.capture.perf.PerfCaptureSettings;
 import io.mixflame.capture.perf.PerfCaptureUnavailableException;
@@ -306,9 +307,7 @@ public final class ThreadTimerCapture implements SampleCapture {
         text.append(", ").append(timers.placed()).append(" of them with stacks copied in place");
         text.append("; ring ").append(ringBytes >> 20).append(" MiB of ordinary memory");
         if (handlerNanos.getTotalCount() > 0) {
-            text.append("; in the sampled thread ").append(micros(handlerNanos.getValueAtPercentile(50)))
-                    .append(" µs p50 / ").append(micros(handlerNanos.getValueAtPercentile(99)))
-                    .append(" µs p99 per sample");
+            text.append("; in the sampled thread ").append(CostFigures.p50p99(handlerNanos)).append(" per sample");
         }
         if (timers.nudges() > 0) {
             text.append("; ").append(timers.nudges()).append(" threads signalled when their timer's expiry went unseen");
@@ -323,12 +322,6 @@ public final class ThreadTimerCapture implements SampleCapture {
             text.append("; ").append(shortCopies).append(" samples without a stack copy");
         }
         return text.toString();
-    }
-
-    /** Nanoseconds as microseconds with one decimal. */
-    static String micros(long nanos) {
-        long tenths = (nanos + 50) / 100;
-        return tenths / 10 + "." + tenths % 10;
     }
 
     /**
