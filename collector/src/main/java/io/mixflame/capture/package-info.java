@@ -8,5 +8,6 @@
  * which are the pc, sp and fp and where each capture's raw layout puts them, {@code HostArchitecture} the one place
  * that picks the implementation by {@code os.arch} (x86-64's in {@code capture.x64}, listed in
  * {@code META-INF/services}), and {@code HostRegisters} its numbers as constants for the per-sample code.
+ * {@code CostFigures} is how captures and engines alike write a time in their cost notes.
  */
 package io.mixflame.capture;
