@@ -53,6 +53,8 @@ class ArchitectureSeamTest {
     private static final Map<String, String> KNOWN_EDITS = Map.of(
             "image/dwarf/CfiParser.java", "the image layer lies below capture and cannot import the seam; the CFI "
                     + "columns it tracks (the frame pointer, the return address) belong to the module's machine",
+            "image/dwarf/CfiProgram.java", "runs an FDE's program for CfiParser's columns (and CfiState starts the "
+                    + "CFA at x86-64's stack pointer): the module's machine, as above",
             "boot/JnaSearchPath.java", "the agent's boot classes run before any profiler class loads: it presets "
                     + "JNA's library path with Debian's x86-64 directories, and elsewhere JNA finds the path itself");
 
