@@ -2,23 +2,16 @@ package io.mixflame.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.testsupport.BuiltJars;
-import io.mixflame.testsupport.ChildJvm;
-import io.mixflame.testsupport.SeccompLauncher;
+import io.mixflame.testsupport.PoolProfile;
 import io.mixflame.testsupport.TestJdks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,9 +29,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one whose threads all block the timer's signal, run and exit as they would unprofiled.
  */
 class ThreadTimerEngineIT {
-    private static final Pattern THREAD_ROOT = Pattern.compile("^\\[([^\\]]+?) tid=\\d+\\]");
-    private static final Pattern CPU_LINE = Pattern.compile("(?m)^cpu (\\S+) (-?\\d+)$");
-    private static final Pattern NOTE_COUNTS = Pattern.compile("# note: (\\d+) samples, (\\d+) lost, (\\d+) dropped");
     private static final long DUTY_INTERVAL_NANOS = 2_000_000L;
     private static final long POOL_INTERVAL_NANOS = 5_000_000L;
     /** The margin on each share, in points, at four standard deviations of the samples' count. */
@@ -69,11 +59,11 @@ class ThreadTimerEngineIT {
         Map<String, Long> cpu = new HashMap<>();
         long total = 0;
         for (int run = 0; total < needed && run < 6; run++) {
-            Run r = run(prefix, jdk, "duty-" + run, "DutyCycleApp", "interval=2ms", List.of(), "6", "100", "50",
+            PoolProfile r = run(prefix, jdk, "duty-" + run, "DutyCycleApp", "interval=2ms", List.of(), "6", "100", "50",
                     "25");
-            assertThat(r.header).as("the engine that ran").contains("engine=" + engine);
-            r.samples.forEach((name, n) -> samples.merge(name, n, Long::sum));
-            r.cpu.forEach((name, n) -> cpu.merge(name, n, Long::sum));
+            assertThat(r.header()).as("the engine that ran").contains("engine=" + engine);
+            r.samples().forEach((name, n) -> samples.merge(name, n, Long::sum));
+            r.cpu().forEach((name, n) -> cpu.merge(name, n, Long::sum));
             total = samples.entrySet().stream().filter(e -> e.getKey().startsWith("duty-"))
                     .mapToLong(Map.Entry::getValue).sum();
         }
@@ -104,40 +94,21 @@ class ThreadTimerEngineIT {
         // Each worker burns 2 ms and sleeps 5: it wants two sevenths of a core.
         int workers = times * Runtime.getRuntime().availableProcessors() * 7 / 2;
         List<String> prefix = denied("nobody", "perf_event_open,ptrace", null);
-        Run r = run(prefix, jdk, "pool-" + workers, "ServicePoolApp", "interval=5ms", List.of(),
+        PoolProfile r = run(prefix, jdk, "pool-" + workers, "ServicePoolApp", "interval=5ms", List.of(),
                 Integer.toString(workers), "8", "2000", "5");
-        assertThat(r.header).as("the engine that ran").contains("engine=timer");
+        assertThat(r.header()).as("the engine that ran").contains("engine=timer");
         // A thread's last part of an interval is never sampled, by any sampler: each worker is owed the intervals
         // of its CPU time less one.
         double owed = 0;
-        // A sampler that takes one sample per interval of CPU time at random leaves a worker of c intervals without
-        // one with a chance of exp(-c): as many unnamed workers as that expects, and four standard deviations more.
-        double unnamedExpected = 0;
-        int qualifying = 0;
-        List<String> unnamed = new ArrayList<>();
-        for (Map.Entry<String, Long> e : r.cpu.entrySet()) {
-            double intervals = e.getValue() / (double) POOL_INTERVAL_NANOS;
-            owed += Math.max(0, intervals - 1);
-            if (intervals >= 3) {
-                qualifying++;
-                unnamedExpected += Math.exp(-intervals);
-                if (r.samples.getOrDefault(e.getKey(), 0L) == 0) {
-                    unnamed.add(e.getKey() + " (" + e.getValue() / 1_000_000 + " ms)");
-                }
-            }
+        for (long nanos : r.cpu().values()) {
+            owed += Math.max(0, nanos / (double) POOL_INTERVAL_NANOS - 1);
         }
-        long workerSamples = r.samples.entrySet().stream().filter(e -> e.getKey().startsWith("service-pool-worker-"))
-                .mapToLong(Map.Entry::getValue).sum();
-        double allowed = unnamedExpected + 4 * Math.sqrt(unnamedExpected);
-        assertThat((double) unnamed.size()).as("workers of %s with CPU of 3 intervals or more and no sample: %s",
-                qualifying, unnamed).isLessThanOrEqualTo(allowed);
-        assertThat(workerSamples > 0 && r.cpu.size() == workers).as("workers reported and sampled").isTrue();
+        long workerSamples = r.samplesOf("service-pool-worker-");
+        r.assertWorkersNamed(POOL_INTERVAL_NANOS);
+        assertThat(workerSamples > 0 && r.cpu().size() == workers).as("workers reported and sampled").isTrue();
         assertThat((double) workerSamples).as("the workers' samples against the intervals of CPU time owed")
                 .isGreaterThanOrEqualTo(0.95 * owed);
-        assertThat(r.lost + r.dropped).as("lost and dropped of %s", r.noteSamples)
-                .isLessThan(Math.max(1, r.noteSamples / 100));
-        assertThat(r.unknown).as("[unknown] samples of %s, the most of them in:\n%s", r.total, r.unknownStacks)
-                .isLessThan(Math.max(1, r.total / 200));
+        r.assertKeptAndKnown();
     }
 
     static Stream<Arguments> safetyRuns() {
@@ -154,13 +125,13 @@ class ThreadTimerEngineIT {
     @MethodSource("safetyRuns")
     void aJvmWithXrsOrWithTheSignalBlockedRunsAndExitsAsUnprofiled(Path jdk, boolean blockSignal) throws Exception {
         List<String> prefix = denied("nobody", "perf_event_open", blockSignal ? "27" : null);
-        Run r = run(prefix, jdk, "safety", "DutyCycleApp", "interval=1ms", List.of("-Xrs"), "2", "100", "50");
-        assertThat(r.header).as("the engine that ran").contains("engine=timer");
-        assertThat(r.cpu).as("the work's threads").containsKeys("duty-100", "duty-50");
+        PoolProfile r = run(prefix, jdk, "safety", "DutyCycleApp", "interval=1ms", List.of("-Xrs"), "2", "100", "50");
+        assertThat(r.header()).as("the engine that ran").contains("engine=timer");
+        assertThat(r.cpu()).as("the work's threads").containsKeys("duty-100", "duty-50");
         if (blockSignal) {
-            assertThat(r.samples.getOrDefault("duty-100", 0L)).as("samples of a thread blocking the signal").isZero();
+            assertThat(r.samples().getOrDefault("duty-100", 0L)).as("samples of a thread blocking the signal").isZero();
         } else {
-            assertThat(r.samples.getOrDefault("duty-100", 0L)).as("samples of the busy thread").isGreaterThan(500);
+            assertThat(r.samples().getOrDefault("duty-100", 0L)).as("samples of the busy thread").isGreaterThan(500);
         }
     }
 
@@ -199,98 +170,12 @@ class ThreadTimerEngineIT {
         return 0;
     }
 
-    /** A run's profile and what the program printed. */
-    private record Run(String header, Map<String, Long> samples, Map<String, Long> cpu, long total, long unknown,
-                       String unknownStacks,
-                       long noteSamples, long lost, long dropped) {
-    }
-
-    /** The prefix that runs a JVM as {@code user} under a filter refusing {@code syscalls}, maybe blocking a signal. */
     private List<String> denied(String user, String syscalls, String blockedSignal) throws Exception {
-        Assumptions.assumeTrue(SeccompLauncher.canRunAs(user), "not run: needs root, runuser and a user " + user);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        List<String> launcher = SeccompLauncher.build(dir).prefix("root", syscalls);
-        List<String> prefix = new ArrayList<>();
-        if (!user.equals("root")) {
-            prefix.addAll(List.of("runuser", "-u", user, "--"));
-        }
-        if (blockedSignal != null) {
-            prefix.addAll(List.of("env", "DENY_BLOCK_SIGNAL=" + blockedSignal));
-        }
-        prefix.addAll(launcher);
-        return prefix;
+        return PoolProfile.prefix(dir, user, syscalls, blockedSignal);
     }
 
-    private Run run(List<String> prefix, Path jdk, String name, String app, String options, List<String> jvmOptions,
-                    String... args) throws Exception {
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Path agent = dir.resolve("mixflame.jar");
-        Path classes = dir.resolve("classes");
-        if (!Files.exists(agent)) {
-            Files.copy(BuiltJars.agent(), agent, StandardCopyOption.REPLACE_EXISTING);
-            Path target = Files.createDirectories(classes.resolve("io/mixflame/testapp"));
-            try (Stream<Path> compiled = Files.list(Path.of(AttachIT.TEST_CLASSES, "io/mixflame/testapp"))) {
-                for (Path c : compiled.toList()) {
-                    Files.copy(c, target.resolve(c.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
-        Path runDir = Files.createDirectories(dir.resolve(name));
-        Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Path out = runDir.resolve("profile.collapsed");
-        List<String> command = new ArrayList<>(jvmOptions);
-        command.addAll(List.of("-javaagent:" + agent + "=start,event=cpu," + options + ",threads,file=" + out,
-                "-cp", classes.toString(), "io.mixflame.testapp." + app));
-        command.addAll(List.of(args));
-        try (ChildJvm jvm = ChildJvm.start(prefix, jdk, runDir, command)) {
-            assertThat(jvm.awaitExit(Duration.ofMinutes(3))).as(jvm.stderr()).isZero();
-            assertThat(jvm.stdout()).as(jvm.stderr()).contains("done");
-            return read(out, jvm.stdout());
-        }
-    }
-
-    private static Run read(Path profile, String stdout) throws IOException {
-        String header = "";
-        Map<String, Long> samples = new HashMap<>();
-        long total = 0;
-        long unknown = 0;
-        List<String> unknownLines = new ArrayList<>();
-        long noteSamples = 0;
-        long lost = 0;
-        long dropped = 0;
-        for (String line : Files.readAllLines(profile, StandardCharsets.UTF_8)) {
-            if (line.startsWith("# mixflame ")) {
-                header = line;
-            }
-            Matcher note = NOTE_COUNTS.matcher(line);
-            if (note.find()) {
-                noteSamples = Long.parseLong(note.group(1));
-                lost = Long.parseLong(note.group(2));
-                dropped = Long.parseLong(note.group(3));
-            }
-            if (line.startsWith("#") || line.isBlank()) {
-                continue;
-            }
-            long n = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
-            total += n;
-            if (line.contains("[unknown]")) {
-                unknown += n;
-                unknownLines.add(line);
-            }
-            Matcher root = THREAD_ROOT.matcher(line);
-            if (root.find()) {
-                samples.merge(root.group(1), n, Long::sum);
-            }
-        }
-        Map<String, Long> cpu = new HashMap<>();
-        Matcher m = CPU_LINE.matcher(stdout);
-        while (m.find()) {
-            cpu.put(m.group(1), Long.parseLong(m.group(2)));
-        }
-        unknownLines.sort(java.util.Comparator.comparingLong(
-                (String l) -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).reversed());
-        String unknownStacks = String.join("\n", unknownLines.subList(0, Math.min(5, unknownLines.size())));
-        System.out.println("[unknown] " + unknown + " of " + total + (unknown == 0 ? "" : ":\n" + unknownStacks));
-        return new Run(header, samples, cpu, total, unknown, unknownStacks, noteSamples, lost, dropped);
+    private PoolProfile run(List<String> prefix, Path jdk, String name, String app, String options,
+                            List<String> jvmOptions, String... args) throws Exception {
+        return PoolProfile.run(dir, prefix, jdk, name, app, options, jvmOptions, args);
     }
 }

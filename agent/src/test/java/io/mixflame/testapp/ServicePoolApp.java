@@ -12,10 +12,15 @@ import java.util.concurrent.CountDownLatch;
  * say. Prints {@code started} when all work, {@code done} at the end.
  *
  * <p>Arguments: workers, seconds, burnMicros, sleepMillis, and optionally busy: that many more threads
- * ({@code service-busy-N}) that burn CPU without sleeping, as a service's few hot threads do.
+ * ({@code service-busy-N}) that burn CPU without sleeping, as a service's few hot threads do; and optionally
+ * {@code alloc}: the bursts allocate as they burn (short-lived arrays, and a ring of objects kept a while), so that a
+ * small heap collects many times a second and the JVM stops its threads at safepoints as often.
  */
 public final class ServicePoolApp {
     static volatile long sink;
+    /** Objects the allocating bursts keep for a while, so that some survive a young collection. */
+    private static final Object[] KEPT = new Object[4096];
+    private static boolean allocating;
 
     private ServicePoolApp() {
     }
@@ -26,6 +31,7 @@ public final class ServicePoolApp {
         long burnNanos = Long.parseLong(args[2]) * 1000;
         long sleepMillis = Long.parseLong(args[3]);
         int busy = args.length > 4 ? Integer.parseInt(args[4]) : 0;
+        allocating = args.length > 5 && args[5].equals("alloc");
         CountDownLatch go = new CountDownLatch(1);
         long[] end = new long[1];
         List<Thread> threads = new ArrayList<>();
@@ -71,7 +77,7 @@ public final class ServicePoolApp {
             while (System.nanoTime() < end[0]) {
                 long start = System.nanoTime();
                 while (System.nanoTime() - start < burnNanos && System.nanoTime() < end[0]) {
-                    x = burn(x);
+                    x = allocating ? burnAllocating(x) : burn(x);
                 }
                 sink = x;
                 Thread.sleep(sleepMillis);
@@ -80,6 +86,16 @@ public final class ServicePoolApp {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    static long burnAllocating(long x) {
+        long[] scratch = new long[64 + (int) (x & 63)];
+        for (int i = 0; i < scratch.length; i++) {
+            scratch[i] = x;
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        KEPT[(int) (x >>> 52)] = new long[(int) (x >>> 58) + 1];
+        return x + scratch[(int) (x & 63)];
     }
 
     static long burn(long x) {

@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class PerCpuPerfCapture implements SampleCapture {
     private static final Logger LOG = LoggerFactory.getLogger(PerCpuPerfCapture.class);
-    /** Data pages of each CPU's ring: 256 KiB, about fifteen samples of 16 KiB between drains. */
+    /**
+     * The least data pages of each CPU's ring: 512 KiB, what {@code kernel.perf_event_mlock_kb}'s default gives each CPU,
+     * about thirty samples of 16 KiB; larger where the user may lock more ({@link LockedMemoryBudget}).
+     */
     public static final int DEFAULT_DATA_PAGES = 128;
     /** The part of the open-file limit the start-up threads' events may take. */
     private static final int FILE_LIMIT_SHARE = 4;
@@ -60,11 +63,20 @@ public final class PerCpuPerfCapture implements SampleCapture {
     /** Threads given events directly: alive at start, or the profiler's own. */
     private final Set<Integer> covered = new HashSet<>();
     private int[] own = new int[0];
+    /** Why the rings are the size asked, for the cost note; null when the caller chose it. */
+    private String sized;
 
     /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}, on every online CPU. */
     public PerCpuPerfCapture(PerfCaptureSettings settings, PerfSyscalls sys) {
         this(settings, sys, new ProcThreadSource(settings.pid()), OnlineCpus.list(), OpenFileLimit.soft(),
-                DEFAULT_DATA_PAGES);
+                LockedMemoryBudget.ofThisProcess(OnlineCpus.list().length));
+    }
+
+    private PerCpuPerfCapture(PerfCaptureSettings settings, PerfSyscalls sys, ThreadSource threads, int[] cpus,
+                              long fileLimit, LockedMemoryBudget budget) {
+        this(settings, sys, threads, cpus, fileLimit, budget.ringPages(cpus.length, settings.periodNanos(),
+                settings.stackBytes() + PerfCaptureSettings.RECORD_OVERHEAD_BYTES, DEFAULT_DATA_PAGES));
+        sized = budget.why();
     }
 
     /**
@@ -372,7 +384,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         String smaller = dataPages < requestedPages ? " (smaller than the " + (requestedPages + 1)
                 * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB asked: the user's locked memory is short)" : "";
         return "perf ring buffers: one per CPU, " + cpus.length + " x " + (dataPages + 1) * PerfCaptureSettings.PAGE_BYTES
-                / 1024 + " KiB locked" + smaller + "; every thread sampled (" + threads.count() + " now), " + events.opened()
+                / 1024 + " KiB locked" + (sized == null ? "" : " (" + sized + ")") + smaller + "; every thread sampled (" + threads.count() + " now), " + events.opened()
                 + " descriptors for the " + covered.size() + " threads alive at start, inherited by those started since";
     }
 

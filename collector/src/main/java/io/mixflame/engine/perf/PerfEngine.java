@@ -129,7 +129,8 @@ public final class PerfEngine implements SamplingEngine {
         costs.started(startNanos);
         reads = new ReadsPerSample(startNanos, memory.systemReads());
         run = new PerfRun(nameRecorder == null ? 2 : 3);
-        pool = new SamplePool(captureSettings.stackBytes(), startNanos);
+        pool = new SamplePool(captureSettings.stackBytes(), startNanos,
+                Runtime.getRuntime().availableProcessors() * (1_000_000_000L / Math.max(1, settings.intervalNanos())));
         StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
                 StackCopyGrowth.DEFAULT_THREADS);
         UnwalkedSamples unwalked = new UnwalkedSamples();

@@ -24,6 +24,8 @@ final class PerfEngineCosts {
     private final Histogram perDrain = new Histogram(HIGHEST, 2);
     private final Histogram perSampleWarm = new Histogram(HIGHEST, 2);
     private final Histogram cpuPerSampleWarm = new Histogram(HIGHEST, 2);
+    /** From a sample's time to its walk's start: how long samples waited for the walker. */
+    private final Histogram lag = new Histogram(HIGHEST, 2);
     /** Samples walked, by the walker thread only. */
     private int walked;
     private volatile long startNanos;
@@ -59,11 +61,15 @@ final class PerfEngineCosts {
     }
 
     /**
-     * One sample walked from {@code t0} to {@code t1}, and when its CPU time was timed ({@code cpuTimed}), the
-     * walker's CPU clock before ({@code c0}) and after ({@code c1}).
+     * One sample, taken at {@code taken} ({@link System#nanoTime()}'s clock, 0 when unknown), walked from {@code t0}
+     * to {@code t1}, and when its CPU time was timed ({@code cpuTimed}), the walker's CPU clock before ({@code c0})
+     * and after ({@code c1}).
      */
-    void walked(long t0, long t1, boolean cpuTimed, long c0, long c1) {
+    void walked(long taken, long t0, long t1, boolean cpuTimed, long c0, long c1) {
         synchronized (perSample) {
+            if (taken != 0 && t0 - taken >= 0) {
+                lag.recordValue(Math.min(t0 - taken, HIGHEST));
+            }
             perSample.recordValue(Math.min(t1 - t0, HIGHEST));
             if (warm(t0)) {
                 perSampleWarm.recordValue(Math.min(t1 - t0, HIGHEST));
@@ -111,8 +117,12 @@ final class PerfEngineCosts {
             drains = perDrain.getTotalCount() == 0 ? ""
                     : "; " + perDrain.getTotalCount() + " drains, " + CostNotes.p50p99(perDrain) + " each";
         }
+        String waited;
+        synchronized (perSample) {
+            waited = lag.getTotalCount() == 0 ? "" : "; walked " + CostNotes.p50p99(lag) + " after they were taken";
+        }
         return samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText
-                + drains;
+                + drains + waited;
     }
 
     private static String percentiles(Histogram h) {

@@ -83,6 +83,8 @@ final class PerfWalker implements Runnable {
                     continue;
                 }
                 long t0 = System.nanoTime();
+                // Read before the buffer goes back to the pool.
+                long taken = s.time();
                 long readsBefore = memory.systemReads();
                 boolean cpuTimed = costs.timesCpu(t0);
                 long c0 = cpuTimed ? cpuClock.nanos() : 0;
@@ -98,7 +100,7 @@ final class PerfWalker implements Runnable {
                     pool.giveBack(s, costs.warm(t0));
                 }
                 long c1 = cpuTimed ? cpuClock.nanos() : 0;
-                costs.walked(t0, System.nanoTime(), cpuTimed, c0, c1);
+                costs.walked(taken, t0, System.nanoTime(), cpuTimed, c0, c1);
                 reads.sampled(t0, memory.systemReads() - readsBefore);
             }
             unwalked.take(unwalkedFrames);

@@ -12,8 +12,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * sampler thread's, the walker side ({@link #next}, {@link #giveBack}) the walker's.
  */
 final class SamplePool {
-    /** The bound after the warm-up. */
+    /** The buffers kept for reuse after the warm-up, and the least bound. */
     static final int POOL = 128;
+    /**
+     * How far the walker may fall behind after the warm-up, in time: the samples every CPU the process may use takes
+     * in this long, within {@link #WARM_POOL}. On a machine with many times more runnable threads than cores, the
+     * walker (a Java thread) gets its fair share of a core and stops at every safepoint: at 50 times the cores it fell
+     * more than 128 samples (0.6 s at 10 ms on 2 cores) behind and caught up again. Samples wait rather than being
+     * dropped; the buffers past {@link #POOL} go back to the system as they come back.
+     */
+    static final long LAG_NANOS = 2_000_000_000L;
     /**
      * The bound in the first {@link CostNotes#WARM_UP_NANOS}. The walker starts cold (its classes loading, its code
      * interpreted, the modules' tables read) while the application's threads and the JIT's compile their own start,
@@ -27,19 +35,31 @@ final class SamplePool {
     /** Buffers back from the walker to the sampler, and samples from the sampler to the walker. */
     private final HandOffRing<CapturedThread> free = new HandOffRing<>(WARM_POOL);
     private final HandOffRing<CapturedThread> ready = new HandOffRing<>(WARM_POOL);
-    /** Buffers in use or free: at most {@link #WARM_POOL} in the warm-up, then {@link #POOL}. */
+    /** Buffers in use or free: at most {@link #WARM_POOL} in the warm-up, then {@link #steadyBound}. */
     private final AtomicInteger pooled = new AtomicInteger();
     private final int stackBytes;
     private final long startNanos;
+    /** The bound after the warm-up: {@link #LAG_NANOS} of samples, at least {@link #POOL}. */
+    private final int steadyBound;
 
-    /** @param stackBytes the stack copy a new buffer holds; @param startNanos when sampling started */
-    SamplePool(int stackBytes, long startNanos) {
+    /**
+     * @param stackBytes the stack copy a new buffer holds; @param startNanos when sampling started; @param
+     * samplesPerSecond how many samples the process's CPUs take a second at most
+     */
+    SamplePool(int stackBytes, long startNanos, long samplesPerSecond) {
         this.stackBytes = stackBytes;
         this.startNanos = startNanos;
+        this.steadyBound = steadyBound(samplesPerSecond);
+    }
+
+    /** The bound after the warm-up for {@code samplesPerSecond}. */
+    static int steadyBound(long samplesPerSecond) {
+        long lag = Math.max(0, samplesPerSecond) * (LAG_NANOS / 1_000_000_000L);
+        return (int) Math.max(POOL, Math.min(WARM_POOL, lag));
     }
 
     private int bound(long nanos) {
-        return nanos - startNanos < CostNotes.WARM_UP_NANOS ? WARM_POOL : POOL;
+        return nanos - startNanos < CostNotes.WARM_UP_NANOS ? WARM_POOL : steadyBound;
     }
 
     /** Whether a sample drained now would find a buffer; the sampler's. */
