@@ -23,7 +23,8 @@ as_user() { if [ "$user" = "$(id -un)" ]; then "$@"; else runuser -u "$user" -- 
 
 # One run: $1 label, $2 workers, $3 agent option; prints a table row.
 row() {
-  local label=$1 workers=$2 agent=$3 out="$work/$label-$2"
+  local label=$1 workers=$2 agent=$3
+  local out="$work/${label// /-}-$workers"
   as_user "$java" "$agent$out.collapsed" -cp "$work/classes" io.mixflame.testapp.ServicePoolApp "$workers" 12 2000 5 \
     > "$out.stdout" 2> "$out.stderr"
   awk -v label="$label" -v workers="$workers" -v times="$((workers * 2 / 7 / cores))" -v stdout="$out.stdout" '
