@@ -126,6 +126,13 @@ final class BenchmarkReport {
                 cost.markdown(repetitions), failures);
     }
 
+    /** The report of {@code --only steady}: the steady-state pair. */
+    static String steadyPairMarkdown(String command, String machine, String profilerArgs, SteadyPairSection section,
+                                     List<String> failures) {
+        return studyMarkdown("The steady state beside async-profiler", command, machine, profilerArgs,
+                section.markdown(), failures);
+    }
+
     static String allocLockMarkdown(String command, String machine, String profilerArgs, AllocLockSection section,
                                     int repetitions, List<String> failures) {
         return studyMarkdown("What allocation and lock profiling cost", command, machine, profilerArgs,

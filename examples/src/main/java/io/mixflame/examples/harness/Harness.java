@@ -72,6 +72,13 @@ public final class Harness {
                     runner.failures()), runner);
             return;
         }
+        if (options.steadyOnly()) {
+            SteadyPairStudy study = SteadyPairStudy.run(runner, options.repetitions(), options.steadyPair());
+            finish(options, BenchmarkReport.steadyPairMarkdown(command(args),
+                    MachineDescription.describe(options.javaHome()), profilerArgs(files, options),
+                    new SteadyPairSection(study), runner.failures()), runner);
+            return;
+        }
         if (options.costOnly()) {
             FixedWork shortJob = calibrateByWindows(runner, List.of("--threads", "1"), options.shortJobMillis());
             FixedWork saturated = calibrateByWindows(runner, List.of(), options.cpuSeconds() * 1000);

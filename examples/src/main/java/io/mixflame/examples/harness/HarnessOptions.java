@@ -58,6 +58,8 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     private static final int FINE_INTERVAL_REPETITIONS = 2;
     private static final int JNI_REPETITIONS = 2;
     private static final int COST_REPETITIONS = 2;
+    /** Pairs of the steady-state study: the order alternates, so an even number puts each profiler first as often. */
+    private static final int STEADY_PAIRS = 4;
     private static final int ALLOC_LOCK_REPETITIONS = 3;
     private static final int LABELS_REPETITIONS = 3;
 
@@ -89,9 +91,9 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                 case "--work" -> work = Path.of(v);
                 case "--benchmarks" -> benchmarks = Path.of(v);
                 case "--only" -> {
-                    if (!List.of("jni", "cost", "alloclock", "labels").contains(v)) {
-                        throw new IllegalArgumentException("--only takes jni, cost, alloclock or labels, not '" + v
-                                + "'");
+                    if (!List.of("jni", "cost", "steady", "alloclock", "labels").contains(v)) {
+                        throw new IllegalArgumentException("--only takes jni, cost, steady, alloclock or labels, not '"
+                                + v + "'");
                     }
                     only = v;
                 }
@@ -103,7 +105,7 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
                     + " full one");
         }
         int reps = repetitions != null ? repetitions : quick ? 1 : "jni".equals(only) ? JNI_REPETITIONS
-                : "cost".equals(only) ? COST_REPETITIONS : "alloclock".equals(only) ? ALLOC_LOCK_REPETITIONS
+                : "cost".equals(only) ? COST_REPETITIONS : "steady".equals(only) ? STEADY_PAIRS : "alloclock".equals(only) ? ALLOC_LOCK_REPETITIONS
                 : "labels".equals(only) ? LABELS_REPETITIONS : FULL_REPETITIONS;
         return new HarnessOptions(quick, out, reps, mixflame, java, work, benchmarks, only);
     }
@@ -116,6 +118,16 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
     /** Only the cost study. */
     boolean costOnly() {
         return "cost".equals(only);
+    }
+
+    /** Only the steady-state pair, async-profiler and mixflame. */
+    boolean steadyOnly() {
+        return "steady".equals(only);
+    }
+
+    /** The steady-state pair's runs: 60 s in 10-s windows, the first 30 s not counted (quick: 4, 1, 1). */
+    CostStudy.SteadyState steadyPair() {
+        return quick ? new CostStudy.SteadyState(4, 1, 1) : new CostStudy.SteadyState(60, 10, 30);
     }
 
     /** Only the allocation and lock cost study. */
