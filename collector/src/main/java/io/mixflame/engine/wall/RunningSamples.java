@@ -39,6 +39,8 @@ final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchL
         if (t == null) {
             return;
         }
+        // Moved, even when no copy is left to keep its stack in: its kept stack of a blocked call no longer stands.
+        t.moved = true;
         if (t.latestCpu == null) {
             t.latestCpu = freeCopies.poll();
             if (t.latestCpu == null) {
@@ -51,7 +53,6 @@ final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchL
         }
         s.copyTo(t.latestCpu);
         t.latestCpuTime = System.nanoTime();
-        t.moved = true;
     }
 
     @Override
