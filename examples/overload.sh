@@ -3,7 +3,9 @@
 # burning 2 ms of CPU and sleeping 5 ms, wanting 1, 5 and 50 times the cores, profiled for 12 s at 10 ms (CPU) and
 # 20 ms (wall) as the user given (default: the caller). Prints a Markdown table: samples, lost and dropped,
 # [unknown], the workers with CPU of 3 intervals or more left without a sample, the part of the workers' CPU time
-# (as the kernel counted it) that the samples stand for, mixflame's walk lag and rings, and the wall clock's ticks.
+# (as the kernel counted it) that the samples stand for, mixflame's walk lag and rings, and the wall clock's ticks
+# (mixflame's note: ticks taken of those asked; async-profiler's: its samples of the workers against every worker at
+# every tick).
 #
 # Usage, after `mvn -q -DskipTests package` (which compiles the test programs too):
 #   examples/overload.sh [USER] [JAVA_HOME]
@@ -37,6 +39,8 @@ row() {
     { n = $NF; all += n; if ($0 ~ /\[unknown\]/) unknown += n
       if (match($0, /^\[service-pool-worker-[0-9]+ /)) { w = substr($0, 2, RLENGTH - 2); named[w] += n; ws += n } }
     END { for (w in cpu) if (cpu[w] >= 30000000 && !(w in named)) unnamed++
+          # async-profiler counts a wall sample once: its share of every worker at every tick of the 12 s.
+          if (label ~ /async-profiler wall/) ticks = sprintf("%.1f%% of %d workers x 600", ws * 100 / (workers * 600), workers)
           printf "| %d× (%d workers) | %s | %d | %s | %d | %d | %s | %s | %s | %s |\n", times, workers, label, all,
             ld == "" ? "–" : ld, unknown, unnamed, label ~ /wall/ || total == 0 ? "–" : sprintf("%.2f", ws * 1e7 / total), lag == "" ? "–" : lag,
             rings == "" ? "–" : rings, ticks == "" ? "–" : ticks }' "$out.collapsed"
@@ -49,6 +53,7 @@ for times in 1 5 50; do
   row "async-profiler cpu" "$workers" "-agentpath:$work/linux-x64/libasyncProfiler.so=start,event=cpu,interval=10ms,threads,collapsed,file="
   row "mixflame cpu" "$workers" "-javaagent:$work/mixflame.jar=start,event=cpu,engine=perf,interval=10ms,threads,file="
 done
+row "async-profiler wall 20 ms" $((50 * cores * 7 / 2)) "-agentpath:$work/linux-x64/libasyncProfiler.so=start,event=wall,interval=20ms,threads,collapsed,file="
 row "mixflame wall 20 ms" $((50 * cores * 7 / 2)) "-javaagent:$work/mixflame.jar=start,event=wall,interval=20ms,threads,file="
 echo
 echo "$(uname -r), $cores cores, $("$java" -version 2>&1 | head -1), user $user, $(date -u '+%Y-%m-%d %H:%M UTC')"

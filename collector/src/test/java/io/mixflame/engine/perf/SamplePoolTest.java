@@ -7,11 +7,13 @@ import org.junit.jupiter.api.Test;
 class SamplePoolTest {
 
     @Test
-    void afterTheWarmUpTheWalkerMayFallTwoSecondsOfSamplesBehindWithinTheWarmPool() {
-        // 2 CPUs at 10 ms: 200 samples a second, 400 in two.
-        assertThat(SamplePool.steadyBound(200)).isEqualTo(400);
+    void afterTheWarmUpTheWalkerMayFallFiveSecondsOfSamplesBehindWithinTheWarmPool() {
+        // 2 CPUs at 20 ms: 100 samples a second, 500 in five.
+        assertThat(SamplePool.steadyBound(100)).isEqualTo(500);
         // One CPU at 100 ms: never fewer than the buffers kept for reuse.
         assertThat(SamplePool.steadyBound(10)).isEqualTo(SamplePool.POOL);
+        // 2 CPUs at 10 ms: 1 000 in five seconds.
+        assertThat(SamplePool.steadyBound(200)).isEqualTo(1000);
         // 16 CPUs at 1 ms: the warm pool's memory at most.
         assertThat(SamplePool.steadyBound(16_000)).isEqualTo(SamplePool.WARM_POOL);
     }
