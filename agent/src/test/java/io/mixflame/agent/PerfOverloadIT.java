@@ -47,18 +47,27 @@ class PerfOverloadIT {
         assertThat(r.cpu()).as("workers reported").hasSize(workers);
         r.assertKeptAndKnown();
         // cpu-clock events see less than all of the CPU time the kernel counts for a thread while the allocating
-        // workers fault pages in (async-profiler's per-thread events see about 85% on this pool, mixflame's per-CPU
-        // ones about 80%; the burning pool about 94%): a worker goes unnamed by chance at the rate its samples
-        // actually come at.
+        // workers fault pages in (as root about 80% here, async-profiler's per-thread events 85%; as nobody, whose
+        // samples leave the kernel's time out, about 65%; the burning pool 93–95%): a worker goes unnamed by chance
+        // at the rate its samples actually come at.
         double coverage = Math.min(1, r.coverage("service-pool-worker-", INTERVAL_NANOS));
         System.out.printf("samples stand for %.3f of the workers' CPU time%n", coverage);
         r.assertWorkersNamed(INTERVAL_NANOS, coverage);
-        long workerSamples = r.samplesOf("service-pool-worker-");
-        long inWork = r.lines().stream().filter(l -> l.startsWith("[service-pool-worker-")
-                && l.contains("io/mixflame/testapp/ServicePoolApp.work")).mapToLong(PoolProfile::count).sum();
-        // A sample of a worker is in its work, or in what the work called (an allocation's slow path, a safepoint
-        // poll, the sleep): a walk that lost the compiled frames would stop short of the work's frame.
-        assertThat((double) inWork).as("workers' samples whose stack reaches their work, of %s", workerSamples)
-                .isGreaterThanOrEqualTo(0.99 * workerSamples - 1);
+        // A worker's samples in its Java work start at Thread.run and pass through the work's frame (compiled, as
+        // everything under it): a walk that lost or misnamed the compiled frames (code freed, moved or reused before
+        // a late walk) would stop short of it or name another method there. Its other samples are its start and
+        // exit, in the JVM.
+        long inJava = 0;
+        long inWork = 0;
+        for (String line : r.lines()) {
+            if (line.startsWith("[service-pool-worker-") && line.contains(";java/lang/Thread.run")) {
+                inJava += PoolProfile.count(line);
+                inWork += line.contains(";io/mixflame/testapp/ServicePoolApp.work") ? PoolProfile.count(line) : 0;
+            }
+        }
+        assertThat(inJava).as("workers' samples in their Java work")
+                .isGreaterThan(r.samplesOf("service-pool-worker-") / 2);
+        assertThat(inJava - inWork).as("of the %s workers' samples in their Java work, those not in their work's frame",
+                inJava).isLessThan(Math.max(1, inJava / 200));
     }
 }

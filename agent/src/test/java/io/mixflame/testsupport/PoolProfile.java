@@ -75,7 +75,8 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
         if (!Files.exists(agent)) {
             Files.copy(BuiltJars.agent(), agent, StandardCopyOption.REPLACE_EXISTING);
             Path target = Files.createDirectories(classes.resolve("io/mixflame/testapp"));
-            try (Stream<Path> compiled = Files.list(Path.of("target/test-classes/io/mixflame/testapp").toAbsolutePath())) {
+            Path built = Path.of("target/test-classes/io/mixflame/testapp").toAbsolutePath();
+            try (Stream<Path> compiled = Files.list(built)) {
                 for (Path c : compiled.toList()) {
                     Files.copy(c, target.resolve(c.getFileName()), StandardCopyOption.REPLACE_EXISTING);
                 }
@@ -112,6 +113,7 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
             }
             Matcher note = NOTE_COUNTS.matcher(line);
             if (note.find()) {
+                System.out.println(line);
                 noteSamples = Long.parseLong(note.group(1));
                 lost = Long.parseLong(note.group(2));
                 dropped = Long.parseLong(note.group(3));
@@ -199,7 +201,7 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
 
     /** Checks that lost and dropped samples are under 1% of the note's, and {@code [unknown]} under 0.5%. */
     public void assertKeptAndKnown() {
-        assertThat(lost + dropped).as("lost and dropped of %s", noteSamples)
+        assertThat(lost + dropped).as("lost (%s) and dropped (%s) of %s", lost, dropped, noteSamples)
                 .isLessThan(Math.max(1, noteSamples / 100));
         assertThat(unknown).as("[unknown] samples of %s, the most of them in:\n%s", total, unknownStacks)
                 .isLessThan(Math.max(1, total / 200));

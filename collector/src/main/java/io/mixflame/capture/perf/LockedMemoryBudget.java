@@ -72,8 +72,8 @@ public final class LockedMemoryBudget {
     public String why() {
         String limit = unlimited() ? (ipcLock ? "CAP_IPC_LOCK" : "ulimit -l unlimited") + ", at most "
                 + (MOST_BYTES >> 20) + " MiB in all"
-                : "within kernel.perf_event_mlock_kb (" + allowanceBytes / 1024 + " KiB for the user) and half of ulimit -l ("
-                + rlimitBytes / 1024 + " KiB)";
+                : "within kernel.perf_event_mlock_kb (" + allowanceBytes / 1024
+                + " KiB for the user) and half of ulimit -l (" + rlimitBytes / 1024 + " KiB)";
         return "sized to hold " + LAG_NANOS / 1_000_000_000L + " s of samples no thread has drained, " + limit;
     }
 
