@@ -201,9 +201,32 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
 
     /** Checks that lost and dropped samples are under 1% of the note's, and {@code [unknown]} under 0.5%. */
     public void assertKeptAndKnown() {
-        assertThat(lost + dropped).as("lost (%s) and dropped (%s) of %s", lost, dropped, noteSamples)
-                .isLessThan(Math.max(1, noteSamples / 100));
+        assertKept();
         assertThat(unknown).as("[unknown] samples of %s, the most of them in:\n%s", total, unknownStacks)
                 .isLessThan(Math.max(1, total / 200));
+    }
+
+    /** Checks that lost and dropped samples are under 1% of the note's. */
+    public void assertKept() {
+        assertThat(lost + dropped).as("lost (%s) and dropped (%s) of %s", lost, dropped, noteSamples)
+                .isLessThan(Math.max(1, noteSamples / 100));
+    }
+
+    /** Checks that under 0.5% of the samples of threads whose names start with {@code prefix} are {@code [unknown]}. */
+    public void assertKnown(String prefix) {
+        long of = 0;
+        long unknownOf = 0;
+        List<String> shown = new ArrayList<>();
+        for (String line : lines) {
+            if (line.startsWith("[" + prefix)) {
+                of += count(line);
+                if (line.contains("[unknown]")) {
+                    unknownOf += count(line);
+                    shown.add(line);
+                }
+            }
+        }
+        assertThat(unknownOf).as("[unknown] samples of %s of %s's: %s", of, prefix, shown)
+                .isLessThan(Math.max(1, of / 200));
     }
 }
