@@ -1,6 +1,7 @@
 package io.mixflame.capture.perf;
 
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -60,6 +61,11 @@ final class CpuRings {
     /** Reads every ring's records. */
     void drain(PerfRecords records, Consumer<RawSample> into) {
         records.drain(rings, into);
+    }
+
+    /** Drains every ring into {@code into} while {@code room} says it takes one more; the rest stay in the rings. */
+    void drain(PerfRecords records, Consumer<RawSample> into, BooleanSupplier room) {
+        records.drain(rings, into, room);
     }
 
     /** Unmaps every ring; their descriptors are closed with the capture's other events. */

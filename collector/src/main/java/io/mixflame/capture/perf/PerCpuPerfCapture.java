@@ -6,6 +6,7 @@ import io.mixflame.process.linux.ProcThreadSource;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -336,6 +337,22 @@ public final class PerCpuPerfCapture implements SampleCapture {
         long before = records.samples();
         rings.drain(records, consumer);
         return (int) (records.samples() - before);
+    }
+
+    /**
+     * Hands samples over while {@code room} says there is room; the rest wait in the rings, which hold seconds of
+     * them ({@link LockedMemoryBudget}), rather than being dropped by a walker that fell behind.
+     */
+    @Override
+    public int drain(Consumer<RawSample> consumer, BooleanSupplier room) {
+        long before = records.samples();
+        rings.drain(records, consumer, room);
+        return (int) (records.samples() - before);
+    }
+
+    @Override
+    public boolean holdsBack() {
+        return true;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.mixflame.capture.perf;
 
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +33,8 @@ final class PerfRecords implements PerfRingBuffer.RecordVisitor {
     /** The capture's additions; null for none. */
     private final Extras extras;
     private SampleRecordParser parser;
+    /** Whether the drain under way may hand over one more sample; null: always. */
+    private BooleanSupplier room;
     /** The consumer of the drain under way. */
     private Consumer<RawSample> consumer;
     private long samples;
@@ -67,13 +70,31 @@ final class PerfRecords implements PerfRingBuffer.RecordVisitor {
 
     /** Reads every record of the rings (null entries skipped), handing their samples to {@code into}. */
     void drain(PerfRingBuffer[] rings, Consumer<RawSample> into) {
+        drain(rings, into, null);
+    }
+
+    /**
+     * Reads the records of the rings (null entries skipped), handing their samples to {@code into} while
+     * {@code room} (null: always) says it takes one more; the rest stay in the rings.
+     */
+    void drain(PerfRingBuffer[] rings, Consumer<RawSample> into, BooleanSupplier room) {
         consumer = into;
-        for (PerfRingBuffer ring : rings) {
-            if (ring != null) {
-                ring.drain(this);
+        this.room = room;
+        try {
+            for (PerfRingBuffer ring : rings) {
+                if (ring != null) {
+                    ring.drain(this);
+                }
             }
+        } finally {
+            consumer = null;
+            this.room = null;
         }
-        consumer = null;
+    }
+
+    @Override
+    public boolean takesMore() {
+        return room == null || room.getAsBoolean();
     }
 
     @Override

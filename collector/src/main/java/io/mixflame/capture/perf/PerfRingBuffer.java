@@ -32,6 +32,15 @@ final class PerfRingBuffer {
     /** Receives each record: the buffer and the offset and length of the record's bytes (header included). */
     interface RecordVisitor {
         void record(int type, ByteBuffer buffer, int offset, int length);
+
+        /**
+         * Whether the visitor takes one more record: a drain stops before a record it does not, and leaves it and
+         * those after it in the ring for the next (the kernel writes on until the ring is full, then counts what it
+         * could not write as lost).
+         */
+        default boolean takesMore() {
+            return true;
+        }
     }
 
     /** A view of the mapping at {@code address} of {@code pageSize * (1 + dataPages)} bytes. */
@@ -78,7 +87,7 @@ final class PerfRingBuffer {
         }
         int records = 0;
         long size = mask + 1;
-        while (tail < head) {
+        while (tail < head && visitor.takesMore()) {
             int at = (int) (tail & mask);
             int type;
             int length;

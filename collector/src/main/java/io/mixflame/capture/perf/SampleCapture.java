@@ -70,7 +70,8 @@ public interface SampleCapture extends AutoCloseable {
 
     /**
      * Whether {@link #drain(Consumer, BooleanSupplier)} leaves samples in the ring when given no room (the thread
-     * timers' ring, written by the sampled threads themselves): only then does waiting for room hand more over.
+     * timers' ring, written by the sampled threads themselves; the per-CPU perf rings, which the kernel stops writing
+     * when full): only then does waiting for room hand more over.
      */
     default boolean holdsBack() {
         return false;

@@ -24,8 +24,10 @@ final class PerfEngineCosts {
     private final Histogram perDrain = new Histogram(HIGHEST, 2);
     private final Histogram perSampleWarm = new Histogram(HIGHEST, 2);
     private final Histogram cpuPerSampleWarm = new Histogram(HIGHEST, 2);
+    /** The longest wait for a walk recorded as such; longer ones count as this. */
+    private static final long LONGEST_LAG = 600_000_000_000L;
     /** From a sample's time to its walk's start: how long samples waited for the walker. */
-    private final Histogram lag = new Histogram(HIGHEST, 2);
+    private final Histogram lag = new Histogram(LONGEST_LAG, 2);
     /** Samples walked, by the walker thread only. */
     private int walked;
     private volatile long startNanos;
@@ -68,7 +70,7 @@ final class PerfEngineCosts {
     void walked(long taken, long t0, long t1, boolean cpuTimed, long c0, long c1) {
         synchronized (perSample) {
             if (taken != 0 && t0 - taken >= 0) {
-                lag.recordValue(Math.min(t0 - taken, HIGHEST));
+                lag.recordValue(Math.min(t0 - taken, LONGEST_LAG));
             }
             perSample.recordValue(Math.min(t1 - t0, HIGHEST));
             if (warm(t0)) {

@@ -351,6 +351,23 @@ class PerCpuPerfCaptureTest {
     }
 
     @Test
+    void samplesWithoutRoomWaitInTheRingsForTheNextDrain() throws Exception {
+        PerCpuPerfCapture capture = capture(4096, 64, 100, 101);
+        capture.start(new int[0]);
+        assertThat(capture.holdsBack()).isTrue();
+        kernel.sample(0, 100, 16 * KIB);
+        kernel.sample(0, 101, 16 * KIB);
+        kernel.sample(1, 100, 16 * KIB);
+        int[] room = {1};
+        assertThat(capture.drain(this::deliver, () -> room[0]-- > 0)).as("handed while there was room").isEqualTo(1);
+        assertThat(delivered).containsExactly("100:16384");
+        assertThat(capture.drain(this::deliver, () -> false)).as("no room: nothing read").isZero();
+        assertThat(capture.drain(this::deliver)).as("the rest, still in the rings").isEqualTo(2);
+        assertThat(delivered).containsExactly("100:16384", "101:16384", "100:16384");
+        capture.close();
+    }
+
+    @Test
     void onlineCpuListsAreRead() {
         assertThat(OnlineCpus.parse("0-3,8,10-11\n")).containsExactly(0, 1, 2, 3, 8, 10, 11);
         assertThat(OnlineCpus.parse("0")).containsExactly(0);
