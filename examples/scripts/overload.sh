@@ -8,18 +8,11 @@
 # every tick).
 #
 # Usage, after `mvn -q -DskipTests package` (which compiles the test programs too):
-#   examples/overload.sh [USER] [JAVA_HOME]
+#   examples/scripts/overload.sh [USER] [JAVA_HOME]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/pool-workdir.sh"
 user=${1:-$(id -un)}
 java=${2:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}/bin/java
-work=$(mktemp -d /tmp/mixflame-overload.XXXXXX)
-chmod 777 "$work"
-cp "$root/agent/target/mixflame.jar" "$work/"
-mkdir -p "$work/classes" && cp -r "$root/agent/target/test-classes/io" "$work/classes/"
-jar=$(ls "$root"/examples/target/profilers/async-profiler.jar 2>/dev/null || ls ~/.m2/repository/tools/profiler/async-profiler/*/async-profiler-*.jar | tail -1)
-(cd "$work" && unzip -q -o "$jar" 'linux-x64/*')
-chmod -R a+rX "$work"
 cores=$(nproc)
 as_user() { if [ "$user" = "$(id -un)" ]; then "$@"; else runuser -u "$user" -- "$@"; fi; }
 
@@ -50,10 +43,10 @@ echo "| pool | profiler | samples | lost, dropped | [unknown] | workers of 3+ in
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for times in 1 5 50; do
   workers=$((times * cores * 7 / 2))
-  row "async-profiler cpu" "$workers" "-agentpath:$work/linux-x64/libasyncProfiler.so=start,event=cpu,interval=10ms,threads,collapsed,file="
+  row "async-profiler cpu" "$workers" "-agentpath:$work/libasyncProfiler.so=start,event=cpu,interval=10ms,threads,collapsed,file="
   row "mixflame cpu" "$workers" "-javaagent:$work/mixflame.jar=start,event=cpu,engine=perf,interval=10ms,threads,file="
 done
-row "async-profiler wall 20 ms" $((50 * cores * 7 / 2)) "-agentpath:$work/linux-x64/libasyncProfiler.so=start,event=wall,interval=20ms,threads,collapsed,file="
+row "async-profiler wall 20 ms" $((50 * cores * 7 / 2)) "-agentpath:$work/libasyncProfiler.so=start,event=wall,interval=20ms,threads,collapsed,file="
 row "mixflame wall 20 ms" $((50 * cores * 7 / 2)) "-javaagent:$work/mixflame.jar=start,event=wall,interval=20ms,threads,file="
 echo
 echo "$(uname -r), $cores cores, $("$java" -version 2>&1 | head -1), user $user, $(date -u '+%Y-%m-%d %H:%M UTC')"
