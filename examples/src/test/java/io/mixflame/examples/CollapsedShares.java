@@ -8,12 +8,17 @@ import java.util.List;
 import org.assertj.core.api.Assertions;
 import org.assertj.core.data.Offset;
 
-/** Reads a collapsed profile and counts the samples whose stack holds a frame with a given name ending. */
+/**
+ * Reads a collapsed profile and counts the samples whose stack holds a frame with a given name ending; its notes say
+ * how far the engine's counts clump ({@link CountClumping}), which the share margins take into account.
+ */
 public final class CollapsedShares {
     private final List<String> stackLines;
+    private final CountClumping clumping;
 
-    private CollapsedShares(List<String> stackLines) {
+    private CollapsedShares(List<String> stackLines, CountClumping clumping) {
         this.stackLines = stackLines;
+        this.clumping = clumping;
     }
 
     public static CollapsedShares read(Path file) throws IOException {
@@ -23,11 +28,22 @@ public final class CollapsedShares {
     /** The samples of several profiles of one workload (periods of one run) taken together. */
     public static CollapsedShares read(List<Path> files) throws IOException {
         List<String> lines = new java.util.ArrayList<>();
+        CountClumping clumping = new CountClumping();
         for (Path file : files) {
-            Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-                    .filter(l -> !l.startsWith("#") && !l.isBlank()).forEach(lines::add);
+            for (String l : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                if (l.startsWith("#")) {
+                    clumping.add(l);
+                } else if (!l.isBlank()) {
+                    lines.add(l);
+                }
+            }
         }
-        return new CollapsedShares(lines);
+        return new CollapsedShares(lines, clumping);
+    }
+
+    /** How far the counts of the profiles read clump, as their engines' notes said. */
+    public CountClumping clumping() {
+        return clumping;
     }
 
     /** Samples of stacks with a frame whose method name (type suffix removed) ends with {@code ending}. */
@@ -94,7 +110,7 @@ public final class CollapsedShares {
      * {@link #chanceMargin} of its share.
      */
     public void assertCpuSplit() {
-        assertCpuSplit(new CountClumping());
+        assertCpuSplit(clumping);
     }
 
     /**
@@ -117,6 +133,11 @@ public final class CollapsedShares {
     /** The samples in alpha, beta and gamma: those {@link #assertCpuSplit} judges. */
     public long cpuSplitSamples() {
         return samplesWithFrameEnding("alpha") + samplesWithFrameEnding("beta") + samplesWithFrameEnding("gamma");
+    }
+
+    /** The independent samples {@link #cpuSplitSamples} are worth, by the profiles' own notes. */
+    public long independentCpuSplitSamples() {
+        return (long) clumping.samples(cpuSplitSamples());
     }
 
     public long totalSamples() {

@@ -25,7 +25,7 @@ class CpuAccuracyIT {
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(2), 100);
         CollapsedShares profile = periods.collect(Duration.ofSeconds(10),
-                p -> CollapsedShares.read(p).cpuSplitSamples(),
+                p -> CollapsedShares.read(p).independentCpuSplitSamples(),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
                     try (ChildJvm app = ChildJvm.start(jdk, dir, List.of(

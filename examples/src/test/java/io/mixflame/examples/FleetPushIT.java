@@ -55,7 +55,7 @@ class FleetPushIT {
             ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                     CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(2), 500);
             CollapsedShares shares = periods.collect(Duration.ofSeconds(4),
-                    p -> CollapsedShares.read(p).cpuSplitSamples(),
+                    p -> CollapsedShares.read(p).independentCpuSplitSamples(),
                     (i, length) -> run(jdk, receiver, i, length, pprof, pushed)).shares();
             shares.assertCpuSplit();
 

@@ -1,6 +1,7 @@
 package io.mixflame.engine.perf;
 
 import io.mixflame.engine.CostNotes;
+import io.mixflame.engine.FixedPoint;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -30,6 +31,10 @@ final class PerfEngineCosts {
     private final Histogram lag = new Histogram(LONGEST_LAG, 2);
     /** Samples walked, by the walker thread only. */
     private int walked;
+    /** Intervals of CPU the walked samples stood for, the most in one, and the sum of their squares. */
+    private long intervalsCounted;
+    private long mostInOne;
+    private long intervalsSquared;
     private volatile long startNanos;
     private volatile long samplerCpuNanos;
     private volatile long walkerCpuNanos;
@@ -63,12 +68,17 @@ final class PerfEngineCosts {
     }
 
     /**
-     * One sample, taken at {@code taken} ({@link System#nanoTime()}'s clock, 0 when unknown), walked from {@code t0}
-     * to {@code t1}, and when its CPU time was timed ({@code cpuTimed}), the walker's CPU clock before ({@code c0})
-     * and after ({@code c1}).
+     * One sample, taken at {@code taken} ({@link System#nanoTime()}'s clock, 0 when unknown), standing for
+     * {@code intervals} intervals of CPU, walked from {@code t0} to {@code t1}, and when its CPU time was timed
+     * ({@code cpuTimed}), the walker's CPU clock before ({@code c0}) and after ({@code c1}).
      */
-    void walked(long taken, long t0, long t1, boolean cpuTimed, long c0, long c1) {
+    void walked(long taken, int intervals, long t0, long t1, boolean cpuTimed, long c0, long c1) {
         synchronized (perSample) {
+            if (intervals > 0) {
+                intervalsCounted += intervals;
+                mostInOne = Math.max(mostInOne, intervals);
+                intervalsSquared += (long) intervals * intervals;
+            }
             if (taken != 0 && t0 - taken >= 0) {
                 lag.recordValue(Math.min(t0 - taken, LONGEST_LAG));
             }
@@ -124,7 +134,24 @@ final class PerfEngineCosts {
             waited = lag.getTotalCount() == 0 ? "" : "; walked " + CostNotes.p50p99(lag) + " after they were taken";
         }
         return samples + " samples, " + lost + " lost, " + dropped + " dropped, " + perSampleText + cpu + warmText
-                + drains + waited;
+                + drains + waited + clumping();
+    }
+
+    /**
+     * Where samples stood for more than one interval each (the in-thread timers' kernel checks CPU timers only at its
+     * tick, and a thread's CPU since its last sample is counted whole), how far the counts clump: a reader judging
+     * shares by counts divides them by the average to get the independent samples they are worth. The average is
+     * over intervals, the sum of the squares over the sum. Nothing is said where every sample stood for one.
+     */
+    private String clumping() {
+        synchronized (perSample) {
+            if (mostInOne <= 1) {
+                return "";
+            }
+            return "; standing for " + intervalsCounted + " intervals of CPU (at most " + mostInOne + " in one, "
+                    + FixedPoint.format((double) intervalsSquared / intervalsCounted, 2)
+                    + " in an interval's sample on average)";
+        }
     }
 
     private static String percentiles(Histogram h) {

@@ -85,11 +85,14 @@ final class PerfWalker implements Runnable {
                 long t0 = System.nanoTime();
                 // Read before the buffer goes back to the pool.
                 long taken = s.time();
+                boolean own = run.own(s.tid());
+                // The profiler's own samples are not the application's CPU: left out of how far counts clump.
+                int intervals = own ? 0 : s.weight();
                 long readsBefore = memory.systemReads();
                 boolean cpuTimed = costs.timesCpu(t0);
                 long c0 = cpuTimed ? cpuClock.nanos() : 0;
                 try {
-                    if (run.own(s.tid())) {
+                    if (own) {
                         addOwn(s);
                     } else {
                         add(s);
@@ -100,7 +103,7 @@ final class PerfWalker implements Runnable {
                     pool.giveBack(s, costs.warm(t0));
                 }
                 long c1 = cpuTimed ? cpuClock.nanos() : 0;
-                costs.walked(taken, t0, System.nanoTime(), cpuTimed, c0, c1);
+                costs.walked(taken, intervals, t0, System.nanoTime(), cpuTimed, c0, c1);
                 reads.sampled(t0, memory.systemReads() - readsBefore);
             }
             unwalked.take(unwalkedFrames);
