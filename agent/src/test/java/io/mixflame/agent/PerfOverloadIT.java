@@ -31,8 +31,8 @@ class PerfOverloadIT {
         List<Path> jdks = TestJdks.all();
         Path first = jdks.get(0);
         Path last = jdks.get(jdks.size() - 1);
-        return Stream.of(Arguments.of(first, "root", false), Arguments.of(last, "nobody", false),
-                Arguments.of(first, "nobody", true), Arguments.of(last, "root", true));
+        // Burning and allocating once each: the JDKs and users crosswise.
+        return Stream.of(Arguments.of(first, "root", false), Arguments.of(last, "nobody", true));
     }
 
     @ParameterizedTest

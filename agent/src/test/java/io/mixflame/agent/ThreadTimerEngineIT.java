@@ -81,11 +81,9 @@ class ThreadTimerEngineIT {
                 .isBetween(intervals * 0.9, intervals * 1.1);
     }
 
+    /** Five and fifty times the cores, each once, on the JDKs in turn (one busy thread per core: the duty test). */
     static Stream<Arguments> pools() {
-        List<Path> jdks = TestJdks.all();
-        Path last = jdks.get(jdks.size() - 1);
-        return Stream.of(Arguments.of(jdks.get(0), 1), Arguments.of(last, 5), Arguments.of(jdks.get(0), 50),
-                Arguments.of(last, 50));
+        return TestJdks.spread(5, 50);
     }
 
     @ParameterizedTest

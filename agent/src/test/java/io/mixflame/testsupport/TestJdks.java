@@ -58,6 +58,16 @@ public final class TestJdks {
         return crosswise(0);
     }
 
+    /** The running JDK alone, for {@code @MethodSource}: a check that needs one JDK, not each. */
+    public static java.util.stream.Stream<Path> runningOnly() {
+        return java.util.stream.Stream.of(running());
+    }
+
+    /** The newest JDK alone, for {@code @MethodSource}: a check that needs one JDK, not each. */
+    public static java.util.stream.Stream<Path> newestOnly() {
+        return java.util.stream.Stream.of(newest());
+    }
+
     /** The JDK running the tests, which is also the one the README's commands use. */
     public static Path running() {
         return all().get(0);

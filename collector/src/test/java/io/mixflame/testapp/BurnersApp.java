@@ -7,7 +7,7 @@ import java.util.Scanner;
 
 /**
  * Capture targets. {@code two}: on "go", two threads ({@code mf-burn-a}, {@code mf-burn-b}) each burn 3 s of their
- * own CPU time. {@code churn}: on "go", 200 short-lived threads each burn 150 ms of CPU, four at a time. Every
+ * own CPU time. {@code churn}: on "go", 200 short-lived threads each burn 100 ms of CPU, four at a time. Every
  * thread prints {@code tid NAME TID} first; {@code done} at the end.
  */
 public final class BurnersApp {
@@ -29,7 +29,7 @@ public final class BurnersApp {
             for (int batch = 0; batch < 50; batch++) {
                 Thread[] ts = new Thread[4];
                 for (int i = 0; i < 4; i++) {
-                    ts[i] = burner("mf-churn-" + (batch * 4 + i), 150);
+                    ts[i] = burner("mf-churn-" + (batch * 4 + i), 100);
                 }
                 for (Thread t : ts) {
                     t.join();

@@ -92,7 +92,7 @@ class AllocLockIT {
     }
 
     @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    @MethodSource("io.mixflame.testsupport.TestJdks#runningOnly")
     void waitsOnTheMonitorAndTheLockAreWhatTheThreadsMeasured(Path jdk) throws Exception {
         Path out = dir.resolve("lock.collapsed");
         String stdout = run(jdk, "event=lock,total,threads,file=" + out, "lock", Duration.ofSeconds(5));

@@ -20,7 +20,7 @@ class CpuAccuracyIT {
     Path dir;
 
     @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    @MethodSource("io.mixflame.testsupport.TestJdks#runningOnly")
     void sharesOfAlphaBetaGammaMatchTheWorkload(Path jdk) throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(2), 100);

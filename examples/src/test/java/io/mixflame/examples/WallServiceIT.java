@@ -31,7 +31,7 @@ class WallServiceIT {
     Path dir;
 
     @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    @MethodSource("io.mixflame.testsupport.TestJdks#newestOnly")
     void sleepAndLockWaitSharesMatchTheWorkersOwnTimes(Path jdk) throws Exception {
         Path out = dir.resolve("wall.collapsed");
         String stdout;
