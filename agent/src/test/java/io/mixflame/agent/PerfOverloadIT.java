@@ -1,11 +1,16 @@
 package io.mixflame.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.mixflame.testsupport.PoolProfile;
 import io.mixflame.testsupport.TestJdks;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,9 +19,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The perf engine on an oversubscribed machine: a pool of workers wanting 50 times the cores (each burns 2 ms and
- * sleeps 5) for 10 s at 10 ms, as root and as {@code nobody} with default limits, on the oldest and newest JDK; and
- * the same pool allocating on a small heap, so that the JVM stops its threads at safepoints many times a second —
- * the profiler's own Java threads with them — while the samples wait in the rings. Nothing may be lost or dropped
+ * sleeps 5) for 10 s at 10 ms, burning as root on the oldest JDK, and allocating on a small heap as {@code nobody}
+ * with default limits on the newest, so that the JVM stops its threads at safepoints many times a second — the
+ * profiler's own Java threads with them — while the samples wait in the rings; and the wall clock of such a pool on
+ * each JDK as the other user. Nothing may be lost or dropped
  * beyond 1%, {@code [unknown]} stays under 0.5% (of the workers' samples, on the allocating pool), every worker with
  * CPU of three intervals or more is named (the kernel's count of each worker's CPU is the truth, printed by the
  * program), and the workers' stacks reach their Java work, compiled code walked by the code as it was when sampled.
@@ -77,5 +83,70 @@ class PerfOverloadIT {
                 .isGreaterThan(r.samplesOf("service-pool-worker-") / 2);
         assertThat(inJava - inWork).as("of the %s workers' samples in their Java work, those not in their work's frame",
                 inJava).isLessThan(Math.max(1, inJava / 200));
+    }
+
+    /** The wall clock on each JDK as the user the cpu pool did not run it as. */
+    static Stream<Arguments> wallRuns() {
+        List<Path> jdks = TestJdks.all();
+        return Stream.of(Arguments.of(jdks.get(0), "nobody"), Arguments.of(jdks.get(jdks.size() - 1), "root"));
+    }
+
+    /**
+     * The wall clock at 20 ms of a pool of 400 workers that each run 2 ms (by the clock, runnable or running) and
+     * sleep 5 ms: they want about 114 cores, and the sampler's thread gets a core a few hundredths of the time. At
+     * least 90% of the ticks asked are taken, each worker is counted at about every tick it lived, and the share of
+     * its ticks counted running (on a CPU or waiting for one) is the share of its life its schedstat counted so,
+     * within the ticks the profile missed and chance.
+     */
+    @ParameterizedTest
+    @MethodSource("wallRuns")
+    void theWallClockOfFourHundredBusyThreadsTakesItsTicksWithTheStatesRight(Path jdk, String user) throws Exception {
+        int workers = 400;
+        long interval = 20_000_000L;
+        List<String> prefix = PoolProfile.prefix(dir, user, null, null);
+        PoolProfile.Launched run = PoolProfile.launch(dir, prefix, jdk, "wall", "ServicePoolApp",
+                "event=wall,interval=20ms", List.of(), Integer.toString(workers), "10", "2000", "5");
+        String text = Files.readString(run.profile(), StandardCharsets.UTF_8);
+        Matcher ticks = Pattern.compile("(\\d+) of (\\d+) wall-clock ticks").matcher(text);
+        assertThat(ticks.find()).as("the ticks note in %s", text.lines().filter(l -> l.startsWith("#")).toList())
+                .isTrue();
+        long taken = Long.parseLong(ticks.group(1));
+        long asked = Long.parseLong(ticks.group(2));
+        System.out.println(text.lines().filter(l -> l.startsWith("# note")).toList());
+        assertThat((double) taken).as("ticks taken of %d asked", asked).isGreaterThanOrEqualTo(0.9 * asked);
+
+        // The truth: each worker's life, and of it the time on a CPU or waiting for one.
+        Matcher life = Pattern.compile("(?m)^life service-pool-worker-\\d+ (\\d+) (\\d+) (\\d+)$")
+                .matcher(run.stdout());
+        double lived = 0;
+        double runnable = 0;
+        int counted = 0;
+        while (life.find()) {
+            lived += Long.parseLong(life.group(1));
+            runnable += Long.parseLong(life.group(2)) + Long.parseLong(life.group(3));
+            counted++;
+        }
+        assertThat(counted).as("workers that reported their life").isEqualTo(workers);
+        long running = 0;
+        long all = 0;
+        for (String line : text.lines().toList()) {
+            if (line.startsWith("[service-pool-worker-")) {
+                long n = PoolProfile.count(line);
+                all += n;
+                running += line.substring(0, line.lastIndexOf(' ')).endsWith(";[running]") ? n : 0;
+            }
+        }
+        double expected = lived / interval;
+        System.out.printf("workers: %d samples of %.0f ticks lived, %.4f running against %.4f by schedstat%n", all,
+                expected, (double) running / all, runnable / lived);
+        assertThat((double) all).as("the workers' samples against the ticks they lived").isBetween(0.9 * expected,
+                1.02 * expected);
+        // Ticks the profile missed (a worker followed after it started, up to 100 ms of its life) could each have
+        // been of either state: they bound the share's error, beside chance.
+        double share = runnable / lived;
+        double missed = Math.max(0, expected - all) / expected;
+        double margin = missed + 4 * Math.sqrt(share * (1 - share) / all);
+        assertThat((double) running / all).as("the workers' running share (margin %.4f)", margin)
+                .isCloseTo(share, within(margin));
     }
 }

@@ -15,6 +15,11 @@ import java.util.concurrent.CountDownLatch;
  * ({@code service-busy-N}) that burn CPU without sleeping, as a service's few hot threads do; and optionally
  * {@code alloc}: the bursts allocate as they burn (short-lived arrays, and a ring of objects kept a while), so that a
  * small heap collects many times a second and the JVM stops its threads at safepoints as often.
+ *
+ * <p>At the end it prints for each thread its CPU time while it worked ({@code cpu NAME NANOS}), and over its whole
+ * life from its start ({@code life NAME LIFE ONCPU RUNQUEUE WAITED}, nanoseconds: its wall time, of that its time on
+ * a CPU and waiting for one as its schedstat counted, and the time it spent in its waits, the start's latch and its
+ * sleeps, by its own clock from call to return), the truth a wall-clock profile's states are judged by.
  */
 public final class ServicePoolApp {
     static volatile long sink;
@@ -36,10 +41,11 @@ public final class ServicePoolApp {
         long[] end = new long[1];
         List<Thread> threads = new ArrayList<>();
         long[] cpu = new long[workers + busy];
+        long[][] life = new long[workers + busy][];
         for (int burst = 0; burst < 10; burst++) {
             for (int i = burst * workers / 10; i < (burst + 1) * workers / 10; i++) {
                 int index = i;
-                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis, cpu, index),
+                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis, cpu, life, index),
                         "service-pool-worker-" + i);
                 t.start();
                 threads.add(t);
@@ -48,7 +54,8 @@ public final class ServicePoolApp {
         }
         for (int i = 0; i < busy; i++) {
             int index = workers + i;
-            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0, cpu, index), "service-busy-" + i);
+            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0, cpu, life, index),
+                    "service-busy-" + i);
             t.start();
             threads.add(t);
         }
@@ -62,16 +69,25 @@ public final class ServicePoolApp {
         // What the kernel counted for each thread while it worked: the truth a profile's shares are judged by.
         StringBuilder counted = new StringBuilder();
         for (int i = 0; i < cpu.length; i++) {
-            counted.append("cpu ").append(i < workers ? "service-pool-worker-" + i : "service-busy-" + (i - workers))
-                    .append(' ').append(cpu[i]).append('\n');
+            String name = i < workers ? "service-pool-worker-" + i : "service-busy-" + (i - workers);
+            counted.append("cpu ").append(name).append(' ').append(cpu[i]).append('\n');
+            if (life[i] != null) {
+                counted.append("life ").append(name).append(' ').append(life[i][0]).append(' ').append(life[i][1])
+                        .append(' ').append(life[i][2]).append(' ').append(life[i][3]).append('\n');
+            }
         }
         System.out.print(counted);
         System.out.println("done");
     }
 
-    private static void work(CountDownLatch go, long[] end, long burnNanos, long sleepMillis, long[] cpu, int index) {
+    private static void work(CountDownLatch go, long[] end, long burnNanos, long sleepMillis, long[] cpu,
+                             long[][] life, int index) {
+        long born = System.nanoTime();
+        long[] before = ThreadCpu.runningAndWaiting();
+        long waited = 0;
         try {
             go.await();
+            waited += System.nanoTime() - born;
             long cpuStart = ThreadCpu.nanos();
             long x = 0;
             while (System.nanoTime() < end[0]) {
@@ -80,11 +96,17 @@ public final class ServicePoolApp {
                     x = allocating ? burnAllocating(x) : burn(x);
                 }
                 sink = x;
+                long asleep = System.nanoTime();
                 Thread.sleep(sleepMillis);
+                waited += System.nanoTime() - asleep;
             }
             cpu[index] = ThreadCpu.nanos() - cpuStart;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        long[] after = ThreadCpu.runningAndWaiting();
+        if (before[0] >= 0 && after[0] >= 0) {
+            life[index] = new long[] {System.nanoTime() - born, after[0] - before[0], after[1] - before[1], waited};
         }
     }
 

@@ -69,6 +69,20 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
      */
     public static PoolProfile run(Path dir, List<String> prefix, Path jdk, String name, String app, String options,
                                   List<String> jvmOptions, String... args) throws Exception {
+        Launched run = launch(dir, prefix, jdk, name, app, "event=cpu," + options, jvmOptions, args);
+        return read(run.profile(), run.stdout());
+    }
+
+    /** A program's run under the agent: its profile and what it printed. */
+    public record Launched(Path profile, String stdout) {
+    }
+
+    /**
+     * Runs {@code io.mixflame.testapp.APP args} under the agent with {@code OPTIONS,threads}, in a folder {@code name}
+     * of {@code dir} that any user may write; fails unless it exited with 0 having printed {@code done}.
+     */
+    public static Launched launch(Path dir, List<String> prefix, Path jdk, String name, String app, String options,
+                                  List<String> jvmOptions, String... args) throws Exception {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path agent = dir.resolve("mixflame.jar");
         Path classes = dir.resolve("classes");
@@ -86,13 +100,13 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
         Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path out = runDir.resolve("profile.collapsed");
         List<String> command = new ArrayList<>(jvmOptions);
-        command.addAll(List.of("-javaagent:" + agent + "=start,event=cpu," + options + ",threads,file=" + out,
+        command.addAll(List.of("-javaagent:" + agent + "=start," + options + ",threads,file=" + out,
                 "-cp", classes.toString(), "io.mixflame.testapp." + app));
         command.addAll(List.of(args));
         try (ChildJvm jvm = ChildJvm.start(prefix, jdk, runDir, command)) {
             assertThat(jvm.awaitExit(Duration.ofMinutes(3))).as(jvm.stderr()).isZero();
             assertThat(jvm.stdout()).as(jvm.stderr()).contains("done");
-            return read(out, jvm.stdout());
+            return new Launched(out, jvm.stdout());
         }
     }
 

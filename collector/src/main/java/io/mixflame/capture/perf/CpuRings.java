@@ -14,6 +14,12 @@ final class CpuRings {
     private final long[] addresses;
     private final long[] lengths;
     private final PerfRingBuffer[] rings;
+    /** The relay the rings are read through, or null: read directly. */
+    private RingRelay relay;
+    /** Why there is no relay, for the note; null when there is one or none was asked for. */
+    private String noRelay;
+    /** What the relay held, once it stopped. */
+    private String relayNote;
 
     CpuRings(int cpus, PerfSyscalls sys) {
         this.sys = sys;
@@ -43,8 +49,67 @@ final class CpuRings {
         return true;
     }
 
+    /**
+     * Starts the relay ({@link RingRelay}) of the rings, each mapped with {@code dataPages}, sampled every
+     * {@code periodNanos} with records of {@code recordBytes}: from now on they are read through it. Where it cannot
+     * start, they are read directly, and {@link #describeRelay} says why.
+     */
+    void relay(int dataPages, long periodNanos, long recordBytes) {
+        long source = (long) dataPages * PerfCaptureSettings.PAGE_BYTES;
+        long[] sources = new long[rings.length];
+        long[] sizes = new long[rings.length];
+        for (int i = 0; i < rings.length; i++) {
+            if (rings[i] == null) {
+                noRelay = "CPU " + i + " has no ring";
+                return;
+            }
+            sources[i] = addresses[i];
+            sizes[i] = source;
+        }
+        String[] why = new String[1];
+        RingRelay started = RingRelay.start(sources, sizes,
+                RingRelay.ringBytes(rings.length, source, periodNanos, recordBytes), why);
+        if (started == null) {
+            noRelay = why[0];
+            return;
+        }
+        relay = started;
+        int relayPages = (int) (started.ringBytes() / PerfCaptureSettings.PAGE_BYTES);
+        for (int i = 0; i < rings.length; i++) {
+            rings[i] = new PerfRingBuffer(started.ring(i), PerfCaptureSettings.PAGE_BYTES, relayPages);
+        }
+    }
+
+    /** What the relay holds, or why there is none, for the cost note; also once it stopped. */
+    String describeRelay() {
+        RingRelay r = relay;
+        if (r != null) {
+            return describe(r);
+        }
+        return relayNote != null ? relayNote : noRelay == null ? "" : "read directly: " + noRelay;
+    }
+
+    private String describe(RingRelay r) {
+        long full = r.full();
+        return "relayed by a native thread every " + RingRelay.PERIOD_NANOS / 1_000_000 + " ms into " + rings.length
+                + " x " + r.ringBytes() / 1024 + " KiB of ordinary memory" + (full == 0 ? ""
+                : " (found full " + full + " times)");
+    }
+
+    /** Stops the relay, once it moved what it could, and frees its rings; the rings are read directly after. */
+    private void stopRelay() {
+        RingRelay r = relay;
+        if (r != null) {
+            relay = null;
+            r.stop();
+            relayNote = describe(r);
+            r.free();
+        }
+    }
+
     /** Unmaps and closes the rings of the first {@code count} CPUs. */
     void unmapAndClose(int count) {
+        stopRelay();
         for (int i = 0; i < count; i++) {
             sys.munmap(addresses[i], lengths[i]);
             sys.close(fds[i]);
@@ -70,6 +135,7 @@ final class CpuRings {
 
     /** Unmaps every ring; their descriptors are closed with the capture's other events. */
     void unmap() {
+        stopRelay();
         for (int i = 0; i < rings.length; i++) {
             if (rings[i] != null) {
                 sys.munmap(addresses[i], lengths[i]);

@@ -66,6 +66,11 @@ public final class PerCpuPerfCapture implements SampleCapture {
     private int[] own = new int[0];
     /** Why the rings are the size asked, for the cost note; null when the caller chose it. */
     private String sized;
+    /**
+     * Whether the rings are read through a relay thread ({@link RingRelay}): the kernel's, made by the capture itself;
+     * not rings a caller gave (tests that write records and read them at once).
+     */
+    private boolean relayed;
 
     /** A capture of the threads of {@code settings.pid()}, listed from {@code /proc}, on every online CPU. */
     public PerCpuPerfCapture(PerfCaptureSettings settings, PerfSyscalls sys) {
@@ -78,6 +83,7 @@ public final class PerCpuPerfCapture implements SampleCapture {
         this(settings, sys, threads, cpus, fileLimit, budget.ringPages(cpus.length, settings.periodNanos(),
                 settings.stackBytes() + PerfCaptureSettings.RECORD_OVERHEAD_BYTES, DEFAULT_DATA_PAGES));
         sized = budget.why();
+        relayed = true;
     }
 
     /**
@@ -140,6 +146,10 @@ public final class PerCpuPerfCapture implements SampleCapture {
         } catch (PerfCaptureUnavailableException e) {
             close();
             throw e;
+        }
+        if (relayed) {
+            rings.relay(dataPages, settings.periodNanos(),
+                    settings.stackBytes() + PerfCaptureSettings.RECORD_OVERHEAD_BYTES);
         }
         LOG.debug("per-CPU perf capture: {} CPUs, rings of {} KiB, {} threads given events at start", cpus.length,
                 dataPages * PerfCaptureSettings.PAGE_BYTES / 1024, covered.size());
@@ -401,8 +411,14 @@ public final class PerCpuPerfCapture implements SampleCapture {
         String smaller = dataPages < requestedPages ? " (smaller than the " + (requestedPages + 1)
                 * PerfCaptureSettings.PAGE_BYTES / 1024 + " KiB asked: the user's locked memory is short)" : "";
         return "perf ring buffers: one per CPU, " + cpus.length + " x " + (dataPages + 1) * PerfCaptureSettings.PAGE_BYTES
-                / 1024 + " KiB locked" + (sized == null ? "" : " (" + sized + ")") + smaller + "; every thread sampled (" + threads.count() + " now), " + events.opened()
+                / 1024 + " KiB locked" + (sized == null ? "" : " (" + sized + ")") + smaller + relayed()
+                + "; every thread sampled (" + threads.count() + " now), " + events.opened()
                 + " descriptors for the " + covered.size() + " threads alive at start, inherited by those started since";
+    }
+
+    private String relayed() {
+        String relay = rings.describeRelay();
+        return relay.isEmpty() ? "" : ", " + relay;
     }
 
     /** CPUs sampled. */

@@ -10,6 +10,11 @@ import java.nio.charset.StandardCharsets;
  */
 final class PerCpuRecords implements PerfRecords.Extras {
     private static final int COMM_BYTES = 16;
+    /** A switch record: its header, then the sample_id's pid, tid and time. */
+    private static final int SWITCH_BYTES = 24;
+    /** The record's misc bits: switched off the CPU (else onto it), and off while still runnable (Linux 4.17+). */
+    private static final int MISC_SWITCH_OUT = 1 << 13;
+    private static final int MISC_SWITCH_OUT_PREEMPT = 1 << 14;
 
     private final long pid;
     /** The stack copy of the inherited events. */
@@ -65,10 +70,14 @@ final class PerCpuRecords implements PerfRecords.Extras {
 
     @Override
     public void other(int type, ByteBuffer buffer, int offset, int length) {
-        if (type == PerfRecords.RECORD_SWITCH && switches != null && length >= 16) {
-            // No fields of its own: the sample_id that follows starts with the pid and tid.
+        if (type == PerfRecords.RECORD_SWITCH && switches != null && length >= SWITCH_BYTES) {
+            // No fields of its own: the sample_id that follows holds the pid and tid, then the time.
             if (buffer.getInt(offset + 8) == pid) {
-                switches.switched(buffer.getInt(offset + 12));
+                int misc = buffer.getShort(offset + 4) & 0xffff;
+                int kind = (misc & MISC_SWITCH_OUT) == 0 ? SampleCapture.SwitchListener.IN
+                        : (misc & MISC_SWITCH_OUT_PREEMPT) != 0 ? SampleCapture.SwitchListener.OUT_PREEMPTED
+                        : SampleCapture.SwitchListener.OUT_BLOCKED;
+                switches.switched(buffer.getInt(offset + 12), kind, buffer.getLong(offset + 16));
             }
         } else if (type == PerfRecords.RECORD_COMM && names != null && length >= 16) {
             int tid = buffer.getInt(offset + 12);

@@ -121,8 +121,18 @@ public interface SampleCapture extends AutoCloseable {
 
     /** Told which threads ran: each time one is switched onto or off a CPU, and when such news was lost. */
     interface SwitchListener {
-        /** Thread {@code tid} was switched onto or off a CPU. */
-        void switched(int tid);
+        /** Switched onto a CPU. */
+        int IN = 0;
+        /** Switched off a CPU while still runnable: preempted, it waits for a CPU again. */
+        int OUT_PREEMPTED = 1;
+        /** Switched off a CPU to wait (a system call that blocks, a page fault, its end). */
+        int OUT_BLOCKED = 2;
+
+        /**
+         * Thread {@code tid} was switched onto or off a CPU ({@link #IN}, {@link #OUT_PREEMPTED},
+         * {@link #OUT_BLOCKED}) at {@code time} (the capture's clock, {@code CLOCK_MONOTONIC}).
+         */
+        void switched(int tid, int kind, long time);
 
         /** Records were lost (a full ring buffer): any thread may have run. */
         void lost();

@@ -19,6 +19,11 @@ final class RunEvidence {
         this.switches = capture != null && capture.reportsSwitches();
     }
 
+    /** Whether the capture reports every switch onto and off a CPU (per-CPU rings). */
+    boolean reportsSwitches() {
+        return switches;
+    }
+
     /** Whether the evidence says {@code t} has not run since its kept stack was walked. */
     boolean unmoved(WallThread t) {
         if (runTimes) {

@@ -4,6 +4,7 @@ import io.mixflame.capture.CapturedThread;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
 import java.util.ArrayDeque;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -12,7 +13,7 @@ import java.util.function.Consumer;
  * tick), and each thread sampled or switched onto or off a CPU marked as moved. The feed's consumer and the capture's
  * switch listener: a class rather than lambdas, which the JVM spins at start-up. On the sampler thread only.
  */
-final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchListener {
+final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchListener, BooleanSupplier {
     /**
      * Copies kept at once: only those of the last two intervals stand for a tick, and the CPUs take a few samples each
      * per interval.
@@ -26,6 +27,8 @@ final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchL
     private int copiesMade;
     /** Switch records were lost: every thread may have run. */
     private boolean switchesLost;
+    /** Where switches and samples are kept in for the ledger; null without it. */
+    private SwitchEvents events;
 
     RunningSamples(WallThreads threads, long intervalNanos) {
         this.threads = threads;
@@ -41,6 +44,9 @@ final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchL
         }
         // Moved, even when no copy is left to keep its stack in: its kept stack of a blocked call no longer stands.
         t.moved = true;
+        if (events != null) {
+            events.add(s.tid, SwitchEvents.SAMPLE, s.time);
+        }
         if (t.latestCpu == null) {
             t.latestCpu = freeCopies.poll();
             if (t.latestCpu == null) {
@@ -53,14 +59,34 @@ final class RunningSamples implements Consumer<RawSample>, SampleCapture.SwitchL
         }
         s.copyTo(t.latestCpu);
         t.latestCpuTime = System.nanoTime();
+        t.latestCpuTaken = s.time;
     }
 
     @Override
-    public void switched(int tid) {
+    public void switched(int tid, int kind, long time) {
         WallThread t = threads.get(tid);
         if (t != null) {
             t.moved = true;
+            if (events != null) {
+                events.add(tid, kind, time);
+            }
         }
+    }
+
+    /** The events kept for the ledger, or null. */
+    SwitchEvents events() {
+        return events;
+    }
+
+    /** Keeps the switches and the samples' times in {@code events} from now on, for the ledger. */
+    void recordEvents(SwitchEvents events) {
+        this.events = events;
+    }
+
+    /** Whether the drain may hand over another record: the events have room (always, without them). */
+    @Override
+    public boolean getAsBoolean() {
+        return events == null || events.hasRoom();
     }
 
     @Override

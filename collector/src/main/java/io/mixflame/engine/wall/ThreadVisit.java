@@ -20,6 +20,8 @@ final class ThreadVisit {
     private final RunEvidence evidence;
     private final EnumSet<ThreadState> states;
     private final WallCosts costs;
+    /** Where a running thread's kept stack is labelled. */
+    private Frame[] scratch = new Frame[64];
 
     /** @param states the states whose samples are kept */
     ThreadVisit(SampleEmitter emitter, BlockedThreadCapture blocked, RunningSamples running, RunEvidence evidence,
@@ -68,14 +70,13 @@ final class ThreadVisit {
 
     /** A running thread: its latest cpu sample's stack, when fresh, under {@code [running]}. */
     private void addRunning(WallThread t, long now, long at, long intervals) {
+        if (running.fresh(t, now)) {
+            addSampled(t, intervals, at);
+            return;
+        }
         int depth;
         Frame[] frames;
-        if (running.fresh(t, now)) {
-            depth = emitter.build(t.latestCpu);
-            frames = emitter.frames();
-            frames = Arrays.copyOf(frames, Math.max(frames.length, depth + 1));
-            frames[depth++] = ThreadState.RUNNING.frame();
-        } else {
+        {
             frames = emitter.threadRoots()
                     ? new Frame[] {emitter.threadFrame(t.tid), ThreadState.RUNNING.frame()}
                     : new Frame[] {ThreadState.RUNNING.frame()};
@@ -86,13 +87,51 @@ final class ThreadVisit {
         emitter.add(emitter.frames(), depth, intervals, at);
     }
 
+    /**
+     * Adds {@code intervals} of a running thread under its latest cpu sample's stack, then {@code [running]}: the
+     * stack built once per sample, and built again only when a newer sample came.
+     */
+    void addSampled(WallThread t, long intervals, long at) {
+        if (t.runFrames == null || t.runFramesOf != t.latestCpuTime) {
+            int depth = emitter.build(t.latestCpu);
+            Frame[] frames = emitter.frames();
+            if (t.runFrames == null || t.runFrames.length < depth + 1) {
+                t.runFrames = new Frame[Math.max(depth + 1, 32)];
+            }
+            System.arraycopy(frames, 0, t.runFrames, 0, depth);
+            t.runFrames[depth++] = ThreadState.RUNNING.frame();
+            t.runDepth = depth;
+            t.runFramesOf = t.latestCpuTime;
+        }
+        t.lastLine = null;
+        // Labelled in a copy: the labels may write past the stack, and the built stack is kept for the next ticks.
+        int depth = t.runDepth;
+        if (scratch.length < depth + 1) {
+            scratch = new Frame[depth + 32];
+        }
+        System.arraycopy(t.runFrames, 0, scratch, 0, depth);
+        depth = emitter.label(t.tid, System.nanoTime(), scratch, depth);
+        emitter.add(emitter.frames(), depth, intervals, at);
+    }
+
     /** A blocked thread whose stack may have changed: walked, and the stack kept for the visits while it stays. */
     private void walkBlocked(WallThread t, String line, ThreadState state, long now, long at, long intervals) {
+        if (keepBlocked(t, line, state, now)) {
+            emitter.add(t.lastFrames, t.lastDepth, intervals, at);
+        }
+    }
+
+    /**
+     * Walks a blocked thread and keeps its stack, with its labels at {@code now}, for as long as it stays in the
+     * wait; false when it could not be walked (nothing kept).
+     */
+    boolean keepBlocked(WallThread t, String line, ThreadState state, long now) {
         try {
             int depth = emitter.buildBlocked(t.tid, blocked, state.frame());
             if (depth < 0) {
                 t.lastLine = null;
-                return;
+                t.lastFrames = null;
+                return false;
             }
             costs.walked();
             t.lastTimeRunning = evidence.timeRunning(t.tid);
@@ -101,9 +140,11 @@ final class ThreadVisit {
             t.lastFrames = Arrays.copyOf(emitter.frames(), depth);
             t.lastDepth = depth;
             t.lastLine = line;
-            emitter.add(t.lastFrames, depth, intervals, at);
+            return true;
         } catch (IOException ex) {
             t.lastLine = null;
+            t.lastFrames = null;
+            return false;
         }
     }
 }

@@ -17,6 +17,10 @@ final class WallCosts {
     private volatile long stoppedNanos;
     private volatile long cpuNanos;
     private long ticks;
+    /** The sampler's passes that counted ticks from switch records; 0 where it visits at each tick. */
+    private long passes;
+    private long lostPasses;
+    private volatile String captureNote;
     /** Ticks whose visits ran out before every thread that needed one had it. */
     private long partialTicks;
     /** The most intervals one sample stood for because its thread waited for a visit. */
@@ -37,6 +41,23 @@ final class WallCosts {
 
     void ticked() {
         ticks++;
+    }
+
+    /** A pass of the sampler counted {@code ticks} grid points from the kernel's switch records. */
+    void accounted(long ticks) {
+        this.ticks += ticks;
+        passes++;
+    }
+
+    /** A pass found records lost (full rings): the grid points since the pass before are not counted. */
+    void recordsLost() {
+        passes++;
+        lostPasses++;
+    }
+
+    /** What the running threads' capture says of itself (its rings), for the note. */
+    void capture(String description) {
+        captureNote = description;
     }
 
     /** A tick visited some of the threads that moved, the rest left to the next ticks. */
@@ -71,8 +92,15 @@ final class WallCosts {
         double elapsed = Math.max(1, end - startNanos);
         long since = tickingSince;
         long asked = intervalNanos == 0 || since == 0 ? 0 : (end - since) / intervalNanos;
-        notes.add(ticks + " of " + asked + " wall-clock ticks, " + walks + " blocked stacks walked, " + reused
+        String counted = passes == 0 ? "" : " (counted from the kernel's switch records, at " + passes
+                + " passes of the sampler" + (lostPasses == 0 ? "" : ", " + lostPasses
+                + " of which found records lost, the ticks since the pass before not counted") + ")";
+        notes.add(ticks + " of " + asked + " wall-clock ticks" + counted + ", " + walks + " blocked stacks walked, " + reused
                 + " reused unchanged" + (cpuNanos == 0 ? "" : ", sampler " + CostNotes.ofOneCore(cpuNanos, elapsed)));
+        String c = captureNote;
+        if (c != null) {
+            notes.add(c);
+        }
         if (partialTicks > 0) {
             notes.add(partialTicks + " ticks visited some of the threads that moved (at most "
                     + WallTick.MAX_VISITS_PER_TICK + " a tick), the rest at the next ticks: a sample stood for up to "

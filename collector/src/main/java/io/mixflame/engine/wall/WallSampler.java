@@ -36,6 +36,10 @@ final class WallSampler implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(WallSampler.class);
     /** How often the thread count is looked at, once the threads were listed ({@link ThreadListingWatch}). */
     private static final long THREAD_POLL_NANOS = 100_000_000L;
+    /** Events sorted at once: a pass's switches and samples, or a part of them after a long stall. */
+    private static final int SWITCH_EVENTS = 8192;
+    /** Batches of events a pass drains at most, the rest left in the rings for the next. */
+    private static final int MAX_BATCHES = 64;
 
     private final long pid;
     private final PerfSyscalls syscalls;
@@ -100,9 +104,8 @@ final class WallSampler implements Runnable {
         SampleEmitter emitter = new SampleEmitter(stacks, target, settings.threadRoots(), settings.intervalNanos(),
                 growth, labels);
         RunEvidence evidence = new RunEvidence(opened);
-        WallTick tick = new WallTick(threads, latest, evidence,
-                new ThreadVisit(emitter, blocked, latest, evidence, states, costs), emitter, settings.intervalNanos(),
-                costs);
+        ThreadVisit visit = new ThreadVisit(emitter, blocked, latest, evidence, states, costs);
+        WallTick tick = new WallTick(threads, latest, evidence, visit, emitter, settings.intervalNanos(), costs);
         ThreadListingWatch listing = new ThreadListingWatch(System.nanoTime() - ThreadListingWatch.FULL_LISTING_NANOS);
         long lastPoll = 0;
         PerfFeed.shortSlice();
@@ -113,6 +116,13 @@ final class WallSampler implements Runnable {
         long tickingSince = System.nanoTime();
         costs.ticking(tickingSince);
         long deadline = tickingSince + interval;
+        // Where the capture reports every switch with its time, ticks are counted from those records, however late
+        // this thread runs; else each tick visits the threads that moved.
+        SwitchLedger ledger = null;
+        if (opened != null && evidence.reportsSwitches()) {
+            ledger = new SwitchLedger(threads, latest, visit, emitter, states, costs, interval, tickingSince);
+            latest.recordEvents(new SwitchEvents(SWITCH_EVENTS));
+        }
         try {
             while (running) {
                 long wait = deadline - System.nanoTime();
@@ -124,14 +134,24 @@ final class WallSampler implements Runnable {
                 long due = deadline;
                 // Deadlines already passed are not made up for: the late tick counts their intervals.
                 deadline += (-wait / interval + 1) * interval;
-                if (feed != null) {
-                    feed.drain();
-                    feed.grow();
-                }
+                // Listed before the drain: a thread missing from the listing ended before it, so its last switch
+                // is among the records drained next, and counted before the thread is forgotten.
+                int[] listed = null;
                 if (now - lastPoll >= THREAD_POLL_NANOS
                         && (listing.stale(now) || listing.changed(threadSource.count()))) {
+                    listed = threadSource.list();
+                }
+                if (ledger != null) {
+                    drainInto(ledger, feed, latest);
+                } else if (feed != null) {
+                    feed.drain();
+                }
+                if (feed != null) {
+                    feed.grow();
+                }
+                if (listed != null) {
                     // Listed once for both the /proc readers and the perf events.
-                    Set<Integer> all = threads.refresh(threadSource.list(), samplerTid, emitter, latest);
+                    Set<Integer> all = threads.refresh(listed, samplerTid, emitter, latest, ledger);
                     if (all != null) {
                         listing.listed(System.nanoTime(), all.size());
                     }
@@ -141,13 +161,45 @@ final class WallSampler implements Runnable {
                     stacks.retryProvisionalNames();
                     lastPoll = now;
                 }
-                tick.tick(now, due, weights.next(now));
+                if (ledger != null) {
+                    // A quarter of the interval for visits, from when the pass began: a pass that woke late still
+                    // reads the waits it found.
+                    ledger.pass(now, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
+                } else {
+                    tick.tick(now, due, weights.next(now));
+                }
+            }
+            if (ledger != null) {
+                long end = System.nanoTime();
+                drainInto(ledger, feed, latest);
+                ledger.pass(end, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
             }
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());
         } finally {
             costs.stopped(System.nanoTime(), cpuClock.nanos());
+            if (opened != null) {
+                costs.capture(opened.describe());
+            }
+            if (ledger != null) {
+                ledger.flushAll();
+            }
             threads.clear(emitter);
+        }
+    }
+
+    /**
+     * Drains the capture into the ledger: the events in time order, a bounded batch at a time (the rest waiting in
+     * the rings), for at most {@link #MAX_BATCHES} batches a pass.
+     */
+    private static void drainInto(SwitchLedger ledger, PerfFeed feed, RunningSamples latest) {
+        for (int i = 0; i < MAX_BATCHES; i++) {
+            feed.drain(latest);
+            boolean full = !latest.getAsBoolean();
+            ledger.apply(latest.events());
+            if (!full) {
+                return;
+            }
         }
     }
 

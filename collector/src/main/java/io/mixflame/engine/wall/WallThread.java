@@ -27,6 +27,24 @@ final class WallThread {
     long owed;
     /** Whether it was switched onto or off a CPU, or sampled, since it was last visited (per-CPU capture). */
     boolean moved = true;
+    /** When its latest cpu sample was taken, on the capture's clock. */
+    long latestCpuTaken;
+    /** The stack built from the latest cpu sample, with {@code [running]}, and which sample it was built from. */
+    Frame[] runFrames;
+    int runDepth;
+    long runFramesOf = -1;
+
+    // Where the capture reports switches ({@link SwitchLedger}): its state since when, and ticks counted not added.
+    byte state = SwitchLedger.UNKNOWN;
+    long since;
+    /** When it last woke: a cpu sample taken since is of this run. */
+    long runSince;
+    long runPending;
+    long blockPending;
+    /** Whether its present wait was read from {@code /proc} (its stack kept, or its state not one kept). */
+    boolean blockSeen;
+    /** The state its present wait was read as, once read (null: not read, or the thread ended). */
+    ThreadState waitState;
 
     WallThread(int tid, SyscallLineReader reader) {
         this.tid = tid;

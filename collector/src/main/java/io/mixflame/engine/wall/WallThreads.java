@@ -57,11 +57,13 @@ final class WallThreads {
 
     /**
      * Follows the listed threads {@code tids}, but {@code samplerTid}, and forgets those not listed: their held-back
-     * samples added through {@code emitter}, their descriptor and stack copy given back.
+     * samples added through {@code emitter} (or the {@code ledger}'s, where it counts), their descriptor and stack
+     * copy given back.
      *
      * @return every thread listed, or null when the list could not be read (nothing changes then)
      */
-    Set<Integer> refresh(int[] tids, int samplerTid, SampleEmitter emitter, RunningSamples running) {
+    Set<Integer> refresh(int[] tids, int samplerTid, SampleEmitter emitter, RunningSamples running,
+                         SwitchLedger ledger) {
         if (tids.length == 0) {
             return null;
         }
@@ -75,7 +77,11 @@ final class WallThreads {
             Map.Entry<Integer, WallThread> e = it.next();
             if (!alive.contains(e.getKey())) {
                 WallThread t = e.getValue();
-                t.flush(emitter);
+                if (ledger != null) {
+                    ledger.flush(t);
+                } else {
+                    t.flush(emitter);
+                }
                 openReaders -= t.reader.open() ? 1 : 0;
                 t.reader.close();
                 running.release(t);
@@ -89,6 +95,10 @@ final class WallThreads {
                             readScratch);
                     openReaders += reader.open() ? 1 : 0;
                     threads.put(tid, new WallThread(tid, reader));
+                    if (emitter.threadRoots()) {
+                        // Named while it lives: its samples may be added after it ended, when its name is gone.
+                        emitter.threadFrame(tid);
+                    }
                 } catch (IOException e) {
                     // ended meanwhile
                 }

@@ -125,8 +125,13 @@ class PerCpuPerfCaptureTest {
 
         /** A switch record of thread {@code tid} of process {@code pid}, with the sample_id that carries them. */
         void switchRecord(int cpu, int pid, int tid) {
+            switchRecord(cpu, pid, tid, 1 << 13, 123);
+        }
+
+        /** A switch record with the kernel's misc bits ({@code 1 << 13} out, {@code 1 << 14} preempted) at {@code time}. */
+        void switchRecord(int cpu, int pid, int tid, int misc, long time) {
             ByteBuffer b = ByteBuffer.allocate(24).order(ByteOrder.nativeOrder());
-            b.putInt(14).putShort((short) (1 << 13)).putShort((short) 24).putInt(pid).putInt(tid).putLong(123);
+            b.putInt(14).putShort((short) misc).putShort((short) 24).putInt(pid).putInt(tid).putLong(time);
             write(ringOfCpu(cpu), b.array());
         }
 
@@ -325,8 +330,8 @@ class PerCpuPerfCaptureTest {
         PerCpuPerfCapture capture = capture(4096, 64, 100, 101);
         assertThat(capture.onThreadSwitched(new SampleCapture.SwitchListener() {
             @Override
-            public void switched(int tid) {
-                told.add("switched " + tid);
+            public void switched(int tid, int kind, long time) {
+                told.add("switched " + tid + " " + kind + " at " + time);
             }
 
             @Override
@@ -341,12 +346,15 @@ class PerCpuPerfCaptureTest {
         assertThat(FakeKernel.flags(kernel.attrs.get(14)) & (1L << 26)).as("the profiler's own threads' events")
                 .isZero();
 
-        kernel.switchRecord(0, 1, 100);
+        kernel.switchRecord(0, 1, 100, 0, 1_000);                   // onto the CPU
+        kernel.switchRecord(0, 1, 100, (1 << 13) | (1 << 14), 2_000); // off it, preempted
+        kernel.switchRecord(0, 1, 100, 1 << 13, 3_000);              // off it to wait
         kernel.switchRecord(1, 4242, 4243); // a process the JVM forked
         kernel.sample(1, 100, 16 * KIB);
         kernel.lostRecord(0, 2);
         assertThat(capture.drain(this::deliver)).isEqualTo(1);
-        assertThat(told).containsExactlyInAnyOrder("switched 100", "lost");
+        assertThat(told).containsExactlyInAnyOrder("switched 100 0 at 1000", "switched 100 1 at 2000",
+                "switched 100 2 at 3000", "lost");
         capture.close();
     }
 

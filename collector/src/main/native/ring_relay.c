@@ -1,0 +1,247 @@
+/*
+ * The perf rings' relay (Linux): a native thread that moves the records the kernel writes into the per-CPU perf rings
+ * on to larger rings of ordinary memory, which the profiler's Java threads read at their pace. Java threads stop at
+ * every safepoint, and on a machine with many more runnable threads than cores the JVM takes seconds to reach one;
+ * this thread belongs to no JVM, does a copy of what is new every few milliseconds, and so gets a core soon after each
+ * wake-up. The kernel's rings are locked memory, which the user's allowance makes small; the relay's are not.
+ *
+ * Both sides use perf's own layout (a metadata page with data_head, data_tail, data_offset and data_size, then the
+ * data), so the reader reads a relay ring as it would read the kernel's. Records are moved whole, in order; a relay
+ * ring that is full takes no more, and the kernel's ring then fills and the kernel counts what it could not write as
+ * lost, as it would without the relay. Pages of a relay ring that the reader has consumed are given back to the
+ * system when a megabyte of them has gathered, so that its resident size follows what waits in it, not its length.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define DATA_HEAD 1024
+#define DATA_TAIL 1032
+#define DATA_OFFSET 1040
+#define DATA_SIZE 1048
+#define HEADER_BYTES 8
+#define RELEASE_BYTES (1u << 20)
+
+struct relay_ring {
+    char *source;
+    uint64_t source_size;
+    char *source_data;
+    char *target;
+    uint64_t target_size;
+    char *target_data;
+    /* Up to where the target's consumed pages were given back, counted like its tail. */
+    uint64_t released;
+};
+
+struct relay {
+    pthread_t thread;
+    volatile int stop;
+    int started;
+    int count;
+    uint64_t page;
+    uint64_t period_nanos;
+    uint64_t moved;
+    uint64_t full;
+    struct relay_ring rings[];
+};
+
+static void copy_out(const char *data, uint64_t size, uint64_t at, char *to, uint64_t length) {
+    uint64_t offset = at & (size - 1);
+    uint64_t first = size - offset < length ? size - offset : length;
+    memcpy(to, data + offset, first);
+    memcpy(to + first, data, length - first);
+}
+
+static void copy_in(char *data, uint64_t size, uint64_t at, const char *from, uint64_t length) {
+    uint64_t offset = at & (size - 1);
+    uint64_t first = size - offset < length ? size - offset : length;
+    memcpy(data + offset, from, first);
+    memcpy(data, from + first, length - first);
+}
+
+/*
+ * Gives back the target's pages that lie wholly below the reader's tail, a megabyte or more at a time: only those
+ * whose place in the ring no live record holds (a position below head minus the ring's size is now written over).
+ */
+static void release_consumed(struct relay_ring *r, uint64_t page, uint64_t tail, uint64_t head) {
+    uint64_t from = (r->released + page - 1) & ~(page - 1);
+    uint64_t overwritten = head > r->target_size ? head - r->target_size : 0;
+    if (from < overwritten) {
+        from = (overwritten + page - 1) & ~(page - 1);
+    }
+    uint64_t to = tail & ~(page - 1);
+    if (to <= from || to - from < RELEASE_BYTES) {
+        return;
+    }
+    for (uint64_t at = from; at < to;) {
+        uint64_t offset = at & (r->target_size - 1);
+        uint64_t length = r->target_size - offset < to - at ? r->target_size - offset : to - at;
+        madvise(r->target_data + offset, length, MADV_DONTNEED);
+        at += length;
+    }
+    r->released = to;
+}
+
+/* Moves the complete records of one ring; the number moved. */
+static uint64_t relay_one(struct relay *relay, struct relay_ring *r) {
+    uint64_t head = __atomic_load_n((uint64_t *) (r->source + DATA_HEAD), __ATOMIC_ACQUIRE);
+    uint64_t tail = *(uint64_t *) (r->source + DATA_TAIL);
+    uint64_t target_head = *(uint64_t *) (r->target + DATA_HEAD);
+    uint64_t target_tail = __atomic_load_n((uint64_t *) (r->target + DATA_TAIL), __ATOMIC_ACQUIRE);
+    release_consumed(r, relay->page, target_tail, target_head);
+    uint64_t moved = 0;
+    while (tail < head) {
+        char header[HEADER_BYTES];
+        copy_out(r->source_data, r->source_size, tail, header, HEADER_BYTES);
+        uint16_t length;
+        memcpy(&length, header + 6, sizeof length);
+        if (length < HEADER_BYTES || tail + length > head) {
+            tail = head; /* a torn or corrupt record: skipped with all written so far */
+            break;
+        }
+        if (target_head + length - target_tail > r->target_size) {
+            __atomic_fetch_add(&relay->full, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        uint64_t offset = tail & (r->source_size - 1);
+        if (offset + length <= r->source_size) {
+            copy_in(r->target_data, r->target_size, target_head, r->source_data + offset, length);
+        } else {
+            char record[65536];
+            copy_out(r->source_data, r->source_size, tail, record, length);
+            copy_in(r->target_data, r->target_size, target_head, record, length);
+        }
+        tail += length;
+        target_head += length;
+        moved++;
+    }
+    __atomic_store_n((uint64_t *) (r->target + DATA_HEAD), target_head, __ATOMIC_RELEASE);
+    __atomic_store_n((uint64_t *) (r->source + DATA_TAIL), tail, __ATOMIC_RELEASE);
+    return moved;
+}
+
+static void *run(void *argument) {
+    struct relay *relay = argument;
+    struct timespec pause = {(time_t) (relay->period_nanos / 1000000000ULL),
+                             (long) (relay->period_nanos % 1000000000ULL)};
+    while (!__atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE)) {
+        uint64_t moved = 0;
+        for (int i = 0; i < relay->count; i++) {
+            moved += relay_one(relay, &relay->rings[i]);
+        }
+        __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
+        nanosleep(&pause, NULL);
+    }
+    /* What is left moves once more, so that a stop loses nothing the relay rings have room for. */
+    for (int i = 0; i < relay->count; i++) {
+        relay_one(relay, &relay->rings[i]);
+    }
+    return NULL;
+}
+
+static void unmap_targets(struct relay *relay) {
+    for (int i = 0; i < relay->count; i++) {
+        if (relay->rings[i].target != NULL) {
+            munmap(relay->rings[i].target, relay->page + relay->rings[i].target_size);
+        }
+    }
+}
+
+/*
+ * Starts a relay of `count` perf rings, ring i mapped at sources[i] with source_sizes[i] data bytes after a metadata
+ * page of `page` bytes, each onto a ring of `target_size` data bytes (a power of two) of ordinary memory, every
+ * `period_nanos`. Returns the relay's handle, or -errno.
+ */
+EXPORT int64_t mixflame_relay_start(int count, const int64_t *sources, const int64_t *source_sizes, int64_t page,
+                                    int64_t target_size, int64_t period_nanos) {
+    if (count <= 0 || page <= 0 || (page & (page - 1)) != 0 || target_size < page
+            || (target_size & (target_size - 1)) != 0 || period_nanos <= 0) {
+        return -EINVAL;
+    }
+    struct relay *relay = calloc(1, sizeof(struct relay) + (size_t) count * sizeof(struct relay_ring));
+    if (relay == NULL) {
+        return -ENOMEM;
+    }
+    relay->count = count;
+    relay->page = (uint64_t) page;
+    relay->period_nanos = (uint64_t) period_nanos;
+    for (int i = 0; i < count; i++) {
+        struct relay_ring *r = &relay->rings[i];
+        r->source = (char *) (uintptr_t) sources[i];
+        r->source_size = (uint64_t) source_sizes[i];
+        uint64_t offset = *(uint64_t *) (r->source + DATA_OFFSET);
+        r->source_data = r->source + (offset != 0 ? offset : (uint64_t) page);
+        void *memory = mmap(NULL, (size_t) (page + target_size), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (memory == MAP_FAILED || r->source_size == 0 || (r->source_size & (r->source_size - 1)) != 0) {
+            int error = memory == MAP_FAILED ? errno : EINVAL;
+            if (memory != MAP_FAILED) {
+                munmap(memory, (size_t) (page + target_size));
+            }
+            unmap_targets(relay);
+            free(relay);
+            return -error;
+        }
+        r->target = memory;
+        r->target_size = (uint64_t) target_size;
+        r->target_data = r->target + page;
+        *(uint64_t *) (r->target + DATA_OFFSET) = (uint64_t) page;
+        *(uint64_t *) (r->target + DATA_SIZE) = (uint64_t) target_size;
+    }
+    /* The relay takes no signal: the profiler's timer signals and the application's go to threads that run code. */
+    sigset_t all;
+    sigset_t before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &before);
+    int error = pthread_create(&relay->thread, NULL, run, relay);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (error != 0) {
+        unmap_targets(relay);
+        free(relay);
+        return -error;
+    }
+    relay->started = 1;
+    return (int64_t) (uintptr_t) relay;
+}
+
+/* The metadata page of relay ring i, in perf's layout. */
+EXPORT int64_t mixflame_relay_ring(int64_t handle, int i) {
+    struct relay *relay = (struct relay *) (uintptr_t) handle;
+    return i < 0 || i >= relay->count ? 0 : (int64_t) (uintptr_t) relay->rings[i].target;
+}
+
+/* Records moved so far, and (second) the times a relay ring was found full. */
+EXPORT int64_t mixflame_relay_count(int64_t handle, int which) {
+    struct relay *relay = (struct relay *) (uintptr_t) handle;
+    return (int64_t) __atomic_load_n(which == 0 ? &relay->moved : &relay->full, __ATOMIC_RELAXED);
+}
+
+/* Stops the relay's thread, once it moved what it could; the relay rings stay mapped until freed. */
+EXPORT int mixflame_relay_stop(int64_t handle) {
+    struct relay *relay = (struct relay *) (uintptr_t) handle;
+    if (!relay->started) {
+        return 0;
+    }
+    __atomic_store_n(&relay->stop, 1, __ATOMIC_RELEASE);
+    int error = pthread_join(relay->thread, NULL);
+    relay->started = 0;
+    return -error;
+}
+
+/* Unmaps the relay rings and frees the relay, which must have stopped. */
+EXPORT int mixflame_relay_free(int64_t handle) {
+    struct relay *relay = (struct relay *) (uintptr_t) handle;
+    if (relay->started) {
+        return -EBUSY;
+    }
+    unmap_targets(relay);
+    free(relay);
+    return 0;
+}
