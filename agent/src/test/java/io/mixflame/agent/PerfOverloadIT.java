@@ -29,6 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class PerfOverloadIT {
     private static final long INTERVAL_NANOS = 10_000_000L;
+    /** How far a running share may differ from the threads' own timing of their waits at the waits' edges. */
+    private static final double WAIT_EDGES = 0.04;
 
     @TempDir
     Path dir;
@@ -92,11 +94,14 @@ class PerfOverloadIT {
     }
 
     /**
-     * The wall clock at 20 ms of a pool of 400 workers that each run 2 ms (by the clock, runnable or running) and
-     * sleep 5 ms: they want about 114 cores, and the sampler's thread gets a core a few hundredths of the time. At
-     * least 90% of the ticks asked are taken, each worker is counted at about every tick it lived, and the share of
-     * its ticks counted running (on a CPU or waiting for one) is the share of its life its schedstat counted so,
-     * within the ticks the profile missed and chance.
+     * The wall clock at 20 ms of a pool of 400 workers that each run 2 ms (by the clock, running or waiting for a
+     * core) and sleep 5 ms: they want about 114 cores, and the sampler's thread gets a core a few hundredths of the
+     * time, seconds apart when the JVM stops for a safepoint. At least 90% of the ticks asked are taken; each worker
+     * is counted at about every tick it lived (at least 90%); and the share of its ticks that are not in a wait is the
+     * share of its life it spent outside its waits (the start's latch, its sleeps), as it timed them from call to
+     * return, within the ticks the profile missed and chance. A wait lasts, for the kernel's switch records, until the
+     * thread is back on a core: the time a woken thread waits for one counts with its wait, as the thread's own
+     * clock counts it.
      */
     @ParameterizedTest
     @MethodSource("wallRuns")
@@ -115,15 +120,16 @@ class PerfOverloadIT {
         System.out.println(text.lines().filter(l -> l.startsWith("# note")).toList());
         assertThat((double) taken).as("ticks taken of %d asked", asked).isGreaterThanOrEqualTo(0.9 * asked);
 
-        // The truth: each worker's life, and of it the time on a CPU or waiting for one.
-        Matcher life = Pattern.compile("(?m)^life service-pool-worker-\\d+ (\\d+) (\\d+) (\\d+)$")
+        // The truth: each worker's life, and of it the time outside its waits.
+        Matcher life = Pattern.compile("(?m)^life service-pool-worker-\\d+ (\\d+) \\d+ \\d+ (\\d+)$")
                 .matcher(run.stdout());
         double lived = 0;
         double runnable = 0;
         int counted = 0;
         while (life.find()) {
-            lived += Long.parseLong(life.group(1));
-            runnable += Long.parseLong(life.group(2)) + Long.parseLong(life.group(3));
+            long of = Long.parseLong(life.group(1));
+            lived += of;
+            runnable += of - Long.parseLong(life.group(2));
             counted++;
         }
         assertThat(counted).as("workers that reported their life").isEqualTo(workers);
@@ -137,15 +143,22 @@ class PerfOverloadIT {
             }
         }
         double expected = lived / interval;
-        System.out.printf("workers: %d samples of %.0f ticks lived, %.4f running against %.4f by schedstat%n", all,
+        System.out.printf("workers: %d samples of %.0f ticks lived, %.4f running against %.4f outside waits%n", all,
                 expected, (double) running / all, runnable / lived);
+        // A thread lives a little beyond what it times of its life: its start in the JVM before its code runs, and
+        // its end after.
         assertThat((double) all).as("the workers' samples against the ticks they lived").isBetween(0.9 * expected,
-                1.02 * expected);
-        // Ticks the profile missed (a worker followed after it started, up to 100 ms of its life) could each have
-        // been of either state: they bound the share's error, beside chance.
+                1.05 * expected);
+        // Ticks the profile missed (a worker followed after it started) could each have been of either state: they
+        // bound the share's error, beside chance (each span of a state counts the grid points in it, one more or
+        // one fewer than its length by where it falls, as a sample would). The two clocks also part at the edges
+        // of a wait, each way, and no program can time that: the JVM blocks its threads outside their waits (at
+        // each safepoint, which takes long to reach with 400 runnable threads) where the thread's clock runs on,
+        // and a thread preempted on its way back from a wait is running for the kernel while its clock still
+        // times the wait. Up to 4 points for those (1 to 2 in our runs).
         double share = runnable / lived;
         double missed = Math.max(0, expected - all) / expected;
-        double margin = missed + 4 * Math.sqrt(share * (1 - share) / all);
+        double margin = missed + 4 * Math.sqrt(share * (1 - share) / all) + WAIT_EDGES;
         assertThat((double) running / all).as("the workers' running share (margin %.4f)", margin)
                 .isCloseTo(share, within(margin));
     }
