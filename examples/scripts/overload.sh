@@ -4,8 +4,8 @@
 # 20 ms (wall) as the user given (default: the caller). Prints a Markdown table: samples, lost and dropped,
 # [unknown], the workers with CPU of 3 intervals or more left without a sample, the part of the workers' CPU time
 # (as the kernel counted it) that the samples stand for, mixflame's walk lag and rings, and the wall clock's ticks
-# (mixflame's note: ticks taken of those asked; async-profiler's: its samples of the workers against every worker at
-# every tick).
+# (mixflame's note: ticks taken of those asked; for both, the samples of the workers against every worker at every
+# tick).
 #
 # Usage, after `mvn -q -DskipTests package` (which compiles the test programs too):
 #   examples/scripts/overload.sh [USER] [JAVA_HOME]
@@ -34,6 +34,8 @@ row() {
     END { for (w in cpu) if (cpu[w] >= 30000000 && !(w in named)) unnamed++
           # async-profiler counts a wall sample once: its share of every worker at every tick of the 12 s.
           if (label ~ /async-profiler wall/) ticks = sprintf("%.1f%% of %d workers x 600", ws * 100 / (workers * 600), workers)
+          # mixflame: the ticks its note counted, and the same share of every worker at every tick.
+          if (label ~ /mixflame wall/) ticks = sprintf("%s; %.1f%% of %d workers x 600", ticks, ws * 100 / (workers * 600), workers)
           printf "| %d× (%d workers) | %s | %d | %s | %d | %d | %s | %s | %s | %s |\n", times, workers, label, all,
             ld == "" ? "–" : ld, unknown, unnamed, label ~ /wall/ || total == 0 ? "–" : sprintf("%.2f", ws * 1e7 / total), lag == "" ? "–" : lag,
             rings == "" ? "–" : rings, ticks == "" ? "–" : ticks }' "$out.collapsed"

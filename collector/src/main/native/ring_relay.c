@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,6 +39,8 @@ struct relay_ring {
     char *target_data;
     /* Up to where the target's consumed pages were given back, counted like its tail. */
     uint64_t released;
+    /* Held while moving: the relay thread and a reader that asks for what is new now (mixflame_relay_flush). */
+    int busy;
 };
 
 struct relay {
@@ -127,6 +130,16 @@ static uint64_t relay_one(struct relay *relay, struct relay_ring *r) {
     return moved;
 }
 
+/* Moves one ring's records under its lock, so that the relay thread and a flush never move the same records. */
+static uint64_t relay_locked(struct relay *relay, struct relay_ring *r) {
+    while (__atomic_exchange_n(&r->busy, 1, __ATOMIC_ACQUIRE) != 0) {
+        sched_yield();
+    }
+    uint64_t moved = relay_one(relay, r);
+    __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
+    return moved;
+}
+
 static void *run(void *argument) {
     struct relay *relay = argument;
     struct timespec pause = {(time_t) (relay->period_nanos / 1000000000ULL),
@@ -134,14 +147,14 @@ static void *run(void *argument) {
     while (!__atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE)) {
         uint64_t moved = 0;
         for (int i = 0; i < relay->count; i++) {
-            moved += relay_one(relay, &relay->rings[i]);
+            moved += relay_locked(relay, &relay->rings[i]);
         }
         __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
         nanosleep(&pause, NULL);
     }
     /* What is left moves once more, so that a stop loses nothing the relay rings have room for. */
     for (int i = 0; i < relay->count; i++) {
-        relay_one(relay, &relay->rings[i]);
+        __atomic_fetch_add(&relay->moved, relay_locked(relay, &relay->rings[i]), __ATOMIC_RELAXED);
     }
     return NULL;
 }
@@ -215,6 +228,20 @@ EXPORT int64_t mixflame_relay_start(int count, const int64_t *sources, const int
 EXPORT int64_t mixflame_relay_ring(int64_t handle, int i) {
     struct relay *relay = (struct relay *) (uintptr_t) handle;
     return i < 0 || i >= relay->count ? 0 : (int64_t) (uintptr_t) relay->rings[i].target;
+}
+
+/*
+ * Moves what is new now, on the caller's thread: a reader that wants the records up to this moment (the wall clock's
+ * threads' states at its tick) need not wait for the relay thread's next wake-up. Returns the records moved.
+ */
+EXPORT int64_t mixflame_relay_flush(int64_t handle) {
+    struct relay *relay = (struct relay *) (uintptr_t) handle;
+    uint64_t moved = 0;
+    for (int i = 0; i < relay->count; i++) {
+        moved += relay_locked(relay, &relay->rings[i]);
+    }
+    __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
+    return (int64_t) moved;
 }
 
 /* Records moved so far, and (second) the times a relay ring was found full. */

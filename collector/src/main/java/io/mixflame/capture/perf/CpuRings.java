@@ -123,14 +123,23 @@ final class CpuRings {
         return fds[index];
     }
 
-    /** Reads every ring's records. */
+    /** Reads every ring's records, up to now (the relay moves what is new first). */
     void drain(PerfRecords records, Consumer<RawSample> into) {
+        flushRelay();
         records.drain(rings, into);
     }
 
     /** Drains every ring into {@code into} while {@code room} says it takes one more; the rest stay in the rings. */
     void drain(PerfRecords records, Consumer<RawSample> into, BooleanSupplier room) {
+        flushRelay();
         records.drain(rings, into, room);
+    }
+
+    private void flushRelay() {
+        RingRelay r = relay;
+        if (r != null) {
+            r.flush();
+        }
     }
 
     /** Unmaps every ring; their descriptors are closed with the capture's other events. */

@@ -92,6 +92,11 @@ final class RingRelay {
         return ringBytes;
     }
 
+    /** Moves what is new now, on the calling thread, rather than at the relay thread's next wake-up. */
+    void flush() {
+        Calls.mixflame_relay_flush(handle);
+    }
+
     /** Records moved so far. */
     long moved() {
         return stopped ? 0 : Calls.mixflame_relay_count(handle, 0);
@@ -126,6 +131,8 @@ final class RingRelay {
         static native long mixflame_relay_ring(long handle, int i);
 
         static native long mixflame_relay_count(long handle, int which);
+
+        static native long mixflame_relay_flush(long handle);
 
         static native int mixflame_relay_stop(long handle);
 

@@ -23,6 +23,10 @@ import java.util.EnumSet;
  * blocked thread is read from {@code /proc} (its system call, then its stack, without stopping it) at the sampler's
  * next pass, once per wait; a wait that ended before that read is counted {@code [blocked]} with no stack.
  *
+ * <p>It counts once the sampler has fallen behind its ticks (most of the last few came late); until then it only
+ * follows each thread's state, and each tick visits the threads that moved ({@link WallTick}), reading a waiting
+ * thread's wait at the tick, which names short waits better than a read at a late pass can.
+ *
  * <p>Records lost (a full ring) leave every state unknown from then: threads are read from {@code /proc} again, and the
  * grid points since the last pass are not counted as ticks. On the sampler thread only.
  */
@@ -44,8 +48,12 @@ final class SwitchLedger {
     private final long origin;
     private final EpochClock clock = new EpochClock();
     private final Frame[] bare = new Frame[2];
+    /** A pass's waits that began since the last grid point, read once those that hold ticks were. */
+    private final WallThread[] freshWaits = new WallThread[WallTick.MAX_VISITS_PER_TICK];
     /** Where the previous pass brought every thread to. */
     private long horizon;
+    /** Whether the ticks are counted here (else the states only followed, the ticks visiting). */
+    private boolean counting;
 
     SwitchLedger(WallThreads threads, RunningSamples running, ThreadVisit visit, SampleEmitter emitter,
                  EnumSet<ThreadState> states, WallCosts costs, long intervalNanos, long origin) {
@@ -80,6 +88,10 @@ final class SwitchLedger {
     }
 
     private void apply(WallThread t, int kind, long time) {
+        if (!counting) {
+            track(t, kind, time);
+            return;
+        }
         if (t.state == UNKNOWN) {
             // Its first record: running from here on (switched on, sampled or preempted), or blocked from here. The
             // time since it was followed is what the record says came before: off a CPU (a wait, or a wait for a
@@ -134,6 +146,48 @@ final class SwitchLedger {
         }
     }
 
+    /** Before it counts: each thread's state followed, and nothing counted or added. */
+    private void track(WallThread t, int kind, long time) {
+        if (time < t.since) {
+            return;
+        }
+        t.since = time;
+        if (kind == SwitchListener.OUT_BLOCKED) {
+            t.state = BLOCKED;
+            t.blockSeen = false;
+        } else if (t.state != RUNNING) {
+            t.state = RUNNING;
+            t.runSince = time;
+        }
+    }
+
+    /** Whether the ledger counts the ticks (the sampler fell behind), rather than only following the states. */
+    boolean counting() {
+        return counting;
+    }
+
+    /**
+     * Counts the ticks from {@code at} on: the sampler has fallen behind its ticks, and visiting threads at each tick
+     * no longer keeps up. Each thread's intervals owed by the ticks so far (not yet visited) are counted in its
+     * present state, from as long before {@code at}; the samples held back are added.
+     */
+    void startCounting(long at) {
+        counting = true;
+        horizon = at;
+        for (WallThread t : threads.order()) {
+            t.flush(emitter);
+            t.runPending = 0;
+            t.blockPending = 0;
+            t.blockSeen = false;
+            long owed = Math.max(0, t.owed);
+            t.owed = 0;
+            t.since = Math.max(origin, at - owed * intervalNanos);
+            if (t.state == RUNNING) {
+                t.runSince = Math.min(t.runSince, t.since);
+            }
+        }
+    }
+
     /**
      * Brings every thread to {@code now} (the capture's clock, read before the drain whose events were applied): the
      * ticks of its state since counted, threads blocked in a wait not yet read visited from {@code /proc} (within the
@@ -151,6 +205,7 @@ final class SwitchLedger {
         horizon = to;
         WallThread[] all = threads.order();
         int visits = 0;
+        int fresh = 0;
         for (WallThread t : all) {
             if (lost) {
                 flush(t);
@@ -174,14 +229,32 @@ final class SwitchLedger {
                 }
             } else {
                 t.blockPending += counted;
-                if (!t.blockSeen && visits < WallTick.MAX_VISITS_PER_TICK && System.nanoTime() - budgetEnd < 0) {
-                    visits++;
-                    readBlocked(t);
-                } else if (t.blockSeen && t.blockPending >= FLUSH_TICKS) {
+                if (!t.blockSeen) {
+                    // Waits that hold ticks are read first: a wait between two grid points counts nothing.
+                    if (t.blockPending > 0) {
+                        if (visits < WallTick.MAX_VISITS_PER_TICK && System.nanoTime() - budgetEnd < 0) {
+                            visits++;
+                            readBlocked(t);
+                        }
+                    } else if (fresh < freshWaits.length) {
+                        freshWaits[fresh++] = t;
+                    }
+                } else if (t.blockPending >= FLUSH_TICKS) {
                     addBlocked(t);
                 }
             }
             t.since = Math.max(t.since, to);
+        }
+        // Then, with what is left of the budget, the waits that began since the last grid point: read now, before
+        // they may end, in case they last past the next one.
+        for (int i = 0; i < fresh; i++) {
+            WallThread t = freshWaits[i];
+            freshWaits[i] = null;
+            if (!t.blockSeen && t.state == BLOCKED && visits < WallTick.MAX_VISITS_PER_TICK
+                    && System.nanoTime() - budgetEnd < 0) {
+                visits++;
+                readBlocked(t);
+            }
         }
     }
 

@@ -20,6 +20,7 @@ final class WallCosts {
     /** The sampler's passes that counted ticks from switch records; 0 where it visits at each tick. */
     private long passes;
     private long lostPasses;
+    private long accountedTicks;
     private volatile String captureNote;
     /** Ticks whose visits ran out before every thread that needed one had it. */
     private long partialTicks;
@@ -46,6 +47,7 @@ final class WallCosts {
     /** A pass of the sampler counted {@code ticks} grid points from the kernel's switch records. */
     void accounted(long ticks) {
         this.ticks += ticks;
+        accountedTicks += ticks;
         passes++;
     }
 
@@ -92,8 +94,8 @@ final class WallCosts {
         double elapsed = Math.max(1, end - startNanos);
         long since = tickingSince;
         long asked = intervalNanos == 0 || since == 0 ? 0 : (end - since) / intervalNanos;
-        String counted = passes == 0 ? "" : " (counted from the kernel's switch records, at " + passes
-                + " passes of the sampler" + (lostPasses == 0 ? "" : ", " + lostPasses
+        String counted = passes == 0 ? "" : " (" + accountedTicks + " of them counted from the kernel's switch records, once the sampler fell behind, at "
+                + passes + " passes" + (lostPasses == 0 ? "" : ", " + lostPasses
                 + " of which found records lost, the ticks since the pass before not counted") + ")";
         notes.add(ticks + " of " + asked + " wall-clock ticks" + counted + ", " + walks + " blocked stacks walked, " + reused
                 + " reused unchanged" + (cpuNanos == 0 ? "" : ", sampler " + CostNotes.ofOneCore(cpuNanos, elapsed)));

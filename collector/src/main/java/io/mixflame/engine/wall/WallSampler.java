@@ -38,6 +38,15 @@ final class WallSampler implements Runnable {
     private static final long THREAD_POLL_NANOS = 100_000_000L;
     /** Events sorted at once: a pass's switches and samples, or a part of them after a long stall. */
     private static final int SWITCH_EVENTS = 8192;
+    /** A tick this many intervals past its deadline is late. */
+    private static final int LATE_TICK_INTERVALS = 2;
+    /** The last ticks looked at (a bit each), and how many of them late make the sampler behind. */
+    private static final int RECENT_MASK = (1 << 5) - 1;
+    private static final int BEHIND_TICKS = 3;
+    /** A tick this many intervals late makes it behind at once, after the start. */
+    private static final int FAR_TICK_INTERVALS = 5;
+    /** How long after the ticks began the start's own stalls may last. */
+    private static final long SETTLED_NANOS = 1_000_000_000L;
     /** Batches of events a pass drains at most, the rest left in the rings for the next. */
     private static final int MAX_BATCHES = 64;
 
@@ -116,8 +125,10 @@ final class WallSampler implements Runnable {
         long tickingSince = System.nanoTime();
         costs.ticking(tickingSince);
         long deadline = tickingSince + interval;
-        // Where the capture reports every switch with its time, ticks are counted from those records, however late
-        // this thread runs; else each tick visits the threads that moved.
+        int lateTicks = 0;
+        // Where the capture reports every switch with its time, the threads' states are followed from those records,
+        // and once this thread falls behind its ticks they are counted from them, however late it runs; until then
+        // (and without them) each tick visits the threads that moved.
         SwitchLedger ledger = null;
         if (opened != null && evidence.reportsSwitches()) {
             ledger = new SwitchLedger(threads, latest, visit, emitter, states, costs, interval, tickingSince);
@@ -161,15 +172,25 @@ final class WallSampler implements Runnable {
                     stacks.retryProvisionalNames();
                     lastPoll = now;
                 }
-                if (ledger != null) {
+                if (ledger != null && ledger.counting()) {
                     // A quarter of the interval for visits, from when the pass began: a pass that woke late still
                     // reads the waits it found.
                     ledger.pass(now, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
                 } else {
                     tick.tick(now, due, weights.next(now));
+                    long lateness = now - due;
+                    lateTicks = (lateTicks << 1 | (lateness > LATE_TICK_INTERVALS * interval ? 1 : 0)) & RECENT_MASK;
+                    // One tick far behind is enough once the start's own stall (the symbol tables) is over.
+                    boolean far = lateness > FAR_TICK_INTERVALS * interval && now - tickingSince > SETTLED_NANOS;
+                    if (ledger != null && (Integer.bitCount(lateTicks) >= BEHIND_TICKS || far)) {
+                        // Most of the last ticks late (a core seldom had, safepoints slow to reach), not one stall
+                        // (the start's symbol tables, a collection): from now on the ticks are counted from the
+                        // kernel's records, however late this thread runs.
+                        ledger.startCounting(now);
+                    }
                 }
             }
-            if (ledger != null) {
+            if (ledger != null && ledger.counting()) {
                 long end = System.nanoTime();
                 drainInto(ledger, feed, latest);
                 ledger.pass(end, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
