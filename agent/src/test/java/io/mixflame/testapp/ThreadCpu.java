@@ -30,11 +30,6 @@ final class ThreadCpu {
 
     /** The calling thread's CPU time so far, or -1 when the kernel does not say. */
     static long nanos() {
-        try {
-            String line = Files.readString(SCHEDSTAT).trim();
-            return Long.parseLong(line.substring(0, line.indexOf(' ')));
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
+        return runningAndWaiting()[0];
     }
 }

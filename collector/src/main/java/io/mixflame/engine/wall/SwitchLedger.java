@@ -167,9 +167,10 @@ final class SwitchLedger {
     }
 
     /**
-     * Counts the ticks from {@code at} on: the sampler has fallen behind its ticks, and visiting threads at each tick
-     * no longer keeps up. Each thread's intervals owed by the ticks so far (not yet visited) are counted in its
-     * present state, from as long before {@code at}; the samples held back are added.
+     * Counts the ticks from {@code at} (the last tick visited) on, with the records drained next: the sampler has
+     * fallen behind its ticks, and visiting threads at each tick no longer keeps up. Each thread's intervals owed by
+     * the ticks so far (not yet visited) are counted in its state, from as long before {@code at}; the samples held
+     * back are added.
      */
     void startCounting(long at) {
         counting = true;

@@ -74,14 +74,10 @@ final class ThreadVisit {
             addSampled(t, intervals, at);
             return;
         }
-        int depth;
-        Frame[] frames;
-        {
-            frames = emitter.threadRoots()
-                    ? new Frame[] {emitter.threadFrame(t.tid), ThreadState.RUNNING.frame()}
-                    : new Frame[] {ThreadState.RUNNING.frame()};
-            depth = frames.length;
-        }
+        Frame[] frames = emitter.threadRoots()
+                ? new Frame[] {emitter.threadFrame(t.tid), ThreadState.RUNNING.frame()}
+                : new Frame[] {ThreadState.RUNNING.frame()};
+        int depth = frames.length;
         t.lastLine = null;
         depth = emitter.label(t.tid, now, frames, depth);
         emitter.add(emitter.frames(), depth, intervals, at);

@@ -126,6 +126,7 @@ final class WallSampler implements Runnable {
         costs.ticking(tickingSince);
         long deadline = tickingSince + interval;
         int lateTicks = 0;
+        long lastTick = tickingSince;
         // Where the capture reports every switch with its time, the threads' states are followed from those records,
         // and once this thread falls behind its ticks they are counted from them, however late it runs; until then
         // (and without them) each tick visits the threads that moved.
@@ -145,6 +146,18 @@ final class WallSampler implements Runnable {
                 long due = deadline;
                 // Deadlines already passed are not made up for: the late tick counts their intervals.
                 deadline += (-wait / interval + 1) * interval;
+                if (ledger != null && !ledger.counting()) {
+                    long lateness = now - due;
+                    lateTicks = (lateTicks << 1 | (lateness > LATE_TICK_INTERVALS * interval ? 1 : 0)) & RECENT_MASK;
+                    // One tick far behind is enough once the start's own stall (the symbol tables) is over.
+                    boolean far = lateness > FAR_TICK_INTERVALS * interval && now - tickingSince > SETTLED_NANOS;
+                    if (Integer.bitCount(lateTicks) >= BEHIND_TICKS || far) {
+                        // Most of the last ticks late (a core seldom had, safepoints slow to reach), not one stall
+                        // (the start's symbol tables, a collection): the ticks are counted from the kernel's records
+                        // from the last tick on, this stall's included, however late this thread runs from now.
+                        ledger.startCounting(lastTick);
+                    }
+                }
                 // Listed before the drain: a thread missing from the listing ended before it, so its last switch
                 // is among the records drained next, and counted before the thread is forgotten.
                 int[] listed = null;
@@ -178,16 +191,7 @@ final class WallSampler implements Runnable {
                     ledger.pass(now, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
                 } else {
                     tick.tick(now, due, weights.next(now));
-                    long lateness = now - due;
-                    lateTicks = (lateTicks << 1 | (lateness > LATE_TICK_INTERVALS * interval ? 1 : 0)) & RECENT_MASK;
-                    // One tick far behind is enough once the start's own stall (the symbol tables) is over.
-                    boolean far = lateness > FAR_TICK_INTERVALS * interval && now - tickingSince > SETTLED_NANOS;
-                    if (ledger != null && (Integer.bitCount(lateTicks) >= BEHIND_TICKS || far)) {
-                        // Most of the last ticks late (a core seldom had, safepoints slow to reach), not one stall
-                        // (the start's symbol tables, a collection): from now on the ticks are counted from the
-                        // kernel's records, however late this thread runs.
-                        ledger.startCounting(now);
-                    }
+                    lastTick = now;
                 }
             }
             if (ledger != null && ledger.counting()) {
