@@ -111,7 +111,11 @@ class ManyThreadsIT {
     @MethodSource("jdksOtherwise")
     void wallClockWithAThousandThreadsTakesItsTicksAndTellsTheirStates(Path jdk, String user) throws Exception {
         int parked = 990;
+        // Judged from the period after the first in which no worker ran: the workers' start (a wait for the others,
+        // a millisecond's burn) is behind them, and what the sampler took of it, however late, is added.
         Periods periods = profile(jdk, user, List.of(), "event=wall,interval=20ms", p -> p.read >= 6, 5_000,
+                lines -> lines.stream().anyMatch(l -> l.contains("wall-clock ticks"))
+                        && lines.stream().noneMatch(l -> WORKER_ROOT.matcher(l).find() && l.contains(";[running] ")),
                 parked + "", "60", "1000", "100000000", "10");
         Matcher ticks = Pattern.compile("(\\d+) of (\\d+) wall-clock ticks").matcher(periods.notes);
         assertThat(ticks.find()).as("the note says T of M ticks: %s", periods.notes).isTrue();
@@ -134,7 +138,8 @@ class ManyThreadsIT {
         assertThat(periods.unnamedWorkerSamples).as("worker samples under no worker's name: %s", periods.unnamed)
                 .isZero();
         assertThat((double) periods.workerStates.getOrDefault("[blocked in futex]", 0L) / periods.workerSamples())
-                .as("parked workers' samples blocked in futex (%s)", periods.workerStates).isGreaterThan(0.99);
+                .as("parked workers' samples blocked in futex (%s; %s)", periods.workerStates, periods.notes)
+                .isGreaterThan(0.99);
         assertThat((double) periods.busyRunningWithStack / periods.busySamples)
                 .as("busy threads' samples running in their own code, of %d", periods.busySamples).isGreaterThan(0.9);
         assertThat(periods.busySamples).as("the busy threads' intervals, against a worker's")
@@ -189,6 +194,8 @@ class ManyThreadsIT {
     /** What the periods judged counted. */
     private static final class Periods {
         final int[] workerCounts = new int[WORKERS];
+        /** Whether the periods are read: past the start-up. */
+        boolean settled;
         long total;
         long unknown;
         long lost;
@@ -221,6 +228,19 @@ class ManyThreadsIT {
     private Periods profile(Path jdk, String user, List<String> prefix, String sampling,
                             java.util.function.Predicate<Periods> enough, long skipMillis, String... args)
             throws Exception {
+        return profile(jdk, user, prefix, sampling, enough, skipMillis, null, args);
+    }
+
+    /**
+     * As above, and where {@code settled} is given, the periods are read from the one after the first (past the skip)
+     * that it accepts:
+     * a period's samples are those the profiler added in it, and a sampler that ran seconds late adds the start-up's
+     * late.
+     */
+    private Periods profile(Path jdk, String user, List<String> prefix, String sampling,
+                            java.util.function.Predicate<Periods> enough, long skipMillis,
+                            java.util.function.Predicate<List<String>> settled, String... args)
+            throws Exception {
         List<String> command = new ArrayList<>();
         if (!user.equals("root")) {
             assumeUser(user);
@@ -245,6 +265,7 @@ class ManyThreadsIT {
                 + ",threads,loop=1s,keep=200,file=" + profiles.resolve("p.collapsed"), "-cp", classes.toString(), APP));
         java.addAll(List.of(args));
         Periods periods = new Periods();
+        periods.settled = settled == null;
         List<Path> done = new ArrayList<>();
         long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
         try (ChildJvm app = ChildJvm.start(command, jdk, dir, java)) {
@@ -256,8 +277,13 @@ class ManyThreadsIT {
                 for (Path p : periodsWritten(profiles)) {
                     if (!done.contains(p) && Files.getLastModifiedTime(p).toMillis() >= startedAt + skipMillis) {
                         done.add(p);
-                        periods.read++;
-                        add(periods, Files.readAllLines(p, StandardCharsets.UTF_8));
+                        List<String> lines = Files.readAllLines(p, StandardCharsets.UTF_8);
+                        if (periods.settled) {
+                            periods.read++;
+                            add(periods, lines);
+                        } else {
+                            periods.settled = settled.test(lines);
+                        }
                     }
                 }
                 if (ended) {
@@ -266,7 +292,7 @@ class ManyThreadsIT {
             }
             assertThat(app.stderr()).as("the agent's log").doesNotContain("ERROR").doesNotContain("not sampled");
         }
-        assertThat(periods.read).as("periods read").isPositive();
+        assertThat(periods.read).as("periods read (start-up over: %s)", periods.settled).isPositive();
         return periods;
     }
 
