@@ -34,7 +34,22 @@ public final class AgentEntry {
             JnaDispatchCache.leaveToJna();
         }
         AgentInstrumentation.set(instrumentation);
-        handle(optionText);
+        StartupOptions.Composed composed;
+        try {
+            composed = StartupOptions.compose(optionText, !attached, System.getenv(), System.getProperties());
+        } catch (IllegalArgumentException e) {
+            LOG.error("bad options '{}': {}; profiler not started", shown(optionText), e.getMessage());
+            replyToBadOptions(optionText, e.getMessage());
+            return;
+        }
+        if (!composed.enabled()) {
+            LOG.info("PYROSCOPE_AGENT_ENABLED is false and no options ask for profiling: not profiling");
+            return;
+        }
+        for (String note : composed.notes()) {
+            LOG.info(note);
+        }
+        handle(composed.text());
     }
 
     /**

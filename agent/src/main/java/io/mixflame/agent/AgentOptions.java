@@ -4,6 +4,7 @@ import io.mixflame.agent.http.HttpAddress;
 import io.mixflame.agent.labels.LabelOption;
 import io.mixflame.agent.log.LogLevel;
 import io.mixflame.agent.push.PushAddress;
+import io.mixflame.agent.push.PushHeaders;
 import io.mixflame.agent.push.PushOptions;
 import io.mixflame.agent.push.PushTags;
 import io.mixflame.capture.labels.LabelSource;
@@ -19,6 +20,7 @@ import io.mixflame.report.FrameStyle;
 import io.mixflame.report.NamePattern;
 import io.mixflame.report.OutputFormat;
 import io.mixflame.report.ReportOptions;
+import io.mixflame.report.TextSummary;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,6 +74,12 @@ import java.util.Set;
  *                      ({@code service=}, {@code tags=}, which {@code .otlp} files carry too) and the credentials
  *                      ({@code authtoken=}, {@code authuser=}, {@code authpassword=}), masked in {@code toString()}
  * @param writesFiles   whether profiles are written to files: unless they are pushed and no {@code file=} is given
+ * @param output        async-profiler's output words ({@code collapsed}, {@code flamegraph}, {@code traces=N}, …):
+ *                      the format they name whatever the file's name, or none
+ * @param loopAtSecond  {@code loop=hh:mm:ss}: the second of the day each period ends at (a period is then a day), or
+ *                      -1 for a period's length
+ * @param stopAtSecond  {@code duration=hh:mm:ss}: the second of the day profiling stops at, or -1
+ * @param ignored       async-profiler's options given that mixflame does not implement, each said once in the log
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
@@ -79,7 +87,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                            HttpAddress http,
                            EnumSet<ThreadState> states, FrameStyle style,
                            String cacheDir, long allocBytes, long lockNanos, boolean total,
-                           LabelOption labels, PushOptions push, boolean writesFiles) {
+                           LabelOption labels, PushOptions push, boolean writesFiles, OutputChoice output,
+                           int loopAtSecond, int stopAtSecond, List<String> ignored) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -102,7 +111,17 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     private static final int MAX_TEXT = 4096;
     private static final long SECOND = 1_000_000_000L;
     /** As in async-profiler: each {@code include=} or {@code exclude=} adds a pattern. */
-    private static final Set<String> REPEATABLE = Set.of("include", "exclude");
+    private static final Set<String> REPEATABLE = Set.of("include", "exclude", "header");
+    private static final long DAY_SECONDS = 86_400;
+    /**
+     * async-profiler's options that mixflame does not implement: given, each is said once in the log as ignored, and
+     * profiling starts (docs/options.md says why for each).
+     */
+    static final Set<String> ASYNC_PROFILER_IGNORED = Set.of("cstack", "jstackdepth", "alluser", "allkernel",
+            "filter", "safemode", "features", "chunksize", "chunktime", "jfrsync", "jfropts", "sched", "begin", "end",
+            "ttsp", "nobatch", "fdtransfer", "clock", "signal", "live", "minwidth", "simple", "dot", "norm", "server",
+            "quiet", "nostop", "proc", "target-cpu", "record-cpu", "nativemem", "wall", "mcache", "inverted",
+            "lightweight", "trace", "nofree");
 
     /**
      * Parses an option string; null or empty means {@code start} with every default.
@@ -129,6 +148,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String authToken = null;
         String authUser = null;
         String authPassword = null;
+        List<String> headers = new ArrayList<>();
+        String tenant = null;
         boolean threads = false;
         List<NamePattern> include = new ArrayList<>();
         List<NamePattern> exclude = new ArrayList<>();
@@ -148,6 +169,15 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         LabelOption labels = LabelOption.OFF;
         HttpAddress http = null;
         EnumSet<ThreadState> states = EnumSet.allOf(ThreadState.class);
+        OutputFormat word = null;
+        String wordKey = null;
+        boolean summary = false;
+        long traces = 0;
+        long flat = 0;
+        boolean reverse = false;
+        int loopAt = -1;
+        int stopAt = -1;
+        List<String> ignored = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (String token : text == null ? new String[0] : text.split(",")) {
             String t = token.trim();
@@ -176,6 +206,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                         case "alloc" -> allocBytes = Math.max(allocBytes, 0);
                         case "lock" -> lockNanos = lockNanos == JdkEventSettings.OFF ? DEFAULT_LOCK_NANOS : lockNanos;
                         case "cpu", "wall" -> event = ProfilingEvent.parse(value);
+                        // perf's name of the software clock async-profiler's cpu event samples.
+                        case "cpu-clock" -> event = ProfilingEvent.CPU;
                         // async-profiler's CPU timers: CPU time sampled in each thread's signal handler.
                         case "ctimer", "itimer" -> {
                             event = ProfilingEvent.CPU;
@@ -195,18 +227,55 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                     total = true;
                 }
                 case "interval" -> interval = duration(key, value, MIN_INTERVAL, MAX_INTERVAL, 1L);
-                case "duration", "timeout" -> duration = duration(key, value, 1, Long.MAX_VALUE, SECOND);
+                case "duration", "timeout" -> {
+                    stopAt = clockTime(key, value);
+                    duration = stopAt >= 0 ? 0 : duration(key, value, 1, Long.MAX_VALUE, SECOND);
+                }
                 case "file" -> {
                     file = required(key, value);
                     fileGiven = true;
                 }
-                case "otlp" -> otlp = PushAddress.parse(key, required(key, value));
+                // A bare otlp is async-profiler's output word; with a URL, a push.
+                case "otlp" -> {
+                    if (value == null) {
+                        word = outputWord(word, wordKey, key, OutputFormat.OTLP);
+                        wordKey = key;
+                    } else {
+                        otlp = PushAddress.parse(key, required(key, value));
+                    }
+                }
+                case "collapsed", "flamegraph", "tree", "jfr" -> {
+                    flag(key, value);
+                    word = outputWord(word, wordKey, key, key.equals("collapsed") ? OutputFormat.COLLAPSED
+                            : key.equals("jfr") ? OutputFormat.JFR : OutputFormat.HTML);
+                    wordKey = key;
+                }
+                case "summary", "traces", "flat" -> {
+                    word = outputWord(word, wordKey, key, OutputFormat.TEXT);
+                    wordKey = key;
+                    if (key.equals("summary")) {
+                        flag(key, value);
+                        summary = true;
+                    } else if (key.equals("traces")) {
+                        traces = value == null ? Long.MAX_VALUE : positiveInt(key, value);
+                    } else {
+                        flat = value == null ? Long.MAX_VALUE : positiveInt(key, value);
+                    }
+                }
+                case "reverse" -> {
+                    flag(key, value);
+                    reverse = true;
+                }
+                // async-profiler's default counter, the opposite of total.
+                case "samples" -> flag(key, value);
                 case "pyroscope" -> pyroscope = PushAddress.parse(key, required(key, value));
                 case "service" -> service = required(key, value);
                 case "tags" -> tags = PushTags.parse(required(key, value));
                 case "authtoken" -> authToken = required(key, value);
                 case "authuser" -> authUser = required(key, value);
                 case "authpassword" -> authPassword = required(key, value);
+                case "header" -> headers.add(required(key, value));
+                case "tenant" -> tenant = required(key, value);
                 case "threads" -> {
                     flag(key, value);
                     threads = true;
@@ -229,7 +298,10 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                     flag(key, value);
                     lines = true;
                 }
-                case "loop" -> loop = duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
+                case "loop" -> {
+                    loopAt = clockTime(key, value);
+                    loop = loopAt >= 0 ? DAY_SECONDS * SECOND : loopPeriod(key, value);
+                }
                 case "keep" -> keep = positiveInt(key, value);
                 case "engine" -> {
                     engine = EngineChoice.parse(required(key, value));
@@ -245,16 +317,32 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 case "http" -> http = HttpAddress.parse(required(key, value));
                 case "state" -> states = ThreadState.parseSet(required(key, value));
                 case "labels" -> labels = LabelOption.parse(value);
-                default -> throw new IllegalArgumentException("unknown option '" + key + "'");
+                default -> {
+                    if (!ASYNC_PROFILER_IGNORED.contains(key)) {
+                        throw new IllegalArgumentException("unknown option '" + key + "'");
+                    }
+                    ignored.add(key);
+                }
             }
         }
+        if (seen.contains("samples") && total) {
+            throw new IllegalArgumentException("options name two counters: samples and total");
+        }
+        if (word != null && !fileGiven) {
+            file = DEFAULT_FILE.substring(0, DEFAULT_FILE.lastIndexOf('.')) + OutputChoice.extensionOf(word);
+        }
         try {
-            OutputFormat.fromPath(file);
+            OutputPath.check(file);
+            if (word == null) {
+                OutputFormat.fromPath(file);
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("file=" + file + ": " + e.getMessage());
         }
+        OutputChoice output = word == null && !reverse ? OutputChoice.BY_NAME : new OutputChoice(word,
+                word == OutputFormat.TEXT ? new TextSummary(summary, traces, flat) : TextSummary.DEFAULT, reverse);
         PushOptions push = PushOptions.of(otlp, pyroscope, service, tags, authToken, authUser, authPassword,
-                System.getenv());
+                PushHeaders.of(headers, tenant), System.getenv());
         if (push.pushes() && loop == 0) {
             loop = DEFAULT_PUSH_LOOP_SECONDS * SECOND;
         }
@@ -269,7 +357,67 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
                 new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total,
-                labels, push, fileGiven || !push.pushes());
+                labels, push, fileGiven || !push.pushes(), output, loopAt, stopAt, List.copyOf(ignored));
+    }
+
+    /** An output word, unless another of another format was given. */
+    private static OutputFormat outputWord(OutputFormat before, String beforeKey, String key, OutputFormat format) {
+        if (before != null && before != format) {
+            throw new IllegalArgumentException("options name two output formats: " + beforeKey + " and " + key);
+        }
+        return format;
+    }
+
+    /**
+     * async-profiler's clock-time form {@code hh:mm[:ss]}: the second of the day it names, or -1 when the value is
+     * not in that form.
+     */
+    static int clockTime(String key, String value) {
+        String v = required(key, value);
+        if (v.indexOf(':') < 0) {
+            return -1;
+        }
+        String[] parts = v.split(":", -1);
+        if (parts.length < 2 || parts.length > 3) {
+            throw new IllegalArgumentException(key + "=" + value + " is not a clock time hh:mm:ss");
+        }
+        int[] limits = {24, 60, 60};
+        int second = 0;
+        for (int i = 0; i < 3; i++) {
+            int n = 0;
+            if (i < parts.length) {
+                String p = parts[i];
+                if (p.isEmpty() || p.length() > 2 || !Character.isDigit(p.charAt(0))
+                        || !Character.isDigit(p.charAt(p.length() - 1))) {
+                    throw new IllegalArgumentException(key + "=" + value + " is not a clock time hh:mm:ss");
+                }
+                n = Integer.parseInt(p);
+                // async-profiler takes 24:00:00 for midnight.
+                if (n >= limits[i] && !(i == 0 && n == 24 && v.matches("24(:00){1,2}"))) {
+                    throw new IllegalArgumentException(key + "=" + value + " is not a clock time hh:mm:ss");
+                }
+            }
+            second = second * 60 + n;
+        }
+        return second % (int) DAY_SECONDS;
+    }
+
+    /** A loop's period: a duration (a bare number is seconds), or async-profiler's {@code d} for days. */
+    private static long loopPeriod(String key, String value) {
+        String v = required(key, value);
+        if (v.endsWith("d") && v.length() > 1 && v.chars().limit(v.length() - 1).allMatch(Character::isDigit)
+                && v.length() < 8) {
+            long days = Long.parseLong(v.substring(0, v.length() - 1));
+            if (days > 0) {
+                return days * DAY_SECONDS * SECOND;
+            }
+        }
+        return duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
+    }
+
+    /** The format a file of {@code template} is written in: the output word's, else its name's. */
+    public OutputFormat formatOf(String template) {
+        return output.formatOf(template);
     }
 
     /**
@@ -338,13 +486,13 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         if (style.lines() || push.pushes()) {
             return true;
         }
-        OutputFormat format = OutputFormat.fromPath(file);
+        OutputFormat format = formatOf(file);
         return format == OutputFormat.JFR || format == OutputFormat.PPROF || format == OutputFormat.OTLP;
     }
 
     /** Whether the profile keeps when each sample was taken: for JFR files, whose events each have a time. */
     public boolean recordsTimes() {
-        return OutputFormat.fromPath(file) == OutputFormat.JFR;
+        return formatOf(file) == OutputFormat.JFR;
     }
 
     /** What the engine is asked to sample with these options, without labels. */
@@ -359,7 +507,20 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
 
     /** How profiles written with these options are shaped: title, filter and frame style, root first. */
     public ReportOptions reportOptions() {
-        return new ReportOptions(title, filter, false, style);
+        return new ReportOptions(title, filter, output.reverse(), style, output.text());
+    }
+
+    /**
+     * The group of options a key belongs to, for the places options come from ({@link StartupOptions}): one spelling
+     * of an option, one action, one output word, one event's options (its {@code alloc} and {@code lock} apart).
+     */
+    static String group(String key) {
+        return switch (key) {
+            case "start", "stop", "dump", "status" -> "action";
+            case "collapsed", "flamegraph", "tree", "jfr", "summary", "traces", "flat" -> "output";
+            case "samples", "total" -> "counter";
+            default -> canonical(key);
+        };
     }
 
     /** async-profiler's spelling of an option and mixflame's are one option: giving both is giving it twice. */

@@ -35,6 +35,8 @@ final class ProfileOutput {
     private final Path fallbackDir;
     private final Deque<Path> written = new ArrayDeque<>();
     private int filesPerPeriod = 1;
+    /** The files' sequence number ({@code %n}): counts the profiles written, a period's events together. */
+    private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param options     the session's options
@@ -47,7 +49,8 @@ final class ProfileOutput {
 
     /** Where the session's file would go now, if that is not a directory that exists: else null. */
     String problemWithTarget() {
-        Path path = target(options.file(), options.events().get(0), options.loopNanos() > 0).toAbsolutePath();
+        Path path = target(options.file(), options.events().get(0), options.loopNanos() > 0, sequence.get())
+                .toAbsolutePath();
         Path dir = path.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             return "directory " + dir + " does not exist";
@@ -82,8 +85,9 @@ final class ProfileOutput {
     /** {@code session}: the session's own files, which loop and fall back; else a dump's. */
     private List<Written> write(List<Profile> profiles, String template, boolean session) throws IOException {
         boolean looping = session && options.loopNanos() > 0;
+        long n = sequence.getAndIncrement();
         List<Written> result = new ArrayList<>(profiles.size());
-        OutputFormat format = OutputFormat.fromPath(template);
+        OutputFormat format = options.formatOf(template);
         boolean oneFile = profiles.size() > 1 && (format == OutputFormat.JFR || format == OutputFormat.OTLP);
         if (looping) {
             // keep= counts periods: a period of several events writes a file per event (one .jfr or .otlp holds them
@@ -91,25 +95,28 @@ final class ProfileOutput {
             filesPerPeriod = oneFile ? 1 : profiles.size();
         }
         if (oneFile) {
-            result.add(write(profiles, target(template, ProfileFiles.eventsName(profiles), looping), looping, session));
+            Path target = target(template, ProfileFiles.eventsName(profiles), looping, n);
+            result.add(write(profiles, target, format, looping, OutputPath.wraps(template), session));
             return result;
         }
         String perEvent = profiles.size() > 1 ? OutputPath.perEvent(template) : template;
         for (Profile p : profiles) {
-            result.add(write(List.of(p), target(perEvent, p.info().event(), looping), looping, session));
+            result.add(write(List.of(p), target(perEvent, p.info().event(), looping, n), format, looping,
+                    OutputPath.wraps(template), session));
         }
         return result;
     }
 
-    private Written write(List<Profile> profiles, Path target, boolean looping, boolean fallBack)
+    private Written write(List<Profile> profiles, Path target, OutputFormat format, boolean looping,
+                          boolean wrapping, boolean fallBack)
             throws IOException {
         Path path = target;
-        if (looping) {
+        if (looping && !wrapping) {
             path = OutputPath.unused(path);
         }
         Written result;
         try {
-            writeTo(profiles, path);
+            writeTo(profiles, path, format);
             result = new Written(path, null, profiles);
         } catch (IOException | RuntimeException e) {
             if (!fallBack) {
@@ -117,7 +124,7 @@ final class ProfileOutput {
             }
             Path fallback = fallbackFor(path);
             try {
-                writeTo(profiles, fallback);
+                writeTo(profiles, fallback, format);
             } catch (IOException | RuntimeException again) {
                 e.addSuppressed(again);
                 throw e;
@@ -148,8 +155,7 @@ final class ProfileOutput {
         }
     }
 
-    private void writeTo(List<Profile> profiles, Path path) throws IOException {
-        OutputFormat format = OutputFormat.fromPath(path.toString());
+    private void writeTo(List<Profile> profiles, Path path, OutputFormat format) throws IOException {
         if (format == OutputFormat.OTLP) {
             // Even of one event: the file names the service as a push would.
             ProfileFiles.writeOtlp(profiles, path, options.reportOptions(), options.push().resource());
@@ -160,17 +166,17 @@ final class ProfileOutput {
             return;
         }
         Profile p = profiles.get(0);
-        boolean counted = format == OutputFormat.COLLAPSED || format == OutputFormat.HTML;
+        boolean counted = format == OutputFormat.COLLAPSED || format == OutputFormat.HTML || format == OutputFormat.TEXT;
         String event = p.info().event();
         boolean weighed = event.equals(ProfileInfo.ALLOC) || event.equals(ProfileInfo.LOCK);
         if (options.total() && counted && weighed) {
             p = p.weightsAsSamples();
         }
-        ProfileFiles.write(p, path, options.reportOptions());
+        ProfileFiles.write(p, path, format, options.reportOptions());
     }
 
-    private Path target(String template, String event, boolean looping) {
-        return OutputPath.expandNow(template, event, OwnPid.get(), looping);
+    private Path target(String template, String event, boolean looping, long n) {
+        return OutputPath.expandNow(template, event, OwnPid.get(), looping, n);
     }
 
     private synchronized void retain(Path path) {

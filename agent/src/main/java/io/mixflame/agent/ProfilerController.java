@@ -83,10 +83,18 @@ public final class ProfilerController {
         }
         ProfilingSession started = session;
         if (options.loopNanos() > 0) {
-            timer = scheduler().scheduleAtFixedRate(() -> endPeriod(started), options.loopNanos(),
-                    options.loopNanos(), TimeUnit.NANOSECONDS);
-        } else if (options.durationNanos() > 0) {
-            timer = scheduler().schedule(() -> stopIfCurrent(started), options.durationNanos(), TimeUnit.NANOSECONDS);
+            long first = options.loopAtSecond() >= 0 ? ClockTimes.nanosUntil(options.loopAtSecond())
+                    : options.loopNanos();
+            timer = scheduler().scheduleAtFixedRate(() -> endPeriod(started), first, options.loopNanos(),
+                    TimeUnit.NANOSECONDS);
+        } else if (options.durationNanos() > 0 || options.stopAtSecond() >= 0) {
+            long after = options.stopAtSecond() >= 0 ? ClockTimes.nanosUntil(options.stopAtSecond())
+                    : options.durationNanos();
+            timer = scheduler().schedule(() -> stopIfCurrent(started), after, TimeUnit.NANOSECONDS);
+        }
+        if (!options.ignored().isEmpty()) {
+            LOG.info("ignored async-profiler's {} (not implemented by mixflame; docs/options.md says why)",
+                    String.join(", ", options.ignored()));
         }
         String message = "profiling " + session.eventsDescription() + " with the " + session.engineName() + " engine";
         if (pusher != null) {

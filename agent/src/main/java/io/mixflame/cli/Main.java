@@ -42,11 +42,11 @@ public final class Main {
     static String usageOf(String command) {
         return switch (command) {
             case "attach" -> AttachCommand.USAGE;
-            case "report" -> ReportCommand.USAGE;
+            case "report" -> ReportCommand.HELP;
             case "diff" -> DiffCommand.USAGE;
             case "top" -> TopCommand.USAGE;
             case "stacks" -> StacksCommand.USAGE;
-            case "record" -> RecordArguments.USAGE;
+            case "record" -> RecordArguments.HELP;
             case HelperCommandLine.COMMAND -> HelperCommand.USAGE;
             case "launch" -> LaunchCommand.USAGE;
             default -> null;

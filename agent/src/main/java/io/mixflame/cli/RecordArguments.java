@@ -19,6 +19,16 @@ record RecordArguments(long pid, AgentOptions options) {
                     + " [-e|--event cpu|wall] [-i|--interval 10ms] [-t|--threads] [OPTIONS]",
             "  OPTIONS are the agent's, comma-separated (interval=1ms,include=*Server*,ann); -d -e -i -f -t are"
                     + " asprof's flags");
+    /** The usage, and what the command does: what {@code record --help} prints. */
+    static final String HELP = String.join("\n", USAGE,
+            "  Profiles JVM PID from outside, loading nothing into it: the perf engine (same user, or root), else the",
+            "  ptrace engine where perf_events are refused; on Windows the suspend engine. Samples cpu or wall;",
+            "  allocation and lock profiles and pushes (otlp=, pyroscope=) are the agent's and are refused here.",
+            "  -d 30s (or 30)   how long (default 30s); it stops early, writing what it has, when PID exits or on Ctrl-C",
+            "  -f OUT           where to write; the format by the extension, or by an output word in OPTIONS",
+            "  -e cpu|wall, -i 10ms, -t   the event, the interval, a root frame per thread",
+            "  It samples from a second JVM started with C1 alone and the serial collector",
+            "  (-Dmixflame.relaunch=false: from this one). docs/formats.md says more.");
     private static final String DEFAULT_DURATION = "duration=30s";
 
     /**

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mixflame.engine.ProfilingEvent;
+import io.mixflame.report.OutputFormat;
+import io.mixflame.report.TextSummary;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -296,5 +298,67 @@ class AgentOptionsTest {
         assertThat(AgentEntry.shown("start")).isEqualTo("start");
         String shown = AgentEntry.shown("x".repeat(100_000));
         assertThat(shown).hasSize(200 + "… (99800 more characters)".length()).endsWith("… (99800 more characters)");
+    }
+
+    @Test
+    void asyncProfilersOutputWordsPickTheFormatWhateverTheFilesName() {
+        assertThat(AgentOptions.parse("collapsed,file=x.txt").formatOf("x.txt")).isEqualTo(OutputFormat.COLLAPSED);
+        assertThat(AgentOptions.parse("flamegraph,file=x.html").formatOf("x.html")).isEqualTo(OutputFormat.HTML);
+        assertThat(AgentOptions.parse("tree,file=x.out").formatOf("x.out")).isEqualTo(OutputFormat.HTML);
+        assertThat(AgentOptions.parse("jfr,file=x.bin").formatOf("x.bin")).isEqualTo(OutputFormat.JFR);
+        assertThat(AgentOptions.parse("otlp,file=x.pb").formatOf("x.pb")).isEqualTo(OutputFormat.OTLP);
+        assertThat(AgentOptions.parse("otlp=http://c:4318").push().pushes()).as("otlp=URL pushes").isTrue();
+        AgentOptions collapsed = AgentOptions.parse("collapsed,file=x.html");
+        assertThat(collapsed.formatOf(collapsed.file())).as("the word wins").isEqualTo(OutputFormat.COLLAPSED);
+        assertThat(AgentOptions.parse("collapsed").file()).isEqualTo("mixflame-%p-%t.collapsed");
+        assertThat(AgentOptions.parse("file=x.pb.gz").formatOf("x.pb.gz")).isEqualTo(OutputFormat.PPROF);
+        assertThat(AgentOptions.parse("reverse").reportOptions().reverse()).isTrue();
+        assertThatThrownBy(() -> AgentOptions.parse("collapsed,flamegraph"))
+                .hasMessage("options name two output formats: collapsed and flamegraph");
+        assertThatThrownBy(() -> AgentOptions.parse("file=x.out")).hasMessageStartingWith("file=x.out: ");
+        assertThatThrownBy(() -> AgentOptions.parse("samples,total")).hasMessageContaining("two counters");
+    }
+
+    @Test
+    void summaryTracesAndFlatAskForTextAndSayWhatItHolds() {
+        AgentOptions o = AgentOptions.parse("summary,traces=3,flat=5,file=x.txt");
+        assertThat(o.formatOf(o.file())).isEqualTo(OutputFormat.TEXT);
+        assertThat(o.reportOptions().text()).isEqualTo(new TextSummary(true, 3, 5));
+        assertThat(AgentOptions.parse("traces").reportOptions().text())
+                .isEqualTo(new TextSummary(false, Long.MAX_VALUE, 0));
+        assertThat(AgentOptions.parse("flat=7").file()).isEqualTo("mixflame-%p-%t.txt");
+        assertThatThrownBy(() -> AgentOptions.parse("traces=0")).hasMessageContaining("not a positive number");
+        assertThatThrownBy(() -> AgentOptions.parse("traces=3,jfr")).hasMessageContaining("two output formats");
+    }
+
+    @Test
+    void asyncProfilersOptionsThatAreNotImplementedAreIgnoredAndGarbageIsStillRefused() {
+        AgentOptions o = AgentOptions.parse("start,event=cpu-clock,cstack=vm,jstackdepth=2048,alluser,filter=1-3,"
+                + "interval=10ms");
+        assertThat(o.ignored()).containsExactly("cstack", "jstackdepth", "alluser", "filter");
+        assertThat(o.event()).isEqualTo(ProfilingEvent.CPU);
+        assertThat(AgentOptions.parse("start").ignored()).isEmpty();
+        assertThatThrownBy(() -> AgentOptions.parse("start,frobnicate=1")).hasMessage("unknown option 'frobnicate'");
+    }
+
+    @Test
+    void loopAndTimeoutTakeAsyncProfilersClockTimesAndDays() {
+        AgentOptions midnight = AgentOptions.parse("loop=24:00:00,file=x-%t.jfr");
+        assertThat(midnight.loopAtSecond()).isZero();
+        assertThat(midnight.loopNanos()).isEqualTo(86_400_000_000_000L);
+        assertThat(AgentOptions.parse("loop=10:30").loopAtSecond()).isEqualTo(37_800);
+        assertThat(AgentOptions.parse("loop=2d").loopNanos()).isEqualTo(2 * 86_400_000_000_000L);
+        assertThat(AgentOptions.parse("loop=1h").loopNanos()).isEqualTo(3_600_000_000_000L);
+        assertThat(AgentOptions.parse("loop=30m").loopAtSecond()).isEqualTo(-1);
+        AgentOptions stop = AgentOptions.parse("timeout=23:59:59");
+        assertThat(stop.stopAtSecond()).isEqualTo(86_399);
+        assertThat(stop.durationNanos()).isZero();
+        for (String bad : List.of("loop=25:00", "loop=10:60", "loop=1:2:3:4", "loop=:30", "timeout=24:01", "loop=0d")) {
+            assertThatThrownBy(() -> AgentOptions.parse(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .message().doesNotContain("\n");
+        }
+        java.time.LocalDateTime now = java.time.LocalDateTime.of(2026, 11, 29, 23, 0, 0);
+        assertThat(ClockTimes.nanosUntil(0, now)).isEqualTo(3_600_000_000_000L);
+        assertThat(ClockTimes.nanosUntil(23 * 3600, now)).as("now: a day on").isEqualTo(86_400_000_000_000L);
     }
 }

@@ -56,11 +56,14 @@ class LoopIT {
         assertThat(kept.stream().filter(n -> n.startsWith("period-lock-"))).hasSize(2);
     }
 
-    /** Periods end on the second: the last period and the one written at exit can fall in the same one. */
+    /**
+     * Periods end on the second: the last period and the one written at exit can fall in the same one. The file is
+     * named as flamegraph.pl's users name theirs ({@code .folded}): each period's stamp goes before the extension.
+     */
     @Test
     void noPeriodIsLostWhenTwoEndInTheSameSecond() throws Exception {
         try (ChildJvm app = ChildJvm.start(TestJdks.all().get(0), dir, List.of(
-                "-javaagent:" + BuiltJars.agent() + "=start,loop=1s,keep=100,file=" + dir.resolve("l.collapsed"),
+                "-javaagent:" + BuiltJars.agent() + "=start,loop=1s,keep=100,file=" + dir.resolve("l.folded"),
                 "-cp", AttachIT.TEST_CLASSES, "io.mixflame.testapp.SpinApp", "3"))) {
             assertThat(app.awaitExit(Duration.ofSeconds(60))).as(app.stderr()).isZero();
             List<String> writes = app.stderr().lines()
@@ -69,6 +72,9 @@ class LoopIT {
             List<Path> files;
             try (Stream<Path> listed = Files.list(dir)) {
                 files = listed.filter(p -> p.getFileName().toString().startsWith("l-")).toList();
+            }
+            for (Path p : files) {
+                assertThat(p.getFileName().toString()).matches("l-\\d{8}-\\d{6}(-\\d+)?\\.folded");
             }
             assertThat(files).as(writes.toString()).hasSize(writes.size());
             long onDisk = 0;

@@ -41,6 +41,15 @@ class MainHelpTest {
     }
 
     @Test
+    void reportAndRecordHelpSayWhatTheDocumentsDescribe() {
+        assertThat(run("report", "--help").out()).contains(".jfr recording", "gzip'd pprof", "--reverse", "--lines",
+                "line N: why", "Exit status");
+        assertThat(run("record", "--help").out()).contains("ptrace engine", "Samples cpu or wall", "refused",
+                "when PID exits or on Ctrl-C", "-Dmixflame.relaunch=false");
+        assertThat(run("report", "--bogus").err()).as("an error stays one line").hasLineCount(1);
+    }
+
+    @Test
     void attachHelpIsNotTakenForAProcessId() {
         assertThat(run("attach", "--help").out()).doesNotContain("is not a process id");
         assertThat(run("attach", "--help").out()).contains("attach PID");

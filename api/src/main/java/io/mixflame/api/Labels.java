@@ -30,7 +30,7 @@ import java.util.function.ToLongFunction;
  * {@code thread} and {@code labels}, which the profiler's outputs use; anything else is refused with
  * {@link IllegalArgumentException}, agent or not. Values are any text, cut by the profiler to 128
  * characters; the profiler keeps a bounded number of distinct sets of labels (past it samples are counted under
- * {@code [other labels]}), so a value unique to each request (an id) is a poor label.
+ * {@code [labels=other]}), so a value unique to each request (an id) is a poor label.
  */
 public final class Labels {
     private static final int MAX_KEY = 64;

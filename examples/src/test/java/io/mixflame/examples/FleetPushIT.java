@@ -150,6 +150,36 @@ class FleetPushIT {
         assertThat(top).as(top).contains("Type: cpu").contains("CpuWorkload");
     }
 
+    /**
+     * A service that ran Pyroscope's agent, its settings unchanged and {@code pyroscope.jar} replaced by mixflame's: the
+     * same application, the same labels, the same tenant, with no option of mixflame's own.
+     */
+    @Test
+    void pyroscopesAgentSettingsAloneSendTheSameApplication() throws Exception {
+        try (PushReceiver receiver = PushReceiver.start(Behaviour.OK)) {
+            Path runDir = Files.createDirectories(dir.resolve("pyroscope-settings"));
+            try (ChildJvm app = ChildJvm.start(List.of("env", "PYROSCOPE_SERVER_ADDRESS=" + receiver.url(),
+                    "PYROSCOPE_APPLICATION_NAME=checkout.api", "PYROSCOPE_LABELS=zone=b,env=ci",
+                    "PYROSCOPE_TENANT_ID=team-7"), TestJdks.running(), runDir, List.of(
+                    "-javaagent:" + BuiltJars.agent(),
+                    "-jar", BuiltJars.examples().toString(), "cpu", "--seconds", "2"))) {
+                assertThat(app.awaitExit(Duration.ofSeconds(60))).as(app.stderr()).isZero();
+                assertThat(app.stderr()).contains("options from Pyroscope's settings");
+            }
+            List<Request> pushes = receiver.requests("/ingest");
+            assertThat(pushes).as("the period written at exit, pushed").isNotEmpty();
+            for (Request r : pushes) {
+                // Pyroscope's agent names it so: the labels sorted, after the application's name.
+                assertThat(r.query()).containsEntry("name", "checkout.api{env=ci,zone=b}");
+                assertThat(r.header("X-Scope-OrgID")).isEqualTo("team-7");
+            }
+            try (Stream<Path> files = Files.list(runDir)) {
+                assertThat(files.filter(p -> p.getFileName().toString().startsWith("mixflame-")))
+                        .as("a push alone writes no file").isEmpty();
+            }
+        }
+    }
+
     @Test
     void receiversThatAreDownSilentOrRefusingLeaveTheWorkAndTheExitAsTheyAre() throws Exception {
         Path jdk = TestJdks.all().get(0);

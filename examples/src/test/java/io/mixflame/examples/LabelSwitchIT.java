@@ -149,6 +149,9 @@ class LabelSwitchIT {
         // have samples of their own, and the rest are counted together.
         assertThat(tenants).as("distinct tenants kept").hasSizeLessThanOrEqualTo(1024);
         assertThat(other).as("samples of the tenants past the bound").isPositive();
+        // The note names them as their frame does.
+        assertThat(profile.info().notes()).as("the profile's notes")
+                .anyMatch(n -> n.contains("was reached: the rest are [labels=other]"));
         assertThat(Files.size(pprof)).as("the file's size").isLessThan(4L << 20);
     }
 

@@ -14,9 +14,17 @@ public enum OutputFormat {
     /** A JDK Flight Recorder file of execution samples. */
     JFR,
     /** OpenTelemetry's profiles signal: an {@code ExportProfilesServiceRequest}, uncompressed. */
-    OTLP;
+    OTLP,
+    /**
+     * async-profiler's text output: a summary, the heaviest stacks, the hottest frames ({@link TextSummaryWriter});
+     * chosen by its option words ({@code summary}, {@code traces}, {@code flat}), never by a file's name.
+     */
+    TEXT;
 
     private static final String ACCEPTED = ".collapsed, .folded, .txt, .html, .pb.gz, .pprof, .jfr or .otlp";
+    /** Every extension a format is told by, the longer of two that end alike first. */
+    private static final String[] EXTENSIONS = {".collapsed", ".folded", ".txt", ".html", ".pb.gz", ".pprof", ".jfr",
+        ".otlp"};
 
     /** Whether {@code path}'s name asks for this format. */
     public boolean matches(Path path) {
@@ -25,6 +33,19 @@ public enum OutputFormat {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /**
+     * The length of the extension that tells {@code name}'s format, whatever its case ({@code .pb.gz} whole), or 0
+     * where it has none the formats know.
+     */
+    public static int extensionLength(String name) {
+        for (String ext : EXTENSIONS) {
+            if (name.regionMatches(true, name.length() - ext.length(), ext, 0, ext.length())) {
+                return ext.length();
+            }
+        }
+        return 0;
     }
 
     /**

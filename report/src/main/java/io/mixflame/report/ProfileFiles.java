@@ -40,7 +40,12 @@ public final class ProfileFiles {
      * @throws IOException              when the file cannot be written (a missing directory included)
      */
     public static void write(Profile profile, Path path, ReportOptions options) throws IOException {
-        OutputFormat format = OutputFormat.fromPath(path.toString());
+        write(profile, path, OutputFormat.fromPath(path.toString()), options);
+    }
+
+    /** As {@link #write(Profile, Path, ReportOptions)}, in {@code format} whatever the file's name. */
+    public static void write(Profile profile, Path path, OutputFormat format, ReportOptions options)
+            throws IOException {
         AtomicFileWriter.write(path, out -> write(profile, out, format, options));
     }
 
@@ -55,6 +60,7 @@ public final class ProfileFiles {
             case PPROF -> new PprofWriter().write(reversedIfAsked(filtered, options), out);
             case JFR -> new JfrProfileWriter().write(reversedIfAsked(filtered, options), out);
             case OTLP -> new OtlpWriter(OtlpResource.UNNAMED).write(reversedIfAsked(filtered, options), out);
+            case TEXT -> new TextSummaryWriter(options.text(), options.style()).write(filtered, out);
         }
     }
 

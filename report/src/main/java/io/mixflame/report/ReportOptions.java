@@ -8,8 +8,14 @@ package io.mixflame.report;
  * @param reverse write stacks leaf first (an HTML flame graph is then drawn as an icicle); a thread's root
  *                frame stays first, as in async-profiler
  * @param style   how frames are spelled ({@code ann}, {@code sig}, {@code lib})
+ * @param text    what the text output ({@link OutputFormat#TEXT}) holds
  */
-public record ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style) {
+public record ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style, TextSummary text) {
+
+    /** With async-profiler's text output where text is written ({@link TextSummary#DEFAULT}). */
+    public ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style) {
+        this(title, filter, reverse, style, TextSummary.DEFAULT);
+    }
 
     /** No title of the caller's, every stack, root first, async-profiler's default spelling. */
     public static final ReportOptions DEFAULT = new ReportOptions(null, FrameFilter.NONE, false, FrameStyle.DEFAULT);

@@ -135,8 +135,8 @@ public record HttpRequestHead(String method, String target, String version, Map<
         throw new BadRequest(400, "the request target must be a path");
     }
 
-    /** RFC 9110 token: one or more of the visible characters other than delimiters. */
-    private static boolean isToken(String s) {
+    /** RFC 9110 token: one or more of the visible characters other than delimiters (a method, a header's name). */
+    public static boolean isToken(String s) {
         if (s.isEmpty()) {
             return false;
         }

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves profiles over HTTP for continuous profiling: {@code GET /debug/pprof/profile?seconds=N} (pprof, the
- * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls; of the session's first event),
+ * endpoint Go services expose and Grafana Alloy's {@code pyroscope.scrape} pulls; of {@code cpu} or {@code wall},
+ * else 404),
  * {@code GET /debug/pprof/allocs} and {@code GET /debug/pprof/mutex} (the allocation and lock profiles, where the
  * session records them, else 404: as in Go, the counts since the session started, at once, unless {@code seconds=N}
  * asks for a window; scrapers such as Grafana Alloy's take those cumulative counts and make deltas themselves), {@code GET /flame?seconds=N}
@@ -75,7 +76,9 @@ public final class ProfileHttpServer implements AutoCloseable {
         String path = request.uri().getPath();
         return switch (path) {
             case "/status" -> HttpResponse.of(200, "application/json", status().getBytes(StandardCharsets.UTF_8));
-            case "/debug/pprof/profile" -> profile(request.uri(), null, OutputFormat.PPROF, "application/octet-stream");
+            case "/debug/pprof/profile" -> sampled() ? profile(request.uri(), null, OutputFormat.PPROF,
+                    "application/octet-stream") : HttpResponse.text(404, "not profiling cpu or wall (start with"
+                    + " event=cpu or event=wall; /debug/pprof/allocs and /debug/pprof/mutex serve alloc and lock)\n");
             // Go's names for its allocation and contention profiles.
             case "/debug/pprof/allocs" -> profile(request.uri(), ProfileInfo.ALLOC, OutputFormat.PPROF,
                     "application/octet-stream");
@@ -84,6 +87,12 @@ public final class ProfileHttpServer implements AutoCloseable {
             case "/flame" -> profile(request.uri(), null, OutputFormat.HTML, "text/html; charset=utf-8");
             default -> HttpResponse.text(404, "no such endpoint: " + path + "\n");
         };
+    }
+
+    /** Whether the session samples {@code cpu} or {@code wall}: its first event then (the JDK's events follow). */
+    private boolean sampled() {
+        String first = source.event();
+        return "cpu".equals(first) || "wall".equals(first);
     }
 
     /** A window of {@code event}'s samples, or of the session's first event when null. */

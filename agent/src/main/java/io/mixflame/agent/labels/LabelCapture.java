@@ -111,7 +111,7 @@ public final class LabelCapture {
         StringBuilder line = new StringBuilder("labels: ").append(sets.size() - 2).append(" distinct sets");
         if (sets.overflowed()) {
             line.append(" (the bound of ").append(LabelSets.DEFAULT_MAX_SETS - 2)
-                    .append(" was reached: the rest are [other labels])");
+                    .append(" was reached: the rest are [labels=other])");
         }
         line.append(", ").append(log.slots()).append(" threads' logs");
         if (log.refused() > 0) {

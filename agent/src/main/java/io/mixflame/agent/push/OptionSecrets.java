@@ -23,6 +23,11 @@ public final class OptionSecrets {
             sb.append(i == 0 ? "" : ",");
             if (eq >= 0 && (key.equals("authtoken") || key.equals("authpassword"))) {
                 sb.append(key).append('=').append(MASK);
+            } else if (eq >= 0 && key.equals("header")) {
+                // A header's name is shown, its value (a key, often) is not.
+                String spec = token.strip().substring(eq + 1);
+                int colon = spec.indexOf(':');
+                sb.append("header=").append(colon < 0 ? MASK : spec.substring(0, colon + 1) + MASK);
             } else {
                 sb.append(withoutUserInfo(token));
             }

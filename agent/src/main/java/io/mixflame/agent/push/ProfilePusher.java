@@ -44,6 +44,7 @@ public final class ProfilePusher {
 
     private final List<PushChannel> channels;
     private final PushAuth auth;
+    private final PushHeaders headers;
     private final ReportOptions shaping;
     private final PushTiming timing;
     private final PushCounters counters = new PushCounters();
@@ -60,16 +61,22 @@ public final class ProfilePusher {
      * @param shaping how the profiles are shaped before they are encoded (the filter and frame style of the options)
      */
     public ProfilePusher(PushOptions options, ReportOptions shaping) {
-        this(targets(options), options.auth(), shaping, PushTiming.DEFAULT);
+        this(targets(options), options.auth(), options.headers(), shaping, PushTiming.DEFAULT);
     }
 
     ProfilePusher(List<PushTarget> targets, PushAuth auth, ReportOptions shaping, PushTiming timing) {
+        this(targets, auth, PushHeaders.NONE, shaping, timing);
+    }
+
+    ProfilePusher(List<PushTarget> targets, PushAuth auth, PushHeaders headers, ReportOptions shaping,
+                  PushTiming timing) {
         List<PushChannel> list = new ArrayList<>(targets.size());
         for (PushTarget target : targets) {
             list.add(new PushChannel(target, timing));
         }
         this.channels = List.copyOf(list);
         this.auth = auth;
+        this.headers = headers;
         this.shaping = shaping;
         this.timing = timing;
     }
@@ -265,7 +272,7 @@ public final class ProfilePusher {
             PushRequest request = pending.requests.get(pending.accepted);
             PushResponse response;
             try {
-                response = PushHttp.post(request, authorization, connectMillis, readMillis);
+                response = PushHttp.post(request, authorization, headers, connectMillis, readMillis);
             } catch (IOException | RuntimeException e) {
                 counters.countFailure();
                 String problem = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());

@@ -25,10 +25,11 @@ final class PushHttp {
      * POSTs {@code request}.
      *
      * @param authorization the {@code Authorization} header, or null
+     * @param headers       headers to send besides the push's own
      * @throws IOException when no answer came: no connection, a timeout, a broken connection
      */
-    static PushResponse post(PushRequest request, String authorization, int connectMillis, int readMillis)
-            throws IOException {
+    static PushResponse post(PushRequest request, String authorization, PushHeaders headers, int connectMillis,
+                             int readMillis) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create(request.url()).toURL().openConnection();
         try {
             c.setRequestMethod("POST");
@@ -47,6 +48,9 @@ final class PushHttp {
             c.setRequestProperty("User-Agent", PyroscopePush.SPY_NAME);
             if (authorization != null) {
                 c.setRequestProperty("Authorization", authorization);
+            }
+            for (java.util.Map.Entry<String, String> h : headers.headers().entrySet()) {
+                c.setRequestProperty(h.getKey(), h.getValue());
             }
             try (OutputStream out = c.getOutputStream()) {
                 out.write(request.body());

@@ -19,15 +19,25 @@ import java.util.Objects;
  *                  the name the JVM's command line implies
  * @param tags      static labels ({@code tags=}), in the order given
  * @param auth      how pushes authenticate; its {@code toString()} masks the secrets
+ * @param headers   headers each push sends besides its own ({@code header=}, {@code tenant=}); masked too
  */
 public record PushOptions(PushAddress otlp, PushAddress pyroscope, String service, Map<String, String> tags,
-                          PushAuth auth) {
+                          PushAuth auth, PushHeaders headers) {
     /** Nothing pushed, the service named by its command line, no tags. */
-    public static final PushOptions NONE = new PushOptions(null, null, null, Map.of(), PushAuth.NONE);
+    public static final PushOptions NONE = new PushOptions(null, null, null, Map.of(), PushAuth.NONE,
+            PushHeaders.NONE);
 
     public PushOptions {
         tags = Collections.unmodifiableMap(new LinkedHashMap<>(tags));
         Objects.requireNonNull(auth, "auth");
+        Objects.requireNonNull(headers, "headers");
+    }
+
+    /** As {@link #of(PushAddress, PushAddress, String, Map, String, String, String, PushHeaders, Map)}, no headers. */
+    public static PushOptions of(PushAddress otlp, PushAddress pyroscope, String service, Map<String, String> tags,
+                                 String authToken, String authUser, String authPassword,
+                                 Map<String, String> env) {
+        return of(otlp, pyroscope, service, tags, authToken, authUser, authPassword, PushHeaders.NONE, env);
     }
 
     /**
@@ -37,14 +47,18 @@ public record PushOptions(PushAddress otlp, PushAddress pyroscope, String servic
      * @throws IllegalArgumentException with a one-line message that never holds a secret
      */
     public static PushOptions of(PushAddress otlp, PushAddress pyroscope, String service, Map<String, String> tags,
-                                 String authToken, String authUser, String authPassword,
+                                 String authToken, String authUser, String authPassword, PushHeaders headers,
                                  Map<String, String> env) {
         boolean pushes = otlp != null || pyroscope != null;
         if (!pushes && (authToken != null || authUser != null || authPassword != null)) {
             throw new IllegalArgumentException("authtoken=, authuser= and authpassword= go with otlp= or pyroscope=");
         }
+        if (!pushes && !headers.isEmpty()) {
+            throw new IllegalArgumentException("header= and tenant= go with otlp= or pyroscope=");
+        }
         PushAuth auth = pushes ? PushAuth.resolve(authToken, authUser, authPassword, env) : PushAuth.NONE;
-        return new PushOptions(otlp, pyroscope, service == null ? null : ServiceName.of(service, null), tags, auth);
+        return new PushOptions(otlp, pyroscope, service == null ? null : ServiceName.of(service, null), tags, auth,
+                headers);
     }
 
     /** Whether anything is pushed. */

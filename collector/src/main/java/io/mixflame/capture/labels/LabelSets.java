@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * word: 0 is no labels, and a set is reached from another by adding (or replacing) one label, as nested scopes do.
  *
  * <p>Bounded: at most {@code maxSets} sets; a set that would be one more is {@link #OTHER} (shown as
- * {@code [other labels]}), and so is anything reached from it, so that a flood of distinct values (a request id
+ * {@code [labels=other]}), and so is anything reached from it, so that a flood of distinct values (a request id
  * used as a label) costs a fixed amount of memory and profile. Values are cut to {@link #MAX_VALUE_CHARS}.
  *
  * <p>Thread-safe: the application's threads add sets while the sampler reads them.

@@ -25,6 +25,21 @@ public final class ReportCommand {
             "usage: mixflame report IN OUT [--title T] [--include PATTERN]... [--exclude PATTERN]... [--reverse]"
                     + " [--ann] [--sig] [--lib] [--lines]";
 
+    /** The usage, and what each input, output and option is: what {@code report --help} prints. */
+    public static final String HELP = String.join("\n", USAGE,
+            "  IN   collapsed stacks (.collapsed, .folded, .txt, or a stream), an HTML flame graph of mixflame's or",
+            "       async-profiler's, a .jfr recording (mixflame's, the JDK's or async-profiler's) or a gzip'd pprof",
+            "       profile (mixflame's, async-profiler's converter's, Go's)",
+            "  OUT  .html, .collapsed/.folded/.txt, .pb.gz/.pprof or .jfr, by its extension; written atomically",
+            "  --title T            the HTML page's title",
+            "  --include PATTERN    keep stacks with a frame it matches (repeatable; a glob with *, else a regex)",
+            "  --exclude PATTERN    drop stacks with a frame it matches (repeatable)",
+            "  --reverse            leaf first (an icicle in HTML)",
+            "  --ann --sig --lib    Java frames' kinds (_[j], _[i], _[0], _[1]), C++ parameters, native modules",
+            "  --lines              keep each Java frame's line (from .jfr, pprof, or collapsed stacks with :LINE)",
+            "  A malformed input line is reported as 'line N: why' and skipped; inputs past their bounds fail in one",
+            "  line (docs/formats.md). Exit status: 0 written, 2 bad usage or input, 1 OUT not written.");
+
     private ReportCommand() {
     }
 
