@@ -41,13 +41,22 @@ final class HelperEngine implements SamplingEngine {
     private static final long STOP_TIMEOUT_SECONDS = 10;
     private static final int MAX_NOTES = 32;
     private static final int MAX_MODULES = 4096;
+    /**
+     * The helper JVM's heap: it keeps its tables off-heap and streams each sample on, so a few MiB live; without a
+     * limit the JVM would size its heap by the machine's (or container's) memory, the service's to share.
+     */
+    static final String HEAP_LIMIT = "-Xmx64m";
+    /** The helper's peak resident size in KiB as last read ({@code VmHWM}), or -1. */
+    private volatile long helperPeakKib = -1;
+    /** The helper's process id, kept once it stopped for the notes, or -1. */
+    private volatile long helperPid = -1;
 
     /** Guarded by itself, not by the engine: start() holds the engine while it waits for the first note. */
     private final List<String> notes = new ArrayList<>();
     /** The modules the helper named, in the order it sent them (the main executable first); bounded. */
     private final List<NativeModule> modules = new ArrayList<>();
     private final CountDownLatch started = new CountDownLatch(1);
-    private Process helper;
+    private volatile Process helper;
     private Thread reader;
     private volatile String lastError = "";
     private volatile boolean inlinedFrameDetail;
@@ -87,7 +96,7 @@ final class HelperEngine implements SamplingEngine {
             // A JVM set up for its job: one small collector, and C1 alone, since C2's compilations of the walk took
             // the service's cores in the helper's first seconds for a walk hardly faster after (BENCHMARKS.md: under
             // Wine 10.5% -> 7.0-7.4% of one core over a 40-s launch, per sample 185 -> 200 us p50).
-            List<String> command = new ArrayList<>(List.of(java.toString(), "-XX:+UseSerialGC",
+            List<String> command = new ArrayList<>(List.of(java.toString(), HEAP_LIMIT, "-XX:+UseSerialGC",
                     "-XX:TieredStopAtLevel=1", "-jar", jar,
                     HelperCommandLine.COMMAND, HelperCommandLine.PID, Long.toString(OwnPid.get())));
             if (settings.times()) {
@@ -106,6 +115,7 @@ final class HelperEngine implements SamplingEngine {
             // helper too, which would start a helper of its own.
             builder.environment().keySet().removeAll(List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"));
             helper = builder.start();
+            helperPid = helper.pid();
             if (stopThreads) {
                 PtracerGrant.allow(helper.pid());
             }
@@ -249,6 +259,8 @@ final class HelperEngine implements SamplingEngine {
         if (p == null) {
             return;
         }
+        // Its peak so far, read while it still runs; what it takes to send its last samples is not counted.
+        notePeak(p.pid());
         try {
             p.getOutputStream().close();
             reader.join(TimeUnit.SECONDS.toMillis(STOP_TIMEOUT_SECONDS));
@@ -264,9 +276,40 @@ final class HelperEngine implements SamplingEngine {
         }
     }
 
+    private void notePeak(long pid) {
+        long peak = peakResidentKib(pid);
+        if (peak >= 0) {
+            helperPeakKib = peak;
+        }
+    }
+
+    /** A process's peak resident size from {@code /proc} (Linux), in KiB, or -1. */
+    private static long peakResidentKib(long pid) {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.substring(6).replace("kB", "").strip());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
     @Override
     public List<String> costNotes() {
         List<String> cost = new ArrayList<>();
+        long pid = helperPid;
+        if (pid >= 0) {
+            if (helper != null) {
+                notePeak(pid);
+            }
+            long known = helperPeakKib;
+            cost.add("helper process: a JVM of its own (pid " + pid + "; heap at most "
+                    + HEAP_LIMIT.substring("-Xmx".length()) + ", the serial collector, C1 alone)"
+                    + (known >= 0 ? ", resident at most " + (known + 512) / 1024 + " MiB" : ""));
+        }
         synchronized (notes) {
             for (String n : notes) {
                 if (!n.startsWith("helper: ")) {

@@ -54,7 +54,11 @@ class JfrOutputIT {
         List<List<String>> stacks = new ArrayList<>(); // root first: class.method or the native function
         java.util.Set<Integer> deflateCallLines = new java.util.TreeSet<>();
         List<String> engines = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(out)) {
+            if (e.getEventType().getName().equals("mixflame.Note")) {
+                notes.add(e.getString("text"));
+            }
             if (e.getEventType().getName().equals("jdk.ActiveSetting") && "engine".equals(e.getString("name"))) {
                 engines.add(e.getString("value"));
             }
@@ -76,6 +80,11 @@ class JfrOutputIT {
         }
 
         assertThat(engines).containsExactly(engine);
+        if (engine.equals("helper")) {
+            // The helper is a JVM of its own, with a heap limit of its own, and the note says what it holds.
+            assertThat(notes).as("notes").anyMatch(n -> n.matches(
+                    "helper process: a JVM of its own \\(pid \\d+; heap at most 64m, .*\\), resident at most \\d+ MiB"));
+        }
         assertThat(stacks).as("samples").hasSizeGreaterThan(50);
         assertThat(stacks).as("zlib's deflate (a Native frame) below Deflater.deflateBytesBytes")
                 .anyMatch(s -> {
