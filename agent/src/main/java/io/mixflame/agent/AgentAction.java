@@ -9,5 +9,7 @@ public enum AgentAction {
     /** Write the profile so far and keep profiling. */
     DUMP,
     /** Report whether profiling runs and what it has gathered. */
-    STATUS
+    STATUS,
+    /** Load the profiler and do nothing else: for the Java API ({@code Mixflame.execute}) and later commands. */
+    LOAD
 }

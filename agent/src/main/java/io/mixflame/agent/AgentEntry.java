@@ -84,6 +84,30 @@ public final class AgentEntry {
     }
 
     /**
+     * Runs one command for the Java API ({@code io.mixflame.api.Mixflame.execute}), in this JVM's profiler: the options
+     * as an attach's (and the file {@code options=@PATH} names), never the environment's.
+     *
+     * @return what the command did, one line
+     * @throws IllegalArgumentException for bad options, with a one-line message
+     * @throws IllegalStateException    when the command failed (already profiling, not profiling), with its message
+     */
+    public static String execute(String optionText) {
+        AgentOptions options = AgentOptions.parse(StartupOptions.compose(optionText, false, java.util.Map.of(),
+                new java.util.Properties()).text());
+        if (options.reply() != null) {
+            throw new IllegalArgumentException("reply= is the attach tool's; the API returns the result");
+        }
+        if (options.logLevel() != null) {
+            LogLevel.set(options.logLevel());
+        }
+        CommandResult result = ProfilerController.instance().execute(options);
+        if (!result.ok()) {
+            throw new IllegalStateException(result.message());
+        }
+        return result.message();
+    }
+
+    /**
      * The option text as a log line may echo it: its secrets masked, and a megabyte of options must not become a
      * megabyte of log.
      */

@@ -192,7 +192,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                         + (canonical(key).equals(key) ? "" : " (as " + canonical(key) + " or " + key + ")"));
             }
             switch (key) {
-                case "start", "stop", "dump", "status" -> {
+                case "start", "stop", "dump", "status", "load" -> {
                     flag(key, value);
                     if (action != null) {
                         throw new IllegalArgumentException("options name two actions: " + action.name().toLowerCase()
@@ -516,7 +516,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
      */
     static String group(String key) {
         return switch (key) {
-            case "start", "stop", "dump", "status" -> "action";
+            case "start", "stop", "dump", "status", "load" -> "action";
             case "collapsed", "flamegraph", "tree", "jfr", "summary", "traces", "flat" -> "output";
             case "samples", "total" -> "counter";
             default -> canonical(key);

@@ -49,6 +49,7 @@ public final class ProfilerController {
                 case STOP -> stop();
                 case DUMP -> dump(options);
                 case STATUS -> status();
+                case LOAD -> CommandResult.ok("loaded; not profiling until asked (Mixflame.execute, attach)");
             };
         } catch (RuntimeException e) {
             LOG.error("{} failed", options.action().name().toLowerCase(), e);

@@ -24,6 +24,32 @@ public final class AgentBoot {
         dispatch(options, instrumentation, true);
     }
 
+    /**
+     * Runs one command in the profiler this JVM loaded ({@code io.mixflame.api.Mixflame.execute} calls it by name:
+     * the agent's jar is on the system class path once it is loaded, whichever loader the application's classes
+     * have).
+     *
+     * @throws IllegalStateException    when no agent was loaded into this JVM, or the command failed
+     * @throws IllegalArgumentException for bad options
+     */
+    public static String execute(String options) {
+        ClassLoader loader = IsolatedLoader.existing();
+        if (loader == null) {
+            throw new IllegalStateException("the mixflame agent is not loaded in this JVM: start it with"
+                    + " -javaagent:mixflame.jar=load (or with options), or attach it");
+        }
+        try {
+            return (String) Class.forName(ENTRY, true, loader).getMethod("execute", String.class).invoke(null, options);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("the command failed: " + e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the profiler cannot be reached: " + e);
+        }
+    }
+
     private static void dispatch(String options, Instrumentation instrumentation, boolean attached) {
         try {
             // The profiler starts helper processes from this jar (the helper engine).

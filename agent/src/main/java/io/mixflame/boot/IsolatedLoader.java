@@ -40,6 +40,11 @@ final class IsolatedLoader {
     private IsolatedLoader() {
     }
 
+    /** The loader an agent start created, or null where no agent was loaded. */
+    static synchronized ClassLoader existing() {
+        return loader;
+    }
+
     /** The one loader of this JVM, created on first use, for the command-line tool (its own process). */
     static synchronized ClassLoader get(ClassLoader parent) throws IOException, URISyntaxException {
         if (loader == null) {
