@@ -73,4 +73,13 @@ class PremainIT {
                     .isLessThan(printed.indexOf("io/mixflame/unwind/*.*"));
         }
     }
+
+    /** The build writes the jar's SHA-256 beside it, as {@code sha256sum -c} reads it, and it is the jar's. */
+    @org.junit.jupiter.api.Test
+    void theJarsChecksumIsBesideIt() throws Exception {
+        Path jar = BuiltJars.agent();
+        String line = Files.readString(jar.resolveSibling("mixflame.jar.sha256"), StandardCharsets.US_ASCII).strip();
+        byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(jar));
+        assertThat(line).isEqualTo(java.util.HexFormat.of().formatHex(digest) + "  mixflame.jar");
+    }
 }
