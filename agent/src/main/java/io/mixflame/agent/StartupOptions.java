@@ -75,6 +75,9 @@ final class StartupOptions {
         List<String> own = new ArrayList<>();
         List<String> fromFile = null;
         for (String token : tokens(text)) {
+            if (token.equals(FILE_KEY)) {
+                throw new IllegalArgumentException("options= wants @PATH, a file of options");
+            }
             if (token.startsWith(FILE_KEY + "=")) {
                 if (fromFile != null) {
                     throw new IllegalArgumentException("option 'options' given twice");
