@@ -8,8 +8,12 @@
  * Both sides use perf's own layout (a metadata page with data_head, data_tail, data_offset and data_size, then the
  * data), so the reader reads a relay ring as it would read the kernel's. Records are moved whole, in order; a relay
  * ring that is full takes no more, and the kernel's ring then fills and the kernel counts what it could not write as
- * lost, as it would without the relay. Pages of a relay ring that the reader has consumed are given back to the
- * system when a megabyte of them has gathered, so that its resident size follows what waits in it, not its length.
+ * lost, as it would without the relay. A relay ring that the reader has emptied sends its writer back to its start
+ * once the writer is past its first megabyte (or half the ring): while the reader keeps up, the records go into the
+ * same few pages, already resident, and the rest of the ring is touched only when records wait (a record written
+ * into a page not yet touched cost a page fault per page, and giving pages back made every page a new one). Pages
+ * past that start that the reader has consumed are given back to the system when a megabyte of them has gathered,
+ * so that after records waited the resident size follows what waits, not the ring's length.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,6 +33,7 @@
 #define DATA_SIZE 1048
 #define HEADER_BYTES 8
 #define RELEASE_BYTES (1u << 20)
+#define REWIND_BYTES (1u << 20)
 
 struct relay_ring {
     char *source;
@@ -69,9 +74,35 @@ static void copy_in(char *data, uint64_t size, uint64_t at, const char *from, ui
     memcpy(data, from + first, length - first);
 }
 
+/* Where an emptied ring starts again: its first megabyte, or half of a smaller ring. */
+static uint64_t rewind_at(const struct relay_ring *r) {
+    return r->target_size / 2 < REWIND_BYTES ? r->target_size / 2 : REWIND_BYTES;
+}
+
+/*
+ * Sends the writer back to the ring's start when the reader has consumed everything and the writer is past
+ * rewind_at: the rest of the lap is skipped by moving both the tail and the head over it. Only the mover (under the
+ * ring's lock) writes the head; the reader stores the tail only at the end of a read, with the head it loaded at the
+ * read's start, so once tail equals head no read is in flight that could store an older tail. The tail is stored
+ * first: a reader that loads the new head (acquire) then sees the new tail, and one that loads the old head finds
+ * nothing to read.
+ */
+static void rewind_if_empty(struct relay_ring *r) {
+    uint64_t head = *(uint64_t *) (r->target + DATA_HEAD);
+    uint64_t tail = __atomic_load_n((uint64_t *) (r->target + DATA_TAIL), __ATOMIC_ACQUIRE);
+    uint64_t offset = head & (r->target_size - 1);
+    if (tail != head || offset < rewind_at(r)) {
+        return;
+    }
+    uint64_t rest = r->target_size - offset;
+    __atomic_store_n((uint64_t *) (r->target + DATA_TAIL), tail + rest, __ATOMIC_RELEASE);
+    __atomic_store_n((uint64_t *) (r->target + DATA_HEAD), head + rest, __ATOMIC_RELEASE);
+}
+
 /*
  * Gives back the target's pages that lie wholly below the reader's tail, a megabyte or more at a time: only those
- * whose place in the ring no live record holds (a position below head minus the ring's size is now written over).
+ * whose place in the ring no live record holds (a position below head minus the ring's size is now written over),
+ * and none in the ring's first rewind_at bytes, where an emptied ring starts again.
  */
 static void release_consumed(struct relay_ring *r, uint64_t page, uint64_t tail, uint64_t head) {
     uint64_t from = (r->released + page - 1) & ~(page - 1);
@@ -83,10 +114,14 @@ static void release_consumed(struct relay_ring *r, uint64_t page, uint64_t tail,
     if (to <= from || to - from < RELEASE_BYTES) {
         return;
     }
+    uint64_t keep = (rewind_at(r) + page - 1) & ~(page - 1);
     for (uint64_t at = from; at < to;) {
         uint64_t offset = at & (r->target_size - 1);
         uint64_t length = r->target_size - offset < to - at ? r->target_size - offset : to - at;
-        madvise(r->target_data + offset, length, MADV_DONTNEED);
+        if (offset + length > keep) {
+            uint64_t skip = offset < keep ? keep - offset : 0;
+            madvise(r->target_data + offset + skip, length - skip, MADV_DONTNEED);
+        }
         at += length;
     }
     r->released = to;
@@ -94,6 +129,7 @@ static void release_consumed(struct relay_ring *r, uint64_t page, uint64_t tail,
 
 /* Moves the complete records of one ring; the number moved. */
 static uint64_t relay_one(struct relay *relay, struct relay_ring *r) {
+    rewind_if_empty(r);
     uint64_t head = __atomic_load_n((uint64_t *) (r->source + DATA_HEAD), __ATOMIC_ACQUIRE);
     uint64_t tail = *(uint64_t *) (r->source + DATA_TAIL);
     uint64_t target_head = *(uint64_t *) (r->target + DATA_HEAD);

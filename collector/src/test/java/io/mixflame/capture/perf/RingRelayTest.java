@@ -83,6 +83,52 @@ class RingRelayTest {
         }
     }
 
+    /**
+     * A relay ring the reader emptied, its writer past half of it (a megabyte, in a ring larger than two), starts
+     * again at its beginning: the records keep their order across the skipped rest of the lap.
+     */
+    @Test
+    void anEmptiedRelayRingStartsAgainAtItsBeginning() throws Exception {
+        int sourceBytes = 8 * PAGE;
+        long relayBytes = 4L * PAGE;
+        Memory source = source(sourceBytes);
+        String[] why = new String[1];
+        RingRelay relay = RingRelay.start(new long[] {Pointer.nativeValue(source)}, new long[] {sourceBytes},
+                relayBytes, why);
+        assertThat(relay).as("the relay, else why not: %s", why[0]).isNotNull();
+        try {
+            Pointer meta = new Pointer(relay.ring(0));
+            PerfRingBuffer read = new PerfRingBuffer(relay.ring(0), PAGE, (int) (relayBytes / PAGE));
+            long[] heads = new long[1];
+            List<Integer> seen = new ArrayList<>();
+            // 20 records of 512 bytes: 10 KiB, past half of the 16 KiB ring.
+            for (int i = 0; i < 20; i++) {
+                write(source, sourceBytes, heads, 0, i, 512);
+            }
+            relay.flush();
+            assertThat(meta.getLong(1024) & (relayBytes - 1)).as("the writer's offset").isEqualTo(10_240);
+            drain(read, seen);
+            write(source, sourceBytes, heads, 0, 20, 512);
+            relay.flush();
+            assertThat(meta.getLong(1024) & (relayBytes - 1)).as("the next record at the ring's start")
+                    .isEqualTo(512);
+            drain(read, seen);
+            // Below half of the ring, an emptied ring goes on where it was.
+            write(source, sourceBytes, heads, 0, 21, 512);
+            relay.flush();
+            drain(read, seen);
+            assertThat(meta.getLong(1024) & (relayBytes - 1)).isEqualTo(1024);
+            List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < 22; i++) {
+                expected.add(i);
+            }
+            assertThat(seen).isEqualTo(expected);
+        } finally {
+            relay.stop();
+            relay.free();
+        }
+    }
+
     @Test
     void aRelayRingHoldsSecondsOfSamplesWithinItsBounds() {
         // 10 ms, 16 KiB records: 8 s is 13 MB, 16 MiB as a power of two.
