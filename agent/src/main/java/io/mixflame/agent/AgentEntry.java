@@ -92,8 +92,7 @@ public final class AgentEntry {
      * @throws IllegalStateException    when the command failed (already profiling, not profiling), with its message
      */
     public static String execute(String optionText) {
-        AgentOptions options = AgentOptions.parse(StartupOptions.compose(optionText, false, java.util.Map.of(),
-                new java.util.Properties()).text());
+        AgentOptions options = AgentOptions.parseWithFile(optionText);
         if (options.reply() != null) {
             throw new IllegalArgumentException("reply= is the attach tool's; the API returns the result");
         }

@@ -421,6 +421,26 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
     }
 
     /**
+     * Parses options as an attach, {@code record} and the Java API read them: with the options file
+     * {@code options=@PATH} names ({@link StartupOptions}).
+     *
+     * @throws IllegalArgumentException with a one-line message
+     */
+    public static AgentOptions parseWithFile(String text) {
+        return parse(StartupOptions.compose(text, false, Map.of(), new java.util.Properties()).text());
+    }
+
+    /**
+     * Parses options as a start-up reads them ({@code -javaagent}, {@code launch}): with the options file, the
+     * environment's {@code MIXFLAME_OPTIONS} and Pyroscope's settings ({@link StartupOptions}).
+     *
+     * @throws IllegalArgumentException with a one-line message
+     */
+    public static AgentOptions parseAtStartup(String text) {
+        return parse(StartupOptions.compose(text, true, System.getenv(), System.getProperties()).text());
+    }
+
+    /**
      * The events these options profile, in the order their profiles are written: {@code cpu} or {@code wall} when
      * sampled, then {@code alloc}, then {@code lock}.
      */

@@ -33,7 +33,7 @@ final class AttachCommand {
         String options;
         try {
             options = commandOptions(args.subList(1, args.size()));
-            AgentOptions.parse(options);
+            AgentOptions.parseWithFile(options);
         } catch (IllegalArgumentException e) {
             err.println("mixflame attach: " + e.getMessage());
             return 2;

@@ -44,7 +44,7 @@ final class LaunchCommand {
         String optionText = args.get(0);
         AgentOptions options;
         try {
-            options = AgentOptions.parse(optionText);
+            options = AgentOptions.parseAtStartup(optionText);
         } catch (IllegalArgumentException e) {
             err.println("mixflame launch: bad options: " + e.getMessage());
             return 2;
@@ -77,7 +77,8 @@ final class LaunchCommand {
             err.println("mixflame launch: " + mainClass + " has no public static void main(String[]): " + e.getMessage());
             return 2;
         }
-        AgentEntry.handle(optionText);
+        // As -javaagent starts: the options file, MIXFLAME_OPTIONS and Pyroscope's settings count too.
+        AgentEntry.handle(optionText, null, false);
         System.setProperty("java.class.path", classPath);
         Thread.currentThread().setContextClassLoader(loader);
         try {

@@ -73,7 +73,7 @@ record RecordArguments(long pid, AgentOptions options) {
             options.add(word);
         }
         String text = "start," + String.join(",", options);
-        AgentOptions parsed = AgentOptions.parse(text);
+        AgentOptions parsed = AgentOptions.parseWithFile(text);
         if (parsed.event() == null || parsed.events().size() > 1) {
             // Allocation and lock profiles are streamed from JFR inside the JVM; there is no way in from outside.
             throw new IllegalArgumentException("record --pid samples cpu or wall from outside the JVM and cannot "
@@ -91,7 +91,7 @@ record RecordArguments(long pid, AgentOptions options) {
         }
         // A duration from the flags or OPTIONS (duration= or timeout=) wins over the default.
         return new RecordArguments(pid, parsed.durationNanos() > 0 ? parsed
-                : AgentOptions.parse(text + "," + DEFAULT_DURATION));
+                : AgentOptions.parseWithFile(text + "," + DEFAULT_DURATION));
     }
 
     private static long pid(String text) {

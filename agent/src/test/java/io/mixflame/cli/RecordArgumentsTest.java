@@ -26,6 +26,18 @@ class RecordArgumentsTest {
     }
 
     @Test
+    void anOptionsFileIsReadAsTheAgentReadsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("record.options"),
+                "interval=2ms\nthreads   # one root per thread\n");
+        AgentOptions o = RecordArguments.parse(List.of("--pid", "42", "-f", "out.html", "options=@" + file))
+                .options();
+        assertThat(o.intervalNanos()).isEqualTo(2_000_000L);
+        assertThat(o.threads()).isTrue();
+        assertThat(o.durationNanos()).as("the default duration still").isEqualTo(30_000_000_000L);
+    }
+
+    @Test
     void mixflamesLongFlagsAndOptionsKeepWorking() {
         AgentOptions o = RecordArguments.parse(List.of("--pid", "42", "--duration", "2s", "--file", "out.html",
                 "--event", "cpu", "--interval", "1ms", "--threads", "include=*Server*,ann")).options();
