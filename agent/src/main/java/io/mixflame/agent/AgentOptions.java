@@ -300,7 +300,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                 }
                 case "loop" -> {
                     loopAt = clockTime(key, value);
-                    loop = loopAt >= 0 ? DAY_SECONDS * SECOND : loopPeriod(key, value);
+                    loop = loopAt >= 0 ? DAY_SECONDS * SECOND
+                            : duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
                 }
                 case "keep" -> keep = positiveInt(key, value);
                 case "engine" -> {
@@ -400,19 +401,6 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
             second = second * 60 + n;
         }
         return second % (int) DAY_SECONDS;
-    }
-
-    /** A loop's period: a duration (a bare number is seconds), or async-profiler's {@code d} for days. */
-    private static long loopPeriod(String key, String value) {
-        String v = required(key, value);
-        if (v.endsWith("d") && v.length() > 1 && v.chars().limit(v.length() - 1).allMatch(Character::isDigit)
-                && v.length() < 8) {
-            long days = Long.parseLong(v.substring(0, v.length() - 1));
-            if (days > 0) {
-                return days * DAY_SECONDS * SECOND;
-            }
-        }
-        return duration(key, value, MIN_LOOP, Long.MAX_VALUE, SECOND);
     }
 
     /** The format a file of {@code template} is written in: the output word's, else its name's. */

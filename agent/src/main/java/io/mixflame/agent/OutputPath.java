@@ -124,28 +124,26 @@ final class OutputPath {
      * loop replaces the file of the same number, as async-profiler does.
      */
     static boolean wraps(String template) {
-        for (int i = 0; i + 2 < template.length(); i++) {
-            if (template.charAt(i) == '%') {
-                if (template.charAt(i + 1) == 'n' && template.charAt(i + 2) == '{') {
-                    return true;
-                }
-                i++;
-            }
-        }
-        return false;
+        int at = find(template, 'n');
+        return at >= 0 && at + 2 < template.length() && template.charAt(at + 2) == '{';
     }
 
     /** Whether the template has {@code %k} (not {@code %%k}). */
     private static boolean has(String template, char k) {
+        return find(template, k) >= 0;
+    }
+
+    /** Where the template's first {@code %k} (not {@code %%k}) starts, or -1. */
+    private static int find(String template, char k) {
         for (int i = 0; i + 1 < template.length(); i++) {
             if (template.charAt(i) == '%') {
                 if (template.charAt(i + 1) == k) {
-                    return true;
+                    return i;
                 }
                 i++; // %% and every other pair
             }
         }
-        return false;
+        return -1;
     }
 
     /**

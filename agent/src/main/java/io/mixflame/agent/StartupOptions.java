@@ -50,11 +50,11 @@ final class StartupOptions {
     static Composed compose(String text, boolean premain, Map<String, String> env, Properties system) {
         List<String> notes = new ArrayList<>();
         List<List<String>> layers = new ArrayList<>();
-        layers.add(expandFile(text, layers));
+        layers.add(expandFile(text));
         if (premain) {
             String fromEnv = env.get(ENV);
             if (fromEnv != null && !fromEnv.isBlank()) {
-                layers.add(expandFile(fromEnv, layers));
+                layers.add(expandFile(fromEnv));
                 notes.add("options from " + ENV);
             }
             PyroscopeSettings pyroscope = PyroscopeSettings.of(system, env);
@@ -71,7 +71,7 @@ final class StartupOptions {
     }
 
     /** The layer's tokens, and those of the file its {@code options=@PATH} names in a layer just below it. */
-    private static List<String> expandFile(String text, List<List<String>> layers) {
+    private static List<String> expandFile(String text) {
         List<String> own = new ArrayList<>();
         List<String> fromFile = null;
         for (String token : tokens(text)) {
@@ -94,8 +94,7 @@ final class StartupOptions {
         }
         if (fromFile != null) {
             // Below the text that named it: the text's own options win.
-            List<String> merged = merge(List.of(own, fromFile));
-            return merged;
+            return merge(List.of(own, fromFile));
         }
         return own;
     }

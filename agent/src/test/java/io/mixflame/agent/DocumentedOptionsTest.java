@@ -64,7 +64,7 @@ class DocumentedOptionsTest {
     void unitsStatesAndLabelValuesAreAllDocumented() throws Exception {
         String options = doc("options.md");
         String intervalRow = options.lines().filter(l -> l.startsWith("| `interval=N`")).findFirst().orElseThrow();
-        for (String unit : List.of("ns", "us", "ms", "s", "m", "h")) {
+        for (String unit : List.of("ns", "us", "ms", "s", "m", "h", "d")) {
             assertThat(intervalRow).as("the interval's units").contains("`" + unit + "`");
             assertThatCode(() -> AgentOptions.parse("loop=1" + unit)).as(unit).satisfiesAnyOf(
                     t -> assertThat(t).isNull(), t -> assertThat(t).hasMessageContaining("below the minimum"));

@@ -17,7 +17,7 @@ public final class Durations {
             end++;
         }
         if (end == 0) {
-            throw new IllegalArgumentException("not a duration: '" + text + "' (expected a number with ns, us, ms, s, m or h)");
+            throw new IllegalArgumentException("not a duration: '" + text + "' (expected a number with ns, us, ms, s, m, h or d)");
         }
         long value;
         try {
@@ -33,8 +33,9 @@ public final class Durations {
             case "s" -> 1_000_000_000L;
             case "m" -> 60_000_000_000L;
             case "h" -> 3_600_000_000_000L;
+            case "d" -> 86_400_000_000_000L;
             default -> throw new IllegalArgumentException(
-                    "unknown unit in '" + text + "' (expected ns, us, ms, s, m or h)");
+                    "unknown unit in '" + text + "' (expected ns, us, ms, s, m, h or d)");
         };
         try {
             return Math.multiplyExact(value, unit);
