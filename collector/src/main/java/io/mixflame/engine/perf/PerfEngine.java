@@ -137,7 +137,8 @@ public final class PerfEngine implements SamplingEngine {
         NewThreads newThreads = nameRecorder == null ? null : new NewThreads(PerfNamer.NEW_THREADS);
         DrainPacing pacing = new DrainPacing(settings.intervalNanos(), captureSettings.ringDataBytes(),
                 captureSettings.stackBytes(), SamplePool.POOL);
-        samplerBody = new PerfSampler(run, pool, pacing, growth, unwalked, costs, newThreads, startNanos);
+        samplerBody = new PerfSampler(run, pool, pacing, growth, unwalked, costs, newThreads, startNanos,
+                stacks.modules());
         PerfNamer namerBody = nameRecorder == null ? null : new PerfNamer(run, nameRecorder, newThreads, costs);
         // The profiler's threads start before the events open, so that they inherit none: their own events copy no
         // stack. They wait for the capture before they sample, walk or name.

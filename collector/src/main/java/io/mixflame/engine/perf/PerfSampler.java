@@ -1,6 +1,7 @@
 package io.mixflame.engine.perf;
 
 import io.mixflame.capture.CapturedThread;
+import io.mixflame.capture.HostRegisters;
 import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
@@ -8,6 +9,8 @@ import io.mixflame.capture.perf.StackCopyGrowth;
 import io.mixflame.engine.linux.PerfFeed;
 import io.mixflame.engine.linux.ThreadCpuClock;
 import io.mixflame.engine.linux.ThreadListingWatch;
+import io.mixflame.image.ModuleMap;
+import io.mixflame.process.MemoryMapping;
 import io.mixflame.process.linux.ProcThreadSelf;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -20,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * pacing's rate into the pool's buffers for the walker (a sample is dropped and counted when the pool is empty, never
  * waited for), looks up each sample's labels at once, has the larger stack copies the walker asked for applied,
  * queues the threads it sees first for the names thread, and has the threads taken account of as they come and go.
+ * It also notes each sample's stack region as the process maps it now: a thread may have ended and its stack been
+ * unmapped by the time a late walk needs the region's bounds.
  * Its own object for the drain's callbacks (a class rather than lambdas: each lambda is a class the JVM spins in the
  * service's start-up).
  */
@@ -40,6 +45,8 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
     /** Threads first seen, for the names thread; null without one. */
     private final NewThreads newThreads;
     private final long startNanos;
+    /** Where the threads' stacks lie (the process's mappings), read again as threads start. */
+    private final ModuleMap stackRegions;
     private SampleCapture capture;
     private PerfFeed feed;
     private SampleLabeler labels;
@@ -51,7 +58,7 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
     private volatile long dropped;
 
     PerfSampler(PerfRun run, SamplePool pool, DrainPacing pacing, StackCopyGrowth growth, UnwalkedSamples unwalked,
-                PerfEngineCosts costs, NewThreads newThreads, long startNanos) {
+                PerfEngineCosts costs, NewThreads newThreads, long startNanos, ModuleMap stackRegions) {
         this.run = run;
         this.pool = pool;
         this.pacing = pacing;
@@ -60,6 +67,7 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
         this.costs = costs;
         this.newThreads = newThreads;
         this.startNanos = startNanos;
+        this.stackRegions = stackRegions;
     }
 
     /** The threads woken after a drain: the walker, and the names thread (or null); set before it starts. */
@@ -183,6 +191,14 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
             return;
         }
         s.copyTo(copy);
+        if (copy.isKnown(HostRegisters.SP)) {
+            // Now, not when walked: a thread that ended meanwhile has its stack unmapped (a map read then would not
+            // have it), and the walk checks every frame's sp against these bounds.
+            MemoryMapping region = stackRegions.stackRegionContaining(copy.register(HostRegisters.SP));
+            if (region != null) {
+                copy.setStackRegion(region.start(), region.end());
+            }
+        }
         SampleLabeler l = labels;
         if (l != null) {
             // Now, not when walked: a walker that fell behind would find the thread's log moved on.
