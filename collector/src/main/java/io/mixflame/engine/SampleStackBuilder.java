@@ -99,6 +99,14 @@ public final class SampleStackBuilder {
         namer.recordLines(lines);
     }
 
+    /**
+     * What the code cache's history did (see {@link HotSpotVm#historyNote}), for the cost note; null where it is not
+     * kept. Its counts are read without a lock, from any thread.
+     */
+    public String codeHistoryNote() {
+        return vm == null ? null : vm.historyNote();
+    }
+
     /** Whether Java frames are named (the process's JVM could be read). */
     public boolean namesJava() {
         return vm != null;
@@ -119,6 +127,9 @@ public final class SampleStackBuilder {
             return -1;
         }
         context.load(blocked);
+        if (vm != null) {
+            vm.sampleTakenAt(0);
+        }
         walk(tid);
         if (!capture.unchanged(tid, state.get())) {
             return -1;
@@ -193,6 +204,10 @@ public final class SampleStackBuilder {
         copyTooShort = false;
         if (s.hasUserContext()) {
             context.load(s);
+            if (vm != null) {
+                // A sample may be walked seconds after it was taken: its code is looked up as it was then.
+                vm.sampleTakenAt(s.time());
+            }
             walk((int) s.tid());
             named = namer.name(walked);
         }

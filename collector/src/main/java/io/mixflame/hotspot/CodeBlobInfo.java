@@ -43,6 +43,15 @@ public record CodeBlobInfo(long start, long end, BlobKind kind, String name, lon
         return kind == BlobKind.STUB && "vtable chunks".equals(name);
     }
 
+    /**
+     * Whether {@code other} is a reading of the same code: the same place, size and method (a blob the JIT put where
+     * a freed one was is told apart from it).
+     */
+    public boolean sameCode(CodeBlobInfo other) {
+        return other == this || other != null && other.start == start && other.end == end && other.method == method
+                && other.codeBegin == codeBegin && other.kind == kind;
+    }
+
     /** Whether this is Java code: an nmethod or a native wrapper. */
     public boolean isJava() {
         return kind == BlobKind.NMETHOD || kind == BlobKind.NATIVE_WRAPPER;

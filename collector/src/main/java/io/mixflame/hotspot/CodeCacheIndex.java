@@ -1,6 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.hotspot.census.CodeHeapCensus;
 import io.mixflame.cache.MonotonicClock;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
@@ -22,9 +23,15 @@ final class CodeCacheIndex {
     private static final int MAX_HOPS = 1 << 16;
     private static final int CACHE_LIMIT = 16_384;
     private static final long REVALIDATE_NANOS = 1_000_000_000L;
+    /** How late a walk must be for the code cache's history to be kept. */
+    static final long CENSUS_LAG_NANOS = 200_000_000L;
 
     /** One code heap's committed range and segment map. */
-    private record Heap(long low, long high, long segmap, int log2Segment) {
+    private record Heap(long address, long low, long high, long segmap, int log2Segment) implements Comparable<Heap> {
+        @Override
+        public int compareTo(Heap other) {
+            return Long.compareUnsigned(low, other.low);
+        }
     }
 
     private record Cached(CodeBlobInfo blob, long checkedAt) {
@@ -42,17 +49,77 @@ final class CodeCacheIndex {
     private final TreeMap<Long, Cached> byStart = new TreeMap<>();
 
     private final LongSupplier clock;
+    /** The code cache's recent history, where a census of the heaps can be taken; else null. */
+    private final CodeCacheHistory history;
+    /** The heaps' CodeHeap structures for the census, in the order of the memory they hold. */
+    private long[] censusHeaps = new long[0];
+    /** When the sample being walked was taken (the clock's time); 0: now. */
+    private long sampleTime;
 
     CodeCacheIndex(HotSpotLayout layout, VmReader reader) throws MemoryReadException {
-        this(layout, reader, MonotonicClock.NANOS);
+        this(layout, reader, MonotonicClock.NANOS, null);
     }
 
-    /** With the clock that times revalidation given: tests move it instead of waiting. */
-    CodeCacheIndex(HotSpotLayout layout, VmReader reader, LongSupplier clock) throws MemoryReadException {
+    /**
+     * With the clock that times revalidation and censuses given (tests move it instead of waiting), and a census of
+     * the heaps (null where none can be taken: the code cache's history is then not kept).
+     */
+    CodeCacheIndex(HotSpotLayout layout, VmReader reader, LongSupplier clock, CodeHeapCensus census)
+            throws MemoryReadException {
         this.layout = layout;
         this.reader = reader;
         this.clock = clock;
         readHeaps();
+        this.history = census == null || layout.blockLength < 0 ? null
+                : new CodeCacheHistory(census, new long[] {layout.heapMemory + layout.spaceLow,
+                        layout.heapMemory + layout.spaceHigh, layout.heapSegmap + layout.spaceLow,
+                        layout.heapLog2SegmentSize, layout.heapBlockSize, layout.blockLength, layout.blockUsed,
+                        layout.blobSize, layout.blobName, layout.nmMethod, layout.nmCompileId}, this::readGone);
+    }
+
+    /**
+     * Says when the sample about to be walked was taken ({@code 0}: now), so that its pcs are looked up in the code
+     * cache as it was then. While walks run later than {@link #CENSUS_LAG_NANOS} behind their samples, takes a census
+     * of the heaps when one is due: a census reads every block's header (a few hundred microseconds for a few thousand
+     * blobs), and walks that keep up find the code as it was without one.
+     */
+    void sampleTakenAt(long taken) {
+        sampleTime = taken;
+        if (history == null || taken == 0) {
+            return;
+        }
+        long now = clock.getAsLong();
+        if (now - taken < CENSUS_LAG_NANOS || !history.due(now)) {
+            return;
+        }
+        history.census(now, censusHeaps, censusHeaps.length);
+    }
+
+    /** The code cache's history, or null where it is not kept. */
+    CodeCacheHistory history() {
+        return history;
+    }
+
+    /**
+     * A blob the census found gone: as a walk read it alive, or read now where its header is still as the census saw
+     * it; else null.
+     */
+    private CodeBlobInfo readGone(CodeCacheHistory.Entry e) {
+        Cached known = byStart.get(e.start);
+        if (known != null && e.is(known.blob())) {
+            return known.blob();
+        }
+        try {
+            if (reader.readLong(e.start + layout.blobName) != e.name
+                    || reader.s32(e.start + layout.blobSize) != (int) (e.end - e.start)
+                    || reader.readLong(e.start + layout.nmMethod) != e.method) {
+                return null;
+            }
+            CodeBlobInfo blob = readBlob(e.start);
+            return blob != null && e.is(blob) ? blob : null;
+        } catch (MemoryReadException | RuntimeException ex) {
+            return null;
+        }
     }
 
     /** Whether a pc is in the code cache's reserved range (cheap, no read). */
@@ -60,11 +127,17 @@ final class CodeCacheIndex {
         return pc >= lowBound && pc < highBound;
     }
 
-    /** The blob holding pc, or null. */
+    /** The blob holding pc when the sample being walked was taken ({@link #sampleTakenAt}), or null. */
     CodeBlobInfo find(long pc) {
         if (!inCodeCache(pc)) {
             return null;
         }
+        CodeBlobInfo now = findNow(pc);
+        return history == null || sampleTime == 0 ? now : history.at(pc, sampleTime, now);
+    }
+
+    /** The blob holding pc now, or null. */
+    private CodeBlobInfo findNow(long pc) {
         long now = clock.getAsLong();
         Cached cached = byPc.get(pc);
         if (cached != null && now - cached.checkedAt() < REVALIDATE_NANOS) {
@@ -117,10 +190,17 @@ final class CodeCacheIndex {
             long segmap = reader.readLong(heap + layout.heapSegmap + layout.spaceLow);
             int log2 = reader.s32(heap + layout.heapLog2SegmentSize);
             if (log2 > 0 && log2 < 20) {
-                list.add(new Heap(low, high, segmap, log2));
+                list.add(new Heap(heap, low, high, segmap, log2));
             }
         }
+        list.sort(null);
         heaps = List.copyOf(list);
+        if (censusHeaps.length != heaps.size()) {
+            censusHeaps = new long[heaps.size()];
+        }
+        for (int i = 0; i < heaps.size(); i++) {
+            censusHeaps[i] = heaps.get(i).address();
+        }
         lowBound = reader.readLong(layout.lowBoundVariable);
         highBound = reader.readLong(layout.highBoundVariable);
     }

@@ -25,6 +25,8 @@ final class HotSpotLayout {
     final long spaceHigh;
     final long heapBlockSize;
     final long blockUsed;
+    /** HeapBlock::Header::_length (segments), for the census of the code heaps; -1 where not described. */
+    final long blockLength;
     final long lowBoundVariable;
     final long highBoundVariable;
 
@@ -42,6 +44,8 @@ final class HotSpotLayout {
 
     // nmethod
     final long nmMethod;
+    /** nmethod::_compile_id, which tells a recompilation from the code it replaced; -1 where not described. */
+    final long nmCompileId;
     final long nmCompLevel;
     final int nmCompLevelWidth;
     final long nmOrigPcOffset;
@@ -134,6 +138,7 @@ final class HotSpotLayout {
         spaceHigh = l.offset("VirtualSpace", "_high");
         heapBlockSize = l.size("HeapBlock");
         blockUsed = l.offset("HeapBlock::Header", "_used");
+        blockLength = vm.offsetOr("HeapBlock::Header", "_length", -1);
         lowBoundVariable = l.staticAddress("CodeCache", "_low_bound");
         highBoundVariable = l.staticAddress("CodeCache", "_high_bound");
 
@@ -147,6 +152,7 @@ final class HotSpotLayout {
         blobCodeEnd = codeOffsetsRelative ? l.offset("CodeBlob", "_data_offset") : l.offset("CodeBlob", "_code_end");
 
         nmMethod = l.offset(new String[] {"nmethod", "CompiledMethod"}, "_method");
+        nmCompileId = vm.offsetOr("nmethod", "_compile_id", vm.offsetOr("CompiledMethod", "_compile_id", -1));
         nmCompLevel = l.offset("nmethod", "_comp_level");
         nmCompLevelWidth = l.width("nmethod", "_comp_level");
         nmOrigPcOffset = l.offset("nmethod", "_orig_pc_offset");

@@ -1,7 +1,9 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.cache.MonotonicClock;
+import io.mixflame.hotspot.linux.NativeCodeCensus;
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.OwnPid;
 import io.mixflame.image.LoadedModule;
 import io.mixflame.image.ModuleMap;
 import java.util.LinkedHashMap;
@@ -42,7 +44,8 @@ public final class HotSpotVm {
             throws MemoryReadException, UnsupportedVmException {
         this.layout = layout;
         this.reader = reader;
-        this.codeCache = new CodeCacheIndex(layout, reader);
+        this.codeCache = new CodeCacheIndex(layout, reader, MonotonicClock.NANOS,
+                reader.memory().pid() == OwnPid.get() ? NativeCodeCensus.inProcess() : null);
         this.methods = new JavaMethodReader(layout, reader);
         this.scopes = new ScopeDecoder(layout, reader);
         long queue = reader.readLong(layout.interpreterCodeVariable);
@@ -80,6 +83,46 @@ public final class HotSpotVm {
     /** The JVM's feature version (17, 25, ...). */
     public int majorVersion() {
         return layout.majorVersion;
+    }
+
+    /**
+     * Says when the sample about to be walked was taken, on the monotonic clock ({@code 0}: now): its pcs are then
+     * looked up in the code cache as it was at that time, where the code cache's history is kept (this process's
+     * own JVM): code the JIT freed or replaced since is still named as it was.
+     */
+    public void sampleTakenAt(long monotonicNanos) {
+        codeCache.sampleTakenAt(monotonicNanos);
+    }
+
+    /**
+     * What the code cache's history did, for the cost note: null where it is not kept, else e.g. "code cache history:
+     * 120 censuses, 35 lookups answered by code freed or replaced since".
+     */
+    public String historyNote() {
+        CodeCacheHistory h = codeCache.history();
+        if (h == null) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder("code cache history: ").append(h.censuses()).append(" censuses");
+        if (h.cutShort() > 0) {
+            b.append(" (").append(h.cutShort()).append(" cut short)");
+        }
+        b.append(", ").append(h.namedLate()).append(" lookups answered by code freed or replaced since");
+        if (h.ambiguous() > 0) {
+            b.append(", ").append(h.ambiguous()).append(" unnamed: the code changed around the sample's time");
+        }
+        if (h.forgotten() > 0) {
+            b.append(", ").append(h.forgotten()).append(" unnamed: the code was freed before the history kept");
+        }
+        if (h.unread() > 0) {
+            b.append(", ").append(h.unread()).append(" unnamed: the freed code's header was overwritten first");
+        }
+        return b.toString();
+    }
+
+    /** The code cache's history, or null where it is not kept: for tests in this package. */
+    CodeCacheHistory codeHistory() {
+        return codeCache.history();
     }
 
     /** Whether a pc is in the code cache (cheap, no read). */
@@ -147,15 +190,30 @@ public final class HotSpotVm {
      */
     public List<InlinedScope> scopes(CodeBlobInfo blob, long pc) {
         CachedScopes c = scopeCache.get(pc);
-        if (c != null && c.blobStart() == blob.start()) {
+        if (c != null && c.blob().sameCode(blob)) {
             return c.scopes();
         }
+        if (!debugInfoReadable(blob)) {
+            // Code freed since the sample whose debug information may lie under other code or data now: its own
+            // method, without what it had inlined, rather than names read from whatever is there.
+            return blob.method() == 0 ? List.of() : List.of(new InlinedScope(blob.method(), -1));
+        }
         List<InlinedScope> decoded = List.copyOf(scopes.scopes(blob, pc));
-        scopeCache.put(pc, new CachedScopes(blob.start(), decoded));
+        scopeCache.put(pc, new CachedScopes(blob, decoded));
         return decoded;
     }
 
-    private record CachedScopes(long blobStart, List<InlinedScope> scopes) {
+    /**
+     * Whether a blob's debug information can be read now: it is in the code cache, or it was freed and nothing has
+     * been put over its bytes since, and they hold that information (not so where it lives outside the code cache).
+     */
+    private boolean debugInfoReadable(CodeBlobInfo blob) {
+        CodeCacheHistory h = codeCache.history();
+        CodeCacheHistory.Entry gone = h == null ? null : h.retiredEntry(blob);
+        return gone == null || !layout.immutableData && h.untouchedSince(gone);
+    }
+
+    private record CachedScopes(CodeBlobInfo blob, List<InlinedScope> scopes) {
     }
 
     /** The JVM's Java threads now; empty when the list could not be read consistently. */

@@ -23,6 +23,7 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     private volatile int generation;
     private long lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
     private long refreshNanos = REFRESH_NANOS;
+    private final RecentlyUnmappedStacks unmapped = new RecentlyUnmappedStacks();
 
     /** @param jvmLibraryName the file name of the JVM's library on this system */
     protected SnapshotModuleMap(String jvmLibraryName) {
@@ -37,6 +38,7 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     /** Replaces the snapshot with one just read; the generation changes when the modules did. */
     protected final synchronized void install(ModuleSnapshot next) {
         lastRefresh = System.nanoTime();
+        unmapped.compare(snapshot.mappings(), next.mappings(), lastRefresh);
         refreshNanos = sameMappings(next.mappings(), snapshot.mappings())
                 ? Math.min(MAX_REFRESH_NANOS, refreshNanos * 2) : REFRESH_NANOS;
         boolean modulesChanged = !next.modules().equals(snapshot.modules());
@@ -67,6 +69,15 @@ public abstract class SnapshotModuleMap implements ModuleMap {
             }
         }
         return true;
+    }
+
+    /**
+     * The read-write anonymous mapping holding {@code sp} that a read of the process found gone within the last
+     * {@value RecentlyUnmappedStacks#KEEP_NANOS} ns, or null: the stack of a thread that has ended since its sample
+     * was taken, for a walk that comes seconds later.
+     */
+    protected final MemoryMapping recentlyUnmappedStack(long sp) {
+        return unmapped.containing(sp, System.nanoTime());
     }
 
     /** Told after the modules changed: what was learnt about addresses outside them may be stale. */

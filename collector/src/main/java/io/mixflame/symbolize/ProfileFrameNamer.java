@@ -2,6 +2,7 @@ package io.mixflame.symbolize;
 
 import io.mixflame.image.ModuleMap;
 import io.mixflame.cache.LongKeyedCache;
+import io.mixflame.hotspot.CodeBlobInfo;
 import io.mixflame.hotspot.HotSpotVm;
 import io.mixflame.hotspot.JavaMethod;
 import io.mixflame.profile.Frame;
@@ -48,7 +49,7 @@ public final class ProfileFrameNamer {
     }
 
     /** The frames of one compiled frame, innermost first, and the blob they were named in. */
-    private record CompiledFrames(long blobStart, Frame[] frames) {
+    private record CompiledFrames(CodeBlobInfo blob, Frame[] frames) {
     }
 
     /**
@@ -147,7 +148,7 @@ public final class ProfileFrameNamer {
         long key = (pc << 1) | (callSite ? 1 : 0);
         var blob = vm.blobAt(callSite ? pc - 1 : pc);
         CompiledFrames cached = cache.get(key);
-        if (cached != null && blob != null && cached.blobStart() == blob.start()) {
+        if (cached != null && blob != null && cached.blob().sameCode(blob)) {
             for (Frame f : cached.frames()) {
                 add(f);
             }
@@ -156,7 +157,7 @@ public final class ProfileFrameNamer {
         int from = count;
         java.name(stack, i, sink);
         if (blob != null && !contains(out, from, count, UNLOADED) && !contains(out, from, count, UNNAMED)) {
-            cache.put(key, new CompiledFrames(blob.start(), Arrays.copyOfRange(out, from, count)));
+            cache.put(key, new CompiledFrames(blob, Arrays.copyOfRange(out, from, count)));
         }
     }
 

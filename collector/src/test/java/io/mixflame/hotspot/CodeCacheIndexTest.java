@@ -64,7 +64,7 @@ class CodeCacheIndexTest {
         LoadedModule libjvm = tables.layOut(memory, LIBJVM);
         VmReader reader = new VmReader(memory);
         HotSpotLayout layout = new HotSpotLayout(VmStructs.read(reader, libjvm), reader);
-        index = new CodeCacheIndex(layout, reader, () -> now);
+        index = new CodeCacheIndex(layout, reader, () -> now, null);
     }
 
     @Test

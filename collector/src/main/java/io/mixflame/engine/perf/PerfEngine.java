@@ -271,6 +271,11 @@ public final class PerfEngine implements SamplingEngine {
         if (!read.isEmpty()) {
             notes.add(read);
         }
+        SampleStackBuilder sb = stacks;
+        String history = sb == null ? null : sb.codeHistoryNote();
+        if (history != null) {
+            notes.add(history);
+        }
         SampleLabeler l = labels;
         if (l != null && l.unknown() > 0) {
             notes.add(l.unknown() + " samples looked up after their thread's label log had moved on: [labels unknown]");

@@ -141,9 +141,11 @@ public final class ProcModuleMap extends SnapshotModuleMap {
         if (hit != null) {
             return hit;
         }
-        // A thread started after the last read has its stack in a mapping not seen yet.
+        // A thread started after the last read has its stack in a mapping not seen yet; one that has ended since its
+        // sample, in a mapping gone.
         refreshIfStale();
-        return snapshot().stackRegionContaining(sp);
+        hit = snapshot().stackRegionContaining(sp);
+        return hit != null ? hit : recentlyUnmappedStack(sp);
     }
 
     @Override

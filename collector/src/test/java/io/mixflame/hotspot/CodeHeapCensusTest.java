@@ -1,0 +1,65 @@
+package io.mixflame.hotspot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mixflame.image.ModuleCache;
+import io.mixflame.image.linux.ProcModuleMap;
+import io.mixflame.process.OwnPid;
+import io.mixflame.process.linux.LinuxProcessMemory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+
+/**
+ * The census of this JVM's own code heaps (mixflame's native library, plain loads), taken once walks fall behind
+ * their samples: every blob it lists is the blob the code cache's index finds there, and a method just compiled is
+ * among them by its Method*.
+ */
+@EnabledOnOs(OS.LINUX)
+class CodeHeapCensusTest {
+    private static volatile long sink;
+
+    @Test
+    void theCensusListsTheBlobsTheIndexFindsAndAMethodJustCompiled() throws Exception {
+        long sum = 0;
+        for (int i = 0; i < 200_000; i++) {
+            sum += censusTarget(i);
+        }
+        sink = sum;
+        LinuxProcessMemory memory = new LinuxProcessMemory(OwnPid.get());
+        ProcModuleMap modules = new ProcModuleMap(OwnPid.get(), memory, ModuleCache.shared());
+        modules.refresh();
+        HotSpotVm vm = HotSpotVm.attach(modules, new VmReader(memory)).orElseThrow();
+        assertThat(vm.codeHistory()).as("the history is kept for the JVM's own code cache").isNotNull();
+
+        vm.sampleTakenAt(System.nanoTime());
+        assertThat(vm.codeHistory().censuses()).as("a walk that keeps up takes no census").isZero();
+        vm.sampleTakenAt(System.nanoTime() - CodeCacheIndex.CENSUS_LAG_NANOS);
+        List<CodeCacheHistory.Entry> blobs = vm.codeHistory().live();
+
+        assertThat(vm.codeHistory().censuses()).isEqualTo(1);
+        assertThat(blobs.size()).as("blobs in a JVM that has run tests").isGreaterThan(200);
+        int agree = 0;
+        boolean found = false;
+        for (CodeCacheHistory.Entry e : blobs) {
+            CodeBlobInfo blob = vm.blobAt(e.start + (e.end - e.start) / 2);
+            if (blob != null && blob.start() == e.start && blob.end() == e.end
+                    && (!blob.isJava() || blob.method() == e.method)) {
+                agree++;
+            }
+            if (blob != null && blob.kind() == BlobKind.NMETHOD && blob.method() == e.method) {
+                JavaMethod m = vm.method(e.method);
+                found |= m != null && m.name().equals("censusTarget");
+            }
+        }
+        // The JIT goes on compiling and freeing between the census and the lookups: a few may differ.
+        assertThat(agree).as("of %d blobs, those the index finds the same", blobs.size())
+                .isGreaterThanOrEqualTo(blobs.size() * 99 / 100);
+        assertThat(found).as("the compiled censusTarget among the nmethods").isTrue();
+    }
+
+    private static long censusTarget(int i) {
+        return (long) i * i ^ (i >>> 3);
+    }
+}
