@@ -109,8 +109,8 @@ final class CodeCacheHistory {
     }
 
     /**
-     * Takes a census at {@code now} of the heaps given (in address order, {@link CodeHeapCensus#HEAP_WORDS} words
-     * each) and records what changed since the last.
+     * Takes a census at {@code now} of the heaps given (their CodeHeap structures, in the order of the memory they
+     * hold) and records what changed since the last.
      *
      * @return false when the census was cut short and nothing was recorded
      */
