@@ -52,6 +52,7 @@ public final class SampleStackBuilder {
     private KernelSymbols kernelSymbols;
     private Frame[] scratch = new Frame[256];
     private final LastJavaFrameResume resume;
+    private boolean codeHistory;
     /** Whether the last walk broke after reading the stack above its copy: see {@link #copyTooShort()}. */
     private boolean copyTooShort;
 
@@ -92,6 +93,15 @@ public final class SampleStackBuilder {
                 m.image().symbols();
             }
         }
+    }
+
+    /**
+     * Whether samples are walked by the code cache as it was at their time ({@link HotSpotVm#sampleTakenAt}): for the
+     * perf engine's walker, whose samples wait in rings and a pool. Off by default: an engine that walks what it
+     * just captured gains nothing from the censuses.
+     */
+    public void keepCodeHistory(boolean keep) {
+        codeHistory = keep;
     }
 
     /** Whether Java frames carry the line each sample was at ({@link io.mixflame.engine.SamplingSettings#lines}). */
@@ -206,7 +216,7 @@ public final class SampleStackBuilder {
             context.load(s);
             if (vm != null) {
                 // A sample may be walked seconds after it was taken: its code is looked up as it was then.
-                vm.sampleTakenAt(s.time());
+                vm.sampleTakenAt(codeHistory ? s.time() : 0);
             }
             walk((int) s.tid());
             named = namer.name(walked);

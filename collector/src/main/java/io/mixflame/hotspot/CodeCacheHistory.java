@@ -23,6 +23,8 @@ final class CodeCacheHistory {
     static final long CENSUS_NANOS = 100_000_000L;
     static final long KEEP_NANOS = 30_000_000_000L;
     static final int MAX_RETIRED = 16_384;
+    /** Retired blobs looked at for one pc at most. */
+    static final int MAX_SCAN = 64;
 
     /** One blob as the censuses saw it. */
     static final class Entry {
@@ -80,7 +82,8 @@ final class CodeCacheHistory {
     private long oldestRetired = Long.MAX_VALUE;
     private long[] retiredStarts = new long[0];
     private int retiredCount;
-    private long longestRetired;
+    /** For each retired blob in address order, the furthest end of it and those before it: where a scan back stops. */
+    private long[] reachesPast = new long[0];
     private Entry[] gone = new Entry[64];
     private int goneCount;
 
@@ -244,12 +247,14 @@ final class CodeCacheHistory {
         retiredCount = m;
         if (retiredStarts.length < retired.length) {
             retiredStarts = new long[retired.length];
+            reachesPast = new long[retired.length];
         }
-        longestRetired = 0;
+        long reach = 0;
         oldestRetired = Long.MAX_VALUE;
         for (int x = 0; x < m; x++) {
             retiredStarts[x] = merged[x].start;
-            longestRetired = Math.max(longestRetired, merged[x].end - merged[x].start);
+            reach = Math.max(reach, merged[x].end);
+            reachesPast[x] = reach;
             oldestRetired = Math.min(oldestRetired, merged[x].goneBy);
         }
     }
@@ -280,8 +285,13 @@ final class CodeCacheHistory {
                 possibles++;
             }
         }
-        for (int j = floor(retiredStarts, retiredCount, pc); certain == null && j >= 0
-                && retired[j].start > pc - longestRetired; j--) {
+        int scanned = 0;
+        for (int j = floor(retiredStarts, retiredCount, pc); certain == null && j >= 0 && reachesPast[j] > pc; j--) {
+            if (++scanned > MAX_SCAN) {
+                // Blobs piled on one place beyond reason: which held the pc is not worth telling.
+                possibles = 2;
+                break;
+            }
             Entry e = retired[j];
             if (e.end <= pc) {
                 continue;
@@ -339,8 +349,7 @@ final class CodeCacheHistory {
         if (i >= 0 && live[i].end > e.start) {
             return false;
         }
-        for (int j = floor(retiredStarts, retiredCount, e.end - 1); j >= 0 && retired[j].start > e.start - longestRetired;
-                j--) {
+        for (int j = floor(retiredStarts, retiredCount, e.end - 1); j >= 0 && reachesPast[j] > e.start; j--) {
             Entry r = retired[j];
             if (r != e && r.firstSeen > e.lastSeen && r.overlaps(e.start, e.end)) {
                 return false;

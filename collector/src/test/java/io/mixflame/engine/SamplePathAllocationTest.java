@@ -45,6 +45,7 @@ class SamplePathAllocationTest {
             long pid = OwnPid.get();
             LinuxProcessMemory memory = new LinuxProcessMemory(pid);
             SampleStackBuilder builder = LinuxSampleStacks.open(pid, memory);
+            builder.keepCodeHistory(true);
             CapturedThread captured = capture(builder, memory, tidOf(sleeper));
             // As if walked a second after it was taken: the walker then keeps the code cache's history, a census every
             // 100 ms, and the measured builds include those censuses too.

@@ -118,6 +118,7 @@ public final class PerfEngine implements SamplingEngine {
             memory = new LinuxProcessMemory(pid);
             stacks = LinuxSampleStacks.open(pid, memory);
             stacks.recordLines(settings.lines());
+            stacks.keepCodeHistory(true);
             if (settings.threadRoots()) {
                 namesMemory = new LinuxProcessMemory(pid);
                 nameRecorder = stacks.threadNameRecorder(namesMemory);
