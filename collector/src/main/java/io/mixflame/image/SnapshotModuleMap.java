@@ -24,6 +24,7 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     private long lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
     private long refreshNanos = REFRESH_NANOS;
     private final RecentlyUnmappedStacks unmapped = new RecentlyUnmappedStacks();
+    private volatile boolean keepUnmappedStacks;
 
     /** @param jvmLibraryName the file name of the JVM's library on this system */
     protected SnapshotModuleMap(String jvmLibraryName) {
@@ -38,7 +39,9 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     /** Replaces the snapshot with one just read; the generation changes when the modules did. */
     protected final synchronized void install(ModuleSnapshot next) {
         lastRefresh = System.nanoTime();
-        unmapped.compare(snapshot.mappings(), next.mappings(), lastRefresh);
+        if (keepUnmappedStacks) {
+            unmapped.compare(snapshot.mappings(), next.mappings(), lastRefresh);
+        }
         refreshNanos = sameMappings(next.mappings(), snapshot.mappings())
                 ? Math.min(MAX_REFRESH_NANOS, refreshNanos * 2) : REFRESH_NANOS;
         boolean modulesChanged = !next.modules().equals(snapshot.modules());
@@ -69,6 +72,14 @@ public abstract class SnapshotModuleMap implements ModuleMap {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether stacks found unmapped are kept for {@link #recentlyUnmappedStack}: for an engine whose samples are
+     * walked seconds after they were taken (the perf engine's). Off by default.
+     */
+    public final void keepUnmappedStacks(boolean keep) {
+        keepUnmappedStacks = keep;
     }
 
     /**

@@ -19,6 +19,7 @@ import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
 import io.mixflame.engine.ThreadNameRecorder;
 import io.mixflame.engine.linux.LinuxSampleStacks;
+import io.mixflame.image.SnapshotModuleMap;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.NativeModule;
@@ -119,6 +120,9 @@ public final class PerfEngine implements SamplingEngine {
             stacks = LinuxSampleStacks.open(pid, memory);
             stacks.recordLines(settings.lines());
             stacks.keepCodeHistory(true);
+            if (stacks.modules() instanceof SnapshotModuleMap maps) {
+                maps.keepUnmappedStacks(true);
+            }
             if (settings.threadRoots()) {
                 namesMemory = new LinuxProcessMemory(pid);
                 nameRecorder = stacks.threadNameRecorder(namesMemory);
