@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * Finds the code blob that holds a pc, through the code heaps' segment maps (one byte per segment, counting back
@@ -49,8 +50,13 @@ final class CodeCacheIndex {
     private final TreeMap<Long, Cached> byStart = new TreeMap<>();
 
     private final LongSupplier clock;
-    /** The code cache's recent history, where a census of the heaps can be taken; else null. */
-    private final CodeCacheHistory history;
+    /**
+     * The census of the heaps, asked for at the first census due: binding it loads mixflame's native library, which
+     * walks that keep up never need. Null where none can be taken, or once asked.
+     */
+    private Supplier<CodeHeapCensus> censusSource;
+    /** The code cache's recent history, from the first census on; null before, or where none can be taken. */
+    private CodeCacheHistory history;
     /** The heaps' CodeHeap structures for the census, in the order of the memory they hold. */
     private long[] censusHeaps = new long[0];
     /** When the sample being walked was taken (the clock's time); 0: now. */
@@ -64,17 +70,27 @@ final class CodeCacheIndex {
      * With the clock that times revalidation and censuses given (tests move it instead of waiting), and a census of
      * the heaps (null where none can be taken: the code cache's history is then not kept).
      */
-    CodeCacheIndex(HotSpotLayout layout, VmReader reader, LongSupplier clock, CodeHeapCensus census)
+    CodeCacheIndex(HotSpotLayout layout, VmReader reader, LongSupplier clock, Supplier<CodeHeapCensus> census)
             throws MemoryReadException {
         this.layout = layout;
         this.reader = reader;
         this.clock = clock;
         readHeaps();
-        this.history = census == null || layout.blockLength < 0 ? null
-                : new CodeCacheHistory(census, new long[] {layout.heapMemory + layout.spaceLow,
-                        layout.heapMemory + layout.spaceHigh, layout.heapSegmap + layout.spaceLow,
-                        layout.heapLog2SegmentSize, layout.heapBlockSize, layout.blockLength, layout.blockUsed,
-                        layout.blobSize, layout.blobName, layout.nmMethod, layout.nmCompileId}, this::readGone);
+        this.censusSource = layout.blockLength < 0 ? null : census;
+    }
+
+    /** The history, made at the first census due where a census can be had; else null. */
+    private CodeCacheHistory startHistory() {
+        Supplier<CodeHeapCensus> source = censusSource;
+        censusSource = null;
+        CodeHeapCensus census = source == null ? null : source.get();
+        if (census != null) {
+            history = new CodeCacheHistory(census, new long[] {layout.heapMemory + layout.spaceLow,
+                    layout.heapMemory + layout.spaceHigh, layout.heapSegmap + layout.spaceLow,
+                    layout.heapLog2SegmentSize, layout.heapBlockSize, layout.blockLength, layout.blockUsed,
+                    layout.blobSize, layout.blobName, layout.nmMethod, layout.nmCompileId}, this::readGone);
+        }
+        return history;
     }
 
     /**
@@ -85,17 +101,20 @@ final class CodeCacheIndex {
      */
     void sampleTakenAt(long taken) {
         sampleTime = taken;
-        if (history == null || taken == 0) {
+        if (taken == 0 || (history == null && censusSource == null)) {
             return;
         }
         long now = clock.getAsLong();
-        if (now - taken < CENSUS_LAG_NANOS || !history.due(now)) {
+        if (now - taken < CENSUS_LAG_NANOS) {
             return;
         }
-        history.census(now, censusHeaps, censusHeaps.length);
+        CodeCacheHistory h = history != null ? history : startHistory();
+        if (h != null && h.due(now)) {
+            h.census(now, censusHeaps, censusHeaps.length);
+        }
     }
 
-    /** The code cache's history, or null where it is not kept. */
+    /** The code cache's history, or null where it is not kept or no census has been due yet. */
     CodeCacheHistory history() {
         return history;
     }

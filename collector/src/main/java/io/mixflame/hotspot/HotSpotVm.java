@@ -45,7 +45,7 @@ public final class HotSpotVm {
         this.layout = layout;
         this.reader = reader;
         this.codeCache = new CodeCacheIndex(layout, reader, MonotonicClock.NANOS,
-                reader.memory().pid() == OwnPid.get() ? NativeCodeCensus.inProcess() : null);
+                reader.memory().pid() == OwnPid.get() ? NativeCodeCensus::inProcess : null);
         this.methods = new JavaMethodReader(layout, reader);
         this.scopes = new ScopeDecoder(layout, reader);
         long queue = reader.readLong(layout.interpreterCodeVariable);

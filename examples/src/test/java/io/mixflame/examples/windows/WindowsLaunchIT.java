@@ -33,7 +33,9 @@ class WindowsLaunchIT {
         CountClumping clumping = new CountClumping();
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(4), 100);
-        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
+        // Under Wine the helper kept 29 to 41 of these samples a second here: one period of 22 s is enough on most
+        // machines, where two of 15 s each paid the JVM's start-up twice.
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(22),
                 p -> (long) clumping.samples(splitSamples(CollapsedShares.read(p))),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
@@ -76,7 +78,8 @@ class WindowsLaunchIT {
         // Both phases judged need samples: deflating ones, and callbacks from qsort (a fifth as many, at least).
         ProfilePeriods periods = new ProfilePeriods("samples in Deflater.deflateBytesBytes (and a fifth as many "
                 + "called back from qsort)", 40, Duration.ofMinutes(3), 100);
-        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
+        // 15 s gave 305 of the 40 needed here.
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(6),
                 p -> {
                     CollapsedShares shares = CollapsedShares.read(p);
                     return Math.min(shares.samplesWithFrameEnding("Deflater.deflateBytesBytes"),
@@ -128,7 +131,8 @@ class WindowsLaunchIT {
     @Test
     void labelsOfTheApiAreOnTheSamplesTheHelperTakes() throws Exception {
         ProfilePeriods periods = new ProfilePeriods("samples in either phase", 400, Duration.ofMinutes(3), 100);
-        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(15),
+        // 15 s gave 1 073 of the 400 needed here.
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(8),
                 p -> CollapsedShares.read(p).samplesWithFrameEnding("inPhaseA")
                         + CollapsedShares.read(p).samplesWithFrameEnding("inPhaseB"),
                 (i, length) -> {
