@@ -120,13 +120,15 @@ public final class LabelLog {
     }
 
     /**
-     * Records that the thread of {@code slot} is in set {@code setId} from {@code nanoTime} on; called by that thread
-     * only, with {@code count} the number of changes it recorded before (which it keeps itself).
+     * Records that the thread of {@code slot} is in set {@code setId}, within span {@code span} (a {@link SpanTable}
+     * handle, 0 for none), from {@code nanoTime} on; called by that thread only, with {@code count} the number of
+     * changes it recorded before (which it keeps itself). The span rides in the entry's upper half, which readers of
+     * the set alone (a helper process's) ignore.
      */
-    public static void record(ByteBuffer page, int base, long count, long nanoTime, int setId) {
+    public static void record(ByteBuffer page, int base, long count, long nanoTime, int setId, int span) {
         int entry = base + HEADER + (int) (count % ENTRIES) * ENTRY;
         LONGS.set(page, entry, nanoTime);
-        LONGS.set(page, entry + 8, (long) setId);
+        LONGS.set(page, entry + 8, (setId & 0xFFFF_FFFFL) | (long) span << 32);
         LONGS.setRelease(page, base, count + 1);
     }
 
@@ -139,10 +141,23 @@ public final class LabelLog {
     }
 
     /**
+     * The whole entry in force at {@code nanoTime} in {@code slot}: the set in its lower half, the span's handle in
+     * its upper half; 0 before the thread's first change, {@link #UNKNOWN} when overwritten since.
+     */
+    public long entryAt(int slot, long nanoTime) {
+        return entryAt(page(slot), base(slot), nanoTime);
+    }
+
+    /**
      * The set in force at {@code nanoTime} in the slot at {@code base} of {@code page}: this log's own pages, or a
      * copy of another process's slot ({@link RemoteSampleLabels}).
      */
     static int setAt(ByteBuffer page, int base, long nanoTime) {
+        long entry = entryAt(page, base, nanoTime);
+        return entry == UNKNOWN ? UNKNOWN : (int) entry;
+    }
+
+    private static long entryAt(ByteBuffer page, int base, long nanoTime) {
         long count = (long) LONGS.getAcquire(page, base);
         long oldest = Math.max(0, count - ENTRIES);
         for (long k = count - 1; k >= oldest; k--) {
@@ -153,7 +168,7 @@ public final class LabelLog {
                 VarHandle.loadLoadFence();
                 long now = (long) LONGS.getVolatile(page, base);
                 // Entry k is reused by change k + ENTRIES: if that one was written, what was read may be its.
-                return now - ENTRIES > k ? UNKNOWN : (int) id;
+                return now - ENTRIES > k ? UNKNOWN : id;
             }
         }
         if (oldest > 0) {
@@ -161,7 +176,7 @@ public final class LabelLog {
         }
         VarHandle.loadLoadFence();
         // Before its first change the thread had none, unless the changes read were reused while being read.
-        return (long) LONGS.getVolatile(page, base) > ENTRIES ? UNKNOWN : LabelSets.NONE;
+        return (long) LONGS.getVolatile(page, base) > ENTRIES ? UNKNOWN : 0L;
     }
 
     /** The thread id a slot at {@code base} of {@code page} holds. */

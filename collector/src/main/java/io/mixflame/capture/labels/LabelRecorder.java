@@ -26,6 +26,9 @@ public final class LabelRecorder implements LabelSource {
     private final long epochBits;
     private final PerThread threads = new PerThread();
     private volatile boolean on = true;
+    private volatile SpanTable spanTable;
+    private boolean rootSpans;
+    private int spansPerPeriod;
 
     /**
      * @param sets      where label sets are interned
@@ -86,11 +89,94 @@ public final class LabelRecorder implements LabelSource {
         change(threads.get(), (int) token);
     }
 
+    /**
+     * Records spans from now on: threads then say which span is current on them ({@link #spanCurrent}), and samples
+     * carry it. Called before the engines make their labelers.
+     *
+     * @param root      whether samples carry their local root span (else the innermost)
+     * @param perPeriod distinct spans in a period of the profile at most; the rest are {@code [span_id=other]}
+     */
+    public void recordSpans(boolean root, int perPeriod) {
+        this.rootSpans = root;
+        this.spansPerPeriod = perPeriod;
+        this.spanTable = new SpanTable();
+    }
+
+    /** Whether spans are recorded. */
+    public boolean spansRecorded() {
+        return spanTable != null;
+    }
+
+    /** The table of spans, or null where they are not recorded. */
+    public SpanTable spanTable() {
+        return spanTable;
+    }
+
+    /** Whether samples carry their local root span. */
+    public boolean rootSpans() {
+        return rootSpans;
+    }
+
+    /** Distinct spans in a period at most. */
+    public int spansPerPeriod() {
+        return spansPerPeriod;
+    }
+
+    /**
+     * The handle the calling thread wrote lately for the span object {@code span}, while the table still holds it;
+     * else {@link SpanTable#NONE}: the caller then reads the span and gives it to {@link #spanCurrent(Object, long,
+     * long, long, long, String)}. A span made current again (a scope closed back to its parent) costs no record.
+     */
+    public int knownSpan(Object span) {
+        SpanTable table = spanTable;
+        if (!on || table == null || span == null) {
+            return SpanTable.NONE;
+        }
+        ThreadLabels t = threads.get();
+        int handle = span == t.spanA ? t.handleA : span == t.spanB ? t.handleB : SpanTable.NONE;
+        return table.holds(handle) ? handle : SpanTable.NONE;
+    }
+
+    /** The calling thread is now in the span of handle {@code handle} ({@link SpanTable#NONE}: in none). */
+    public void spanCurrent(int handle) {
+        if (!on || spanTable == null) {
+            return;
+        }
+        ThreadLabels t = threads.get();
+        if (handle != t.span) {
+            t.span = handle;
+            write(t);
+        }
+    }
+
+    /**
+     * The calling thread is now in span object {@code span}, read by the caller: trace id (high and low halves), span
+     * id, local root's id (0: not known) and name. Writes its record and remembers it for {@link #knownSpan}.
+     */
+    public void spanCurrent(Object span, long traceHigh, long traceLow, long spanId, long rootId, String rootName) {
+        SpanTable table = spanTable;
+        if (!on || table == null) {
+            return;
+        }
+        int handle = table.put(traceHigh, traceLow, spanId, rootId, rootName);
+        ThreadLabels t = threads.get();
+        t.spanB = t.spanA;
+        t.handleB = t.handleA;
+        t.spanA = span;
+        t.handleA = handle;
+        spanCurrent(handle);
+    }
+
     private void change(ThreadLabels t, int set) {
         if (set == t.current) {
             return;
         }
         t.current = set;
+        write(t);
+    }
+
+    /** Writes what the thread has now, its set and its span, into its ring. */
+    private void write(ThreadLabels t) {
         if (t.slot == ThreadLabels.UNREGISTERED) {
             t.slot = log.register(Thread.currentThread(), threadIds.current());
             if (t.slot >= 0) {
@@ -99,7 +185,7 @@ public final class LabelRecorder implements LabelSource {
             }
         }
         if (t.slot >= 0) {
-            LabelLog.record(t.page, t.base, t.count++, System.nanoTime(), set);
+            LabelLog.record(t.page, t.base, t.count++, System.nanoTime(), t.current, t.span);
         }
     }
 
@@ -138,6 +224,12 @@ public final class LabelRecorder implements LabelSource {
         int base;
         long count;
         int current = LabelSets.NONE;
+        int span = SpanTable.NONE;
+        // The last two spans written, and their handles: a scope closed goes back to its parent.
+        Object spanA;
+        int handleA;
+        Object spanB;
+        int handleB;
         // The last step taken: a thread serving one endpoint after another repeats it with the same strings.
         int lastBase = -1;
         String lastKey;

@@ -37,10 +37,13 @@ public final class LabelSets {
     private volatile int size = 2;
     private volatile boolean overflowed;
 
-    /** @param maxSets distinct sets at most, {@link #NONE} and {@link #OTHER} included (at least 2) */
+    /** The most sets a bound may allow: a set id shares its word with the number of a span. */
+    public static final int MOST_SETS = 1 << 16;
+
+    /** @param maxSets distinct sets at most, {@link #NONE} and {@link #OTHER} included (2 to {@link #MOST_SETS}) */
     public LabelSets(int maxSets) {
-        if (maxSets < 2) {
-            throw new IllegalArgumentException("at least 2 sets");
+        if (maxSets < 2 || maxSets > MOST_SETS) {
+            throw new IllegalArgumentException("2 to " + MOST_SETS + " sets");
         }
         this.maxSets = maxSets;
         this.keys = new String[maxSets][];

@@ -13,8 +13,8 @@ import io.mixflame.profile.Frame;
  * frames when it walks.
  */
 public interface SampleLabeler {
-    /** More frames than a stack without labels has, at most. */
-    int MAX_FRAMES = LabelSets.MAX_LABELS;
+    /** More frames than a stack without labels has, at most: a set's labels and a span's three. */
+    int MAX_FRAMES = LabelSets.MAX_LABELS + 3;
 
     /**
      * The set thread {@code tid} had at {@code nanoTime} (the clock of {@link System#nanoTime()} of the labelled

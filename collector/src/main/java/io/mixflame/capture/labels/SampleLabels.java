@@ -24,25 +24,45 @@ public final class SampleLabels extends InsertingLabeler {
     private final LongKeyedCache<Integer> slots = new LongKeyedCache<>(8192);
     private int registrationsSeen = -1;
     private final SetFrames setFrames;
+    /** Where spans are recorded, their frames; else null. */
+    private final SpanFrames spans;
+
+    /** Where a set id holds the number of its sample's span: sets are fewer than {@code 1 << SPAN_SHIFT}. */
+    static final int SPAN_SHIFT = 16;
+    private static final int SET_MASK = (1 << SPAN_SHIFT) - 1;
 
     /** Reads what {@code recorder} writes. */
     public SampleLabels(LabelRecorder recorder) {
         this.sets = recorder.sets();
         this.log = recorder.log();
         this.setFrames = new SetFrames(sets);
+        this.spans = recorder.spansRecorded()
+                ? new SpanFrames(recorder.spanTable(), recorder.spansPerPeriod(), recorder.rootSpans()) : null;
     }
 
+    /**
+     * The set thread {@code tid} had at {@code nanoTime}, with the number of the span it was in (where spans are
+     * recorded) in the bits above {@link #SPAN_SHIFT}.
+     */
     @Override
     public int setAt(long tid, long nanoTime) {
         int slot = slotOf(tid);
         if (slot < 0) {
             return LabelSets.NONE;
         }
-        int set = log.setAt(slot, nanoTime);
+        long entry = log.entryAt(slot, nanoTime);
         if (log.tid(slot) != tid) {
             return LabelSets.NONE; // the slot went to another thread while it was read
         }
-        return counted(set);
+        if (entry == LabelLog.UNKNOWN) {
+            return counted(LabelLog.UNKNOWN);
+        }
+        int set = (int) entry;
+        int handle = (int) (entry >>> 32);
+        if (spans == null || handle == SpanTable.NONE) {
+            return set;
+        }
+        return set | spans.intern(handle) << SPAN_SHIFT;
     }
 
     /**
@@ -82,6 +102,16 @@ public final class SampleLabels extends InsertingLabeler {
 
     @Override
     Frame[] framesOf(int set) {
-        return set == LabelLog.UNKNOWN ? UNKNOWN_FRAMES : setFrames.of(set);
+        return set == LabelLog.UNKNOWN ? UNKNOWN_FRAMES : setFrames.of(set & SET_MASK);
+    }
+
+    @Override
+    Frame[] spanFramesOf(int set) {
+        return spans == null || set == LabelLog.UNKNOWN ? super.spanFramesOf(set) : spans.frames(set >>> SPAN_SHIFT);
+    }
+
+    /** Spans interned, past the bound, and gone before their samples were taken: for the cost note; null without. */
+    public long[] spanCounts() {
+        return spans == null ? null : new long[] {spans.interned(), spans.overflowed(), spans.gone()};
     }
 }

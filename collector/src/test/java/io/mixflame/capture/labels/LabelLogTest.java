@@ -12,9 +12,9 @@ class LabelLogTest {
     void theSetInForceAtATimeIsTheLastChangeAtOrBeforeIt() {
         LabelLog log = new LabelLog(4);
         int slot = log.register(Thread.currentThread(), 42);
-        LabelLog.record(log.page(slot), LabelLog.base(slot), 0, 1_000, 5);
-        LabelLog.record(log.page(slot), LabelLog.base(slot), 1, 2_000, 0);
-        LabelLog.record(log.page(slot), LabelLog.base(slot), 2, 3_000, 7);
+        LabelLog.record(log.page(slot), LabelLog.base(slot), 0, 1_000, 5, 0);
+        LabelLog.record(log.page(slot), LabelLog.base(slot), 1, 2_000, 0, 0);
+        LabelLog.record(log.page(slot), LabelLog.base(slot), 2, 3_000, 7, 0);
 
         assertThat(log.setAt(slot, 999)).isEqualTo(LabelSets.NONE);
         assertThat(log.setAt(slot, 1_000)).isEqualTo(5);
@@ -30,7 +30,7 @@ class LabelLogTest {
         LabelLog log = new LabelLog(1);
         int slot = log.register(Thread.currentThread(), 7);
         for (int i = 0; i < LabelLog.ENTRIES + 10; i++) {
-            LabelLog.record(log.page(slot), LabelLog.base(slot), i, 1_000L * (i + 1), 2 + (i % 2));
+            LabelLog.record(log.page(slot), LabelLog.base(slot), i, 1_000L * (i + 1), 2 + (i % 2), 0);
         }
         assertThat(log.setAt(slot, 500)).isEqualTo(LabelLog.UNKNOWN);
         assertThat(log.setAt(slot, 1_000L * 5)).isEqualTo(LabelLog.UNKNOWN);
@@ -46,7 +46,7 @@ class LabelLogTest {
         ended.join();
         int live = log.register(Thread.currentThread(), 2);
         int first = log.register(ended, 1);
-        LabelLog.record(log.page(first), LabelLog.base(first), 0, 10, 5);
+        LabelLog.record(log.page(first), LabelLog.base(first), 0, 10, 5, 0);
         int again = log.register(Thread.currentThread(), 3);
 
         assertThat(again).isEqualTo(first).isNotEqualTo(live);
@@ -83,7 +83,7 @@ class LabelLogTest {
         reader.start();
         for (long i = 0; i < 3_000_000 && wrong.get() == null; i++) {
             long time = 10 * (i + 1);
-            LabelLog.record(log.page(slot), LabelLog.base(slot), i, time, (i + 1) % 2 == 0 ? 2 : 3);
+            LabelLog.record(log.page(slot), LabelLog.base(slot), i, time, (i + 1) % 2 == 0 ? 2 : 3, 0);
             written.set(i);
         }
         done.set(true);

@@ -1,0 +1,167 @@
+package io.mixflame.capture.labels;
+
+import io.mixflame.profile.Frame;
+import java.util.Arrays;
+
+/**
+ * The spans samples fall in, as label frames ({@code [trace_id=…]}, {@code [span_id=…]}, {@code [span_name=…]}),
+ * bounded per period of the profile: each span a sample is taken in is interned when the sample is taken
+ * ({@link #intern}, which reads the {@link SpanTable} while it still holds the span) under a small number that rides
+ * in the sample's label set id; its frames are made when the sample is labelled ({@link #frames}), once per span.
+ *
+ * <p>At most {@code maxPerPeriod} distinct spans in a period: the rest are {@link #OTHER}, {@code [span_id=other]},
+ * and counted, so that a long-running service's profile does not grow with its requests. With {@code root}, a
+ * sample's span is its local root span (one per request, as Pyroscope labels), else the innermost.
+ *
+ * <p>{@link #intern} is called by one thread, {@link #frames} by one thread (maybe another, which receives the
+ * numbers through the engine's own hand-off of samples).
+ */
+final class SpanFrames {
+    /** The number of a span past the period's bound. */
+    static final int OTHER = 1;
+    /** The frames of {@link #OTHER}. */
+    static final Frame[] OTHER_FRAMES = {Frame.label("span_id", "other")};
+    /** Spans interned and not yet reused: more than a period's bound, so that samples walked late keep theirs. */
+    static final int ENTRIES = 1 << 14;
+    private static final Frame[] NONE = new Frame[0];
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+    private final SpanTable table;
+    private final int maxPerPeriod;
+    private final boolean root;
+    private final long[] read = new long[4];
+    private final long[] traceHigh = new long[ENTRIES];
+    private final long[] traceLow = new long[ENTRIES];
+    private final long[] spanIds = new long[ENTRIES];
+    private final String[] names = new String[ENTRIES];
+    private final int[] serials = new int[ENTRIES];
+    /** The spans of this period by id: open addressing, twice the bound's size. */
+    private final long[] keys;
+    private final int[] numbers;
+    private int seenPeriod;
+    private int admitted;
+    private int next;
+    private long interned;
+    private long overflowed;
+    private long gone;
+    // The labelling thread's own.
+    private final Frame[][] made = new Frame[ENTRIES][];
+    private final int[] madeSerials = new int[ENTRIES];
+
+    SpanFrames(SpanTable table, int maxPerPeriod, boolean root) {
+        if (maxPerPeriod < 1 || maxPerPeriod > ENTRIES / 2) {
+            throw new IllegalArgumentException("spans per period: 1 to " + ENTRIES / 2);
+        }
+        this.table = table;
+        this.maxPerPeriod = maxPerPeriod;
+        this.root = root;
+        int size = Integer.highestOneBit(maxPerPeriod * 2 - 1) << 1;
+        this.keys = new long[size];
+        this.numbers = new int[size];
+        this.seenPeriod = table.period();
+    }
+
+    /**
+     * The number of the span of handle {@code handle} (a {@link SpanTable} handle) in this period: 0 when the table no
+     * longer holds it, {@link #OTHER} past the bound, else 2 or more (below {@code 2 + ENTRIES}).
+     */
+    int intern(int handle) {
+        if (!table.holds(handle)) {
+            gone++;
+            return 0;
+        }
+        String name = table.read(handle, read);
+        if (!table.holds(handle)) {
+            gone++;
+            return 0;
+        }
+        long key = root && read[3] != 0 ? read[3] : read[2];
+        int period = table.period();
+        if (period != seenPeriod) {
+            seenPeriod = period;
+            admitted = 0;
+            Arrays.fill(numbers, 0);
+        }
+        int mask = keys.length - 1;
+        int at = Long.hashCode(key * 0x9E3779B97F4A7C15L) & mask;
+        while (numbers[at] != 0) {
+            if (keys[at] == key) {
+                return numbers[at];
+            }
+            at = (at + 1) & mask;
+        }
+        if (admitted >= maxPerPeriod) {
+            overflowed++;
+            return OTHER;
+        }
+        admitted++;
+        interned++;
+        int entry = next;
+        next = (next + 1) % ENTRIES;
+        traceHigh[entry] = read[0];
+        traceLow[entry] = read[1];
+        spanIds[entry] = key;
+        names[entry] = name;
+        serials[entry]++;
+        keys[at] = key;
+        numbers[at] = 2 + entry;
+        return 2 + entry;
+    }
+
+    /** The frames of span number {@code number} (an answer of {@link #intern}); none for 0. */
+    Frame[] frames(int number) {
+        if (number == 0) {
+            return NONE;
+        }
+        if (number == OTHER) {
+            return OTHER_FRAMES;
+        }
+        int entry = number - 2;
+        if (entry < 0 || entry >= ENTRIES) {
+            return NONE;
+        }
+        Frame[] frames = made[entry];
+        if (frames == null || madeSerials[entry] != serials[entry]) {
+            String name = names[entry];
+            Frame span = Frame.label("span_id", hex(spanIds[entry], 0L, false));
+            Frame trace = Frame.label("trace_id", hex(traceHigh[entry], traceLow[entry], true));
+            // In the order of their keys, as a set's labels are.
+            frames = name == null ? new Frame[] {span, trace}
+                    : new Frame[] {span, Frame.label("span_name", name), trace};
+            made[entry] = frames;
+            madeSerials[entry] = serials[entry];
+        }
+        return frames;
+    }
+
+    /** Lower-case hex of one id of 8 bytes, or of two (a trace id of 16). */
+    static String hex(long high, long low, boolean both) {
+        char[] c = new char[both ? 32 : 16];
+        int i = 0;
+        if (both) {
+            for (int shift = 60; shift >= 0; shift -= 4) {
+                c[i++] = HEX[(int) (high >>> shift) & 15];
+            }
+            high = low;
+        }
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            c[i++] = HEX[(int) (high >>> shift) & 15];
+        }
+        return new String(c);
+    }
+
+    /** Spans interned so far, in all periods. */
+    long interned() {
+        return interned;
+    }
+
+    /** Samples whose span was past a period's bound. */
+    long overflowed() {
+        return overflowed;
+    }
+
+    /** Samples whose span the table no longer held when they were taken. */
+    long gone() {
+        return gone;
+    }
+}
