@@ -2,6 +2,7 @@ package io.mixflame.agent;
 
 import io.mixflame.agent.http.HttpAddress;
 import io.mixflame.agent.labels.LabelOption;
+import io.mixflame.agent.labels.TraceOption;
 import io.mixflame.agent.log.LogLevel;
 import io.mixflame.agent.push.PushAddress;
 import io.mixflame.agent.push.PushHeaders;
@@ -80,6 +81,10 @@ import java.util.Set;
  *                      -1 for a period's length
  * @param stopAtSecond  {@code duration=hh:mm:ss}: the second of the day profiling stops at, or -1
  * @param ignored       async-profiler's options given that mixflame does not implement, each said once in the log
+ * @param traces        whether samples carry the OpenTelemetry span current on their thread ({@code traces},
+ *                      {@code traces=root}, {@code traces=all})
+ * @param spanFrames    {@code spans=root}: collapsed and HTML outputs show each sample's local root span as a
+ *                      {@code [span=NAME]} frame under its thread (without it they leave spans out)
  */
 public record AgentOptions(AgentAction action, ProfilingEvent event, long intervalNanos, long durationNanos,
                            String file, boolean threads, FrameFilter filter, long loopNanos, int keep,
@@ -88,7 +93,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                            EnumSet<ThreadState> states, FrameStyle style,
                            String cacheDir, long allocBytes, long lockNanos, boolean total,
                            LabelOption labels, PushOptions push, boolean writesFiles, OutputChoice output,
-                           int loopAtSecond, int stopAtSecond, List<String> ignored) {
+                           int loopAtSecond, int stopAtSecond, List<String> ignored, TraceOption traces,
+                           boolean spanFrames) {
 
     /** Default output file: the format follows from the extension. */
     public static final String DEFAULT_FILE = "mixflame-%p-%t.html";
@@ -173,6 +179,8 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         String wordKey = null;
         boolean summary = false;
         long traces = 0;
+        TraceOption traceSpans = TraceOption.OFF;
+        boolean spanFrames = false;
         long flat = 0;
         boolean reverse = false;
         int loopAt = -1;
@@ -250,14 +258,24 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
                             : key.equals("jfr") ? OutputFormat.JFR : OutputFormat.HTML);
                     wordKey = key;
                 }
-                case "summary", "traces", "flat" -> {
+                case "traces" -> {
+                    TraceOption asked = TraceOption.parse(value);
+                    if (asked != null) {
+                        traceSpans = asked;
+                    } else {
+                        // async-profiler's traces=N: the text output's heaviest stacks.
+                        word = outputWord(word, wordKey, key, OutputFormat.TEXT);
+                        wordKey = key;
+                        traces = positiveInt(key, value);
+                    }
+                }
+                case "spans" -> spanFrames = spans(value);
+                case "summary", "flat" -> {
                     word = outputWord(word, wordKey, key, OutputFormat.TEXT);
                     wordKey = key;
                     if (key.equals("summary")) {
                         flag(key, value);
                         summary = true;
-                    } else if (key.equals("traces")) {
-                        traces = value == null ? Long.MAX_VALUE : positiveInt(key, value);
                     } else {
                         flat = value == null ? Long.MAX_VALUE : positiveInt(key, value);
                     }
@@ -358,7 +376,19 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
         return new AgentOptions(action == null ? AgentAction.START : action, event, intervalNanos, duration, file,
                 threads, new FrameFilter(include, exclude), loop, keep, engine, log, title, reply, http, states,
                 new FrameStyle(annotate, signatures, libraries, lines), cacheDir, allocBytes, lockNanos, total,
-                labels, push, fileGiven || !push.pushes(), output, loopAt, stopAt, List.copyOf(ignored));
+                labels, push, fileGiven || !push.pushes(), output, loopAt, stopAt, List.copyOf(ignored),
+                spanFrames && traceSpans == TraceOption.OFF ? TraceOption.ROOT : traceSpans, spanFrames);
+    }
+
+    /** {@code spans} or {@code spans=root}: the span frames in collapsed and HTML outputs; {@code spans=off}. */
+    private static boolean spans(String value) {
+        if (value == null || value.equals("root")) {
+            return true;
+        }
+        if (value.equals("off")) {
+            return false;
+        }
+        throw new IllegalArgumentException("spans=" + value + ": expected spans, spans=root or spans=off");
     }
 
     /** An output word, unless another of another format was given. */
@@ -515,7 +545,7 @@ public record AgentOptions(AgentAction action, ProfilingEvent event, long interv
 
     /** How profiles written with these options are shaped: title, filter and frame style, root first. */
     public ReportOptions reportOptions() {
-        return new ReportOptions(title, filter, output.reverse(), style, output.text());
+        return new ReportOptions(title, filter, output.reverse(), style, output.text(), spanFrames);
     }
 
     /**

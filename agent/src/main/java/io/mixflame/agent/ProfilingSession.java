@@ -3,6 +3,7 @@ package io.mixflame.agent;
 import io.mixflame.agent.http.ProfileWindowSource;
 import io.mixflame.agent.labels.LabelCapture;
 import io.mixflame.agent.labels.LabelOption;
+import io.mixflame.agent.labels.TraceOption;
 import io.mixflame.agent.push.PushCounters;
 import io.mixflame.capture.labels.LabelRecorder;
 import io.mixflame.engine.EngineUnavailableException;
@@ -123,11 +124,11 @@ final class ProfilingSession implements ProfileWindowSource {
 
     /** Starts recording labels where asked; where they cannot be, says why in one line and profiling goes on. */
     private static LabelCapture startLabels(AgentOptions options) {
-        if (options.labels() == LabelOption.OFF) {
+        if (options.labels() == LabelOption.OFF && options.traces() == TraceOption.OFF) {
             return null;
         }
         try {
-            return LabelCapture.start(options.labels(), AgentInstrumentation.get());
+            return LabelCapture.start(options.labels(), options.traces(), AgentInstrumentation.get());
         } catch (IOException | RuntimeException | LinkageError e) {
             LOG.error("labels refused: {}; profiling goes on without them", e.getMessage());
             return null;
@@ -208,6 +209,9 @@ final class ProfilingSession implements ProfileWindowSource {
         }
         periodStartMillis = System.currentTimeMillis();
         periodStartNanos = System.nanoTime();
+        if (labels != null) {
+            labels.nextPeriod();
+        }
         return result;
     }
 

@@ -3,6 +3,7 @@ package io.mixflame.bridge;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.ToLongBiFunction;
 import java.util.function.ToLongFunction;
@@ -29,7 +30,51 @@ public final class LabelBridge {
     private static final List<Class<?>> APIS = new ArrayList<>();
     private static final int MAX_APIS = 64;
 
+    /** What is told of each OpenTelemetry context made current; null: nothing. */
+    private static volatile Consumer<Object> contexts;
+    private static volatile Runnable mounted;
+    private static volatile Runnable unmounting;
+
     private LabelBridge() {
+    }
+
+    /**
+     * OpenTelemetry's context {@code context} (of whichever copy of OpenTelemetry: the Java agent's shaded one or an
+     * application's own) is now current on the calling thread; null: none is. Called by the advice woven into
+     * OpenTelemetry's thread-local context storage.
+     */
+    public static void context(Object context) {
+        Consumer<Object> f = contexts;
+        if (f != null) {
+            f.accept(context);
+        }
+    }
+
+    /** Installs what is told of contexts made current (null: nothing is told again). */
+    public static void installContexts(Consumer<Object> reader) {
+        contexts = reader;
+    }
+
+    /** A virtual thread has just been mounted (the calling thread); woven into {@code VirtualThread.mount()}. */
+    public static void mounted() {
+        Runnable r = mounted;
+        if (r != null) {
+            r.run();
+        }
+    }
+
+    /** A virtual thread is about to be unmounted; woven into {@code VirtualThread.unmount()}. */
+    public static void unmounting() {
+        Runnable r = unmounting;
+        if (r != null) {
+            r.run();
+        }
+    }
+
+    /** Installs what runs at each mount and unmount of a virtual thread (nulls: nothing). */
+    public static void installMounts(Runnable onMount, Runnable onUnmount) {
+        mounted = onMount;
+        unmounting = onUnmount;
     }
 
     /** The calling thread now also has {@code key} = {@code value}; returns what restores its labels before. */

@@ -320,12 +320,28 @@ class AgentOptionsTest {
     }
 
     @Test
+    void tracesAskForSpansAndANumberIsStillAsyncProfilersTextOutput() {
+        assertThat(AgentOptions.parse("start").traces()).isEqualTo(io.mixflame.agent.labels.TraceOption.OFF);
+        assertThat(AgentOptions.parse("traces").traces()).isEqualTo(io.mixflame.agent.labels.TraceOption.ROOT);
+        assertThat(AgentOptions.parse("traces=all").traces()).isEqualTo(io.mixflame.agent.labels.TraceOption.ALL);
+        assertThat(AgentOptions.parse("traces,file=x.collapsed").formatOf("x.collapsed"))
+                .isEqualTo(OutputFormat.COLLAPSED);
+        assertThat(AgentOptions.parse("traces").reportOptions().spanFrames()).isFalse();
+        AgentOptions frames = AgentOptions.parse("spans=root");
+        assertThat(frames.traces()).as("span frames need spans").isEqualTo(io.mixflame.agent.labels.TraceOption.ROOT);
+        assertThat(frames.reportOptions().spanFrames()).isTrue();
+        assertThat(AgentOptions.parse("traces=7").traces()).isEqualTo(io.mixflame.agent.labels.TraceOption.OFF);
+        assertThatThrownBy(() -> AgentOptions.parse("traces=some")).hasMessageStartingWith("traces=some: expected");
+        assertThatThrownBy(() -> AgentOptions.parse("spans=all")).hasMessageStartingWith("spans=all: expected");
+    }
+
+    @Test
     void summaryTracesAndFlatAskForTextAndSayWhatItHolds() {
         AgentOptions o = AgentOptions.parse("summary,traces=3,flat=5,file=x.txt");
         assertThat(o.formatOf(o.file())).isEqualTo(OutputFormat.TEXT);
         assertThat(o.reportOptions().text()).isEqualTo(new TextSummary(true, 3, 5));
-        assertThat(AgentOptions.parse("traces").reportOptions().text())
-                .isEqualTo(new TextSummary(false, Long.MAX_VALUE, 0));
+        assertThat(AgentOptions.parse("traces=9").reportOptions().text())
+                .isEqualTo(new TextSummary(false, 9, 0));
         assertThat(AgentOptions.parse("flat=7").file()).isEqualTo("mixflame-%p-%t.txt");
         assertThatThrownBy(() -> AgentOptions.parse("traces=0")).hasMessageContaining("not a positive number");
         assertThatThrownBy(() -> AgentOptions.parse("traces=3,jfr")).hasMessageContaining("two output formats");

@@ -6,6 +6,7 @@ import io.mixflame.examples.idle.IdleWorkload;
 import io.mixflame.examples.jvmcode.JvmCodeWorkload;
 import io.mixflame.examples.labels.EndpointsWorkload;
 import io.mixflame.examples.labels.LabelSwitchWorkload;
+import io.mixflame.examples.traced.TracedWorkload;
 import io.mixflame.examples.lock.LockWorkload;
 import io.mixflame.examples.parked.ParkedWorkload;
 import io.mixflame.examples.mixed.MixedWorkload;
@@ -51,6 +52,8 @@ public final class Examples {
             "  endpoints [--jetty] HTTP server with /heavy and /light (CPU 3 : 1) on the JDK's server or on Jetty",
             "                     (Jetty: run with -cp 'mixflame-examples.jar:workloads/jetty/*'), and a thread",
             "                     working outside requests; prints its port; the load comes from outside",
+            "  traced [--virtual]  Jetty core handler with /inline and /pooled (work on an executor's threads, or",
+            "                     virtual ones), for OpenTelemetry's spans; Jetty on the class path as for endpoints",
             "  labels [--flood] [--longer N]",
             "                     a thread switching labels phase=a / phase=b every few ms (N times as long) through",
             "                     mixflame-api; --flood adds a thread with a new tenant label each time",
@@ -152,6 +155,14 @@ public final class Examples {
                             + "'mixflame-examples.jar:workloads/jetty/*' io.mixflame.examples.Examples endpoints --jetty");
                 }
                 return () -> EndpointsWorkload.run(a.has("--jetty"), a.seconds());
+            }
+            case "traced" -> {
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--virtual"), Set.of());
+                if (!EndpointsWorkload.jettyPresent()) {
+                    throw new IllegalArgumentException("traced needs Jetty on the class path: java -cp "
+                            + "'mixflame-examples.jar:workloads/jetty/*' io.mixflame.examples.Examples traced");
+                }
+                return () -> TracedWorkload.run(a.has("--virtual"), a.seconds());
             }
             case "labels" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--flood"), Set.of("--longer"));

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mixflame.testsupport.BuiltJars;
 import io.mixflame.testsupport.ChildJvm;
 import io.mixflame.testsupport.TestJdks;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -179,27 +175,6 @@ class HttpLabelsIT {
 
     /** Asks /heavy and /light/ID in turn until the server goes away; as many of each. */
     private static void load(int port, int client, AtomicBoolean serving, AtomicLong requests) {
-        long n = 0;
-        while (serving.get()) {
-            String path = n % 2 == 0 ? "/heavy" : "/light/" + (client * 1_000_000 + n);
-            try {
-                HttpURLConnection c = (HttpURLConnection) URI.create("http://127.0.0.1:" + port + path).toURL()
-                        .openConnection();
-                c.setConnectTimeout(2000);
-                c.setReadTimeout(30_000);
-                try (InputStream in = c.getInputStream()) {
-                    in.readAllBytes();
-                }
-                requests.incrementAndGet();
-                n++;
-            } catch (IOException e) {
-                // The server has stopped (its period is over) or not started answering yet.
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-            }
-        }
+        HttpLoad.run(port, serving, requests, n -> n % 2 == 0 ? "/heavy" : "/light/" + (client * 1_000_000 + n));
     }
 }

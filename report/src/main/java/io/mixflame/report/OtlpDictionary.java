@@ -20,6 +20,7 @@ final class OtlpDictionary {
     private final IndexTable<Attribute> attributes = new IndexTable<>(null);
     private final IndexTable<LocationIndexes> stacks = new IndexTable<>(new LocationIndexes(new int[0]));
     private final List<NativeModule> modules = new ArrayList<>();
+    private final IndexTable<Link> links = new IndexTable<>(new Link("", ""));
 
     /** The index of {@code s} in the string table. */
     int string(String s) {
@@ -44,6 +45,29 @@ final class OtlpDictionary {
             shared.string(a.key());
         }
         return index;
+    }
+
+    /**
+     * The index of the link to span {@code spanId} of trace {@code traceId} (lower-case hex, as samples' label frames
+     * carry them); 0 (no link) where either is not an id of the right length.
+     */
+    int link(String traceId, String spanId) {
+        if (!isHex(traceId, 32) || !isHex(spanId, 16)) {
+            return 0;
+        }
+        return links.index(new Link(traceId, spanId));
+    }
+
+    private static boolean isHex(String s, int length) {
+        if (s == null || s.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (Character.digit(s.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The index of the stack of these frames of {@code profile}, given by id, leaf first. */
@@ -143,8 +167,14 @@ final class OtlpDictionary {
         for (String s : shared.strings()) {
             out.string(DICTIONARY_STRING_TABLE, s);
         }
-        // A link table with its empty entry alone: samples link to no trace.
+        // Entry 0 is the empty link: a sample with no span links to it.
         empty(out, DICTIONARY_LINK_TABLE);
+        for (Link link : links.entries().subList(1, links.size())) {
+            int message = out.begin(DICTIONARY_LINK_TABLE);
+            out.bytes(LINK_TRACE_ID, bytes(link.traceId()));
+            out.bytes(LINK_SPAN_ID, bytes(link.spanId()));
+            out.end(message);
+        }
         out.end(dictionary);
     }
 
@@ -156,6 +186,18 @@ final class OtlpDictionary {
         int run = out.begin(field);
         out.packedVarint(index);
         out.end(run);
+    }
+
+    private static byte[] bytes(String hex) {
+        byte[] b = new byte[hex.length() / 2];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) (Character.digit(hex.charAt(2 * i), 16) << 4 | Character.digit(hex.charAt(2 * i + 1), 16));
+        }
+        return b;
+    }
+
+    /** A link to a span: its trace's id and its own, in hex. */
+    private record Link(String traceId, String spanId) {
     }
 
     /** A string or integer attribute; unit-less. */

@@ -37,6 +37,7 @@ final class OtlpFieldNumbers {
 
     static final int SAMPLE_STACK_INDEX = 1;
     static final int SAMPLE_ATTRIBUTE_INDICES = 2;
+    static final int SAMPLE_LINK_INDEX = 3;
     static final int SAMPLE_VALUES = 4;
 
     static final int MAPPING_MEMORY_START = 1;
@@ -69,4 +70,8 @@ final class OtlpFieldNumbers {
 
     private OtlpFieldNumbers() {
     }
+
+    // Link
+    static final int LINK_TRACE_ID = 1;
+    static final int LINK_SPAN_ID = 2;
 }

@@ -101,31 +101,45 @@ public final class OtlpWriter implements ProfileWriter {
         List<Profile.Stack> stacks = profile.stacks();
         int[] stackIndex = new int[stacks.size()];
         int[][] attributes = new int[stacks.size()][];
+        int[] links = new int[stacks.size()];
         for (int s = 0; s < stacks.size(); s++) {
             StackShape shape = StackShape.of(profile, stacks.get(s));
             int[] thread = threadAttributes(shape.thread(), dictionary);
             int[] attrs = Arrays.copyOf(thread, thread.length + shape.labels().length);
-            for (int i = 0; i < shape.labels().length; i++) {
-                Frame label = shape.labels()[i];
-                attrs[thread.length + i] =
-                        dictionary.attribute(label.labelKey(), NameEscaping.printable(label.labelValue()));
+            int n = thread.length;
+            String traceId = null;
+            String spanId = null;
+            for (Frame label : shape.labels()) {
+                // A span's ids are the sample's link; its other labels (its local root's name) attributes.
+                if (label.labelKey().equals(SpanLabels.TRACE_ID)) {
+                    traceId = label.labelValue();
+                } else if (label.labelKey().equals(SpanLabels.SPAN_ID)) {
+                    spanId = label.labelValue();
+                } else {
+                    attrs[n++] = dictionary.attribute(label.labelKey(), NameEscaping.printable(label.labelValue()));
+                }
+            }
+            links[s] = traceId == null || spanId == null ? 0 : dictionary.link(traceId, spanId);
+            if (links[s] == 0 && spanId != null) {
+                // [span_id=other]: past the bound, no link; said as the attribute it is.
+                attrs[n++] = dictionary.attribute(SpanLabels.SPAN_ID, NameEscaping.printable(spanId));
             }
             stackIndex[s] = dictionary.stack(profile, shape.leafFirst());
-            attributes[s] = attrs;
+            attributes[s] = Arrays.copyOf(attrs, n);
         }
         int[] shared = new int[1 + info.notes().size()];
         shared[0] = dictionary.attribute(PRODUCER, "mixflame " + info.describe());
         for (int i = 0; i < info.notes().size(); i++) {
             shared[1 + i] = dictionary.attribute(NOTE, info.notes().get(i));
         }
-        writeKind(profile, types, types.count(), false, stackIndex, attributes, shared, dictionary, out);
+        writeKind(profile, types, types.count(), false, stackIndex, attributes, links, shared, dictionary, out);
         if (types.weighed()) {
-            writeKind(profile, types, types.weight(), true, stackIndex, attributes, shared, dictionary, out);
+            writeKind(profile, types, types.weight(), true, stackIndex, attributes, links, shared, dictionary, out);
         }
     }
 
     private static void writeKind(Profile profile, SampleTypes types, SampleTypes.ValueType type, boolean weights,
-                                  int[] stackIndex, int[][] attributes, int[] profileAttributes,
+                                  int[] stackIndex, int[][] attributes, int[] links, int[] profileAttributes,
                                   OtlpDictionary dictionary, ProtoWriter out) {
         ProfileInfo info = profile.info();
         List<Profile.Stack> stacks = profile.stacks();
@@ -141,6 +155,9 @@ public final class OtlpWriter implements ProfileWriter {
             out.varint(SAMPLE_STACK_INDEX, stackIndex[s]);
             if (attributes[s].length > 0) {
                 packed(out, SAMPLE_ATTRIBUTE_INDICES, attributes[s]);
+            }
+            if (links[s] != 0) {
+                out.varint(SAMPLE_LINK_INDEX, links[s]);
             }
             int values = out.begin(SAMPLE_VALUES);
             out.packedVarint(value);

@@ -53,6 +53,9 @@ public final class ProfileFiles {
     public static void write(Profile profile, OutputStream out, OutputFormat format, ReportOptions options)
             throws IOException {
         Profile filtered = ProfileTransforms.filter(profile, options.filter(), options.style());
+        if (format == OutputFormat.HTML || format == OutputFormat.COLLAPSED || format == OutputFormat.TEXT) {
+            filtered = ProfileTransforms.spans(filtered, options.spanFrames());
+        }
         switch (format) {
             // FlameGraph reverses itself, drawing the result as an icicle as async-profiler does.
             case HTML -> new HtmlFlameGraphWriter(options.title(), options.reverse(), options.style()).write(filtered, out);

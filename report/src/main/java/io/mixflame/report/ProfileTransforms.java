@@ -52,6 +52,33 @@ public final class ProfileTransforms {
         return acc.snapshot(profile.info()).withTimes(profile.times().remap(newIndex));
     }
 
+    /**
+     * The stacks with their trace spans' label frames ({@code [span_id=…]}, {@code [trace_id=…]},
+     * {@code [span_name=…]}) taken out, for the outputs that keep only names: ids would make every request's stacks
+     * its own. With {@code asFrames}, each span becomes one {@code [span=NAME]} label frame in their place (its local
+     * root's name; its id where it has none; {@code other} past the bound).
+     *
+     * @return {@code profile} itself when no stack has a span
+     */
+    public static Profile spans(Profile profile, boolean asFrames) {
+        boolean any = false;
+        for (Frame f : profile.frames()) {
+            any |= SpanLabels.isSpanFrame(f);
+        }
+        if (!any) {
+            return profile;
+        }
+        ProfileAccumulator acc = unbounded();
+        int[] newIndex = new int[profile.stacks().size()];
+        for (int s = 0; s < newIndex.length; s++) {
+            Profile.Stack stack = profile.stacks().get(s);
+            Frame[] frames = profile.framesOf(stack);
+            newIndex[s] = acc.add(SpanLabels.replaced(frames, LabelFrames.rootEnd(frames), asFrames), stack.samples(),
+                    stack.weightNanos());
+        }
+        return acc.snapshot(profile.info()).withTimes(profile.times().remap(newIndex));
+    }
+
     /** Filters, then reverses if asked; the title is not the profile's business and is left to the writer. */
     public static Profile apply(Profile profile, ReportOptions options) {
         Profile filtered = filter(profile, options.filter(), options.style());

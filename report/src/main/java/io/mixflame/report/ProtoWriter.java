@@ -52,12 +52,16 @@ final class ProtoWriter {
 
     /** A string field, in UTF-8. */
     ProtoWriter string(int field, String value) {
-        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        return bytes(field, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A bytes field. */
+    ProtoWriter bytes(int field, byte[] value) {
         tag(field, LENGTH_DELIMITED);
-        rawVarint(bytes.length);
-        reserve(bytes.length);
-        System.arraycopy(bytes, 0, buffer, size, bytes.length);
-        size += bytes.length;
+        rawVarint(value.length);
+        reserve(value.length);
+        System.arraycopy(value, 0, buffer, size, value.length);
+        size += value.length;
         return this;
     }
 

@@ -9,8 +9,16 @@ package io.mixflame.report;
  *                frame stays first, as in async-profiler
  * @param style   how frames are spelled ({@code ann}, {@code sig}, {@code lib})
  * @param text    what the text output ({@link OutputFormat#TEXT}) holds
+ * @param spanFrames whether the outputs that keep only names (collapsed, HTML, text) show each sample's trace span as
+ *                a {@code [span=NAME]} frame; without it they leave spans out, so that stacks stay aggregated
  */
-public record ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style, TextSummary text) {
+public record ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style, TextSummary text,
+                            boolean spanFrames) {
+
+    /** Without span frames. */
+    public ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style, TextSummary text) {
+        this(title, filter, reverse, style, text, false);
+    }
 
     /** With async-profiler's text output where text is written ({@link TextSummary#DEFAULT}). */
     public ReportOptions(String title, FrameFilter filter, boolean reverse, FrameStyle style) {

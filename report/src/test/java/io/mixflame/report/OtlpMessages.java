@@ -151,12 +151,8 @@ public final class OtlpMessages {
         ProfilesDictionary d = request.getDictionary();
         for (var p : profiles(request, sampleType)) {
             for (Sample s : p.getSamplesList()) {
-                List<String> frames = new ArrayList<>();
-                List<Integer> locations = d.getStackTable(s.getStackIndex()).getLocationIndicesList();
-                for (int i = locations.size() - 1; i >= 0; i--) {
-                    Location l = d.getLocationTable(locations.get(i));
-                    frames.add(d.getStringTable(d.getFunctionTable(l.getLines(0).getFunctionIndex()).getNameStrindex()));
-                }
+                String stack = stackOf(d, s);
+                List<String> frames = new ArrayList<>(stack.isEmpty() ? List.of() : List.of(stack.split(";", -1)));
                 String thread = attributes(d, s).get(OtlpWriter.THREAD_NAME);
                 if (thread != null) {
                     frames.add(0, "[" + thread + "]");
@@ -169,6 +165,17 @@ public final class OtlpMessages {
             }
         }
         return result;
+    }
+
+    /** A sample's frames, root first, joined by {@code ;}. */
+    public static String stackOf(ProfilesDictionary d, Sample s) {
+        List<String> frames = new ArrayList<>();
+        List<Integer> locations = d.getStackTable(s.getStackIndex()).getLocationIndicesList();
+        for (int i = locations.size() - 1; i >= 0; i--) {
+            Location l = d.getLocationTable(locations.get(i));
+            frames.add(d.getStringTable(d.getFunctionTable(l.getLines(0).getFunctionIndex()).getNameStrindex()));
+        }
+        return String.join(";", frames);
     }
 
     /** Each sample's attributes, key to value as text, of the profiles of sample type {@code type/unit}. */

@@ -71,6 +71,41 @@ class OtlpWriterTest {
     }
 
     @Test
+    void aSamplesSpanIsItsLinkAndItsRootsNameAnAttribute() throws IOException {
+        String trace = "0af7651916cd43dd8448eb211c80319c";
+        ProfileInfo info = new ProfileInfo("perf", "cpu", 10_000_000L, 0, 0, List.of(), List.of());
+        Profile profile = TestProfiles.with(info)
+                .add(4, Frame.thread("main", 1), Frame.label("endpoint", "/cpu"), Frame.label("span_id",
+                        "b7ad6b7169203331"), Frame.label("span_name", "GET /cpu"), Frame.label("trace_id", trace),
+                        jit("a/Shop.burn"))
+                .add(3, Frame.thread("pool-1", 2), Frame.label("span_id", "00f067aa0ba902b7"),
+                        Frame.label("trace_id", trace), jit("a/Shop.work"))
+                .add(2, Frame.thread("pool-1", 2), Frame.label("span_id", "other"), jit("a/Shop.work"))
+                .add(1, Frame.thread("main", 1), jit("a/Shop.idle"))
+                .build();
+        ExportProfilesServiceRequest request = write(List.of(profile));
+
+        ProfilesDictionary d = request.getDictionary();
+        Map<String, String> linked = new HashMap<>();
+        for (var sample : request.getResourceProfiles(0).getScopeProfiles(0).getProfiles(0).getSamplesList()) {
+            String stack = String.valueOf(sample.getStackIndex());
+            if (sample.getLinkIndex() != 0) {
+                var link = d.getLinkTable(sample.getLinkIndex());
+                linked.put(stack, java.util.HexFormat.of().formatHex(link.getTraceId().toByteArray()) + "/"
+                        + java.util.HexFormat.of().formatHex(link.getSpanId().toByteArray()));
+            }
+        }
+        assertThat(linked.values()).containsExactlyInAnyOrder(trace + "/b7ad6b7169203331",
+                trace + "/00f067aa0ba902b7");
+        assertThat(d.getLinkTableCount()).as("the empty link and the two spans'").isEqualTo(3);
+        assertThat(OtlpMessages.sampleAttributes(request, "samples/count")).contains(
+                Map.of("thread.name", "main", "thread.id", "1", "endpoint", "/cpu", "span_name", "GET /cpu"),
+                Map.of("thread.name", "pool-1", "thread.id", "2"),
+                Map.of("thread.name", "pool-1", "thread.id", "2", "span_id", "other"))
+                .noneMatch(a -> a.containsKey("trace_id"));
+    }
+
+    @Test
     void nativeFramesHaveTheirMappingWithItsBuildIdAndEveryLocationItsKind() throws IOException {
         ExportProfilesServiceRequest request = write(List.of(cpu()));
         ProfilesDictionary d = request.getDictionary();

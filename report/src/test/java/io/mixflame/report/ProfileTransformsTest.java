@@ -17,6 +17,34 @@ class ProfileTransformsTest {
             .build();
 
     @Test
+    void spansLeaveNameOnlyOutputsOrBecomeOneFrameEachWhereAsked() throws java.io.IOException {
+        Profile spans = TestProfiles.with(TestProfiles.JFR_CPU)
+                .add(4, Frame.thread("main", 1), Frame.label("endpoint", "/cpu"), Frame.label("span_id", "b7ad"),
+                        Frame.label("span_name", "GET /cpu"), Frame.label("trace_id", "0af7"), jit("a/Shop.burn"))
+                .add(3, Frame.thread("main", 1), Frame.label("endpoint", "/cpu"), Frame.label("span_id", "c8be"),
+                        Frame.label("span_name", "GET /cpu"), Frame.label("trace_id", "1b08"), jit("a/Shop.burn"))
+                .add(2, Frame.thread("pool", 2), Frame.label("span_id", "other"), jit("a/Shop.work"))
+                .add(1, Frame.thread("pool", 2), jit("a/Shop.work"))
+                .build();
+
+        assertThat(collapsed(spans, false)).containsExactlyInAnyOrder("[main tid=1];[endpoint=/cpu];a/Shop.burn 7",
+                "[pool tid=2];a/Shop.work 3");
+        assertThat(collapsed(spans, true)).containsExactlyInAnyOrder(
+                "[main tid=1];[endpoint=/cpu];[span=GET /cpu];a/Shop.burn 7", "[pool tid=2];[span=other];a/Shop.work 2",
+                "[pool tid=2];a/Shop.work 1");
+        // The formats that keep labels as fields keep the ids.
+        assertThat(ProfileTransforms.apply(spans, ReportOptions.DEFAULT)).isSameAs(spans);
+        assertThat(ProfileTransforms.spans(PROFILE, true)).as("a profile without spans").isSameAs(PROFILE);
+    }
+
+    private static java.util.List<String> collapsed(Profile p, boolean spanFrames) throws java.io.IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ProfileFiles.write(p, out, OutputFormat.COLLAPSED, new ReportOptions(null, FrameFilter.NONE, false,
+                FrameStyle.DEFAULT, TextSummary.DEFAULT, spanFrames));
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8).lines().filter(l -> !l.startsWith("#")).toList();
+    }
+
+    @Test
     void filteringAndReversingKeepEachKeptStacksTimes() {
         long t0 = 1_700_000_000_000_000_000L;
         io.mixflame.profile.ProfileAccumulator acc = new io.mixflame.profile.ProfileAccumulator();

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
 import java.util.function.ToLongBiFunction;
 import java.util.function.ToLongFunction;
@@ -147,6 +148,16 @@ final class BootstrapBridge {
                         LongConsumer exit, boolean apis) {
         invoke(bridge, "install", new Class<?>[] {ToLongBiFunction.class, ToLongFunction.class, LongConsumer.class,
                 boolean.class}, one, all, exit, apis);
+    }
+
+    /** Installs what is told of OpenTelemetry's contexts made current (null: nothing is told again). */
+    static void installContexts(Class<?> bridge, Consumer<Object> reader) {
+        invoke(bridge, "installContexts", new Class<?>[] {Consumer.class}, reader);
+    }
+
+    /** Installs what runs at each mount and unmount of a virtual thread (nulls: nothing). */
+    static void installMounts(Class<?> bridge, Runnable onMount, Runnable onUnmount) {
+        invoke(bridge, "installMounts", new Class<?>[] {Runnable.class, Runnable.class}, onMount, onUnmount);
     }
 
     /**

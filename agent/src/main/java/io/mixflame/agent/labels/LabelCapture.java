@@ -3,6 +3,7 @@ package io.mixflame.agent.labels;
 import io.mixflame.capture.labels.LabelLog;
 import io.mixflame.capture.labels.LabelRecorder;
 import io.mixflame.capture.labels.LabelSets;
+import io.mixflame.capture.labels.SpanTable;
 import io.mixflame.platform.host.TargetProcesses;
 import java.io.IOException;
 import java.lang.instrument.Instrumentation;
@@ -22,11 +23,14 @@ public final class LabelCapture {
     private final LabelOption option;
     private final Class<?> bridge;
     private final LabelRecorder recorder;
+    /** Whether spans are recorded. */
+    private final boolean spans;
 
-    private LabelCapture(LabelOption option, Class<?> bridge, LabelRecorder recorder) {
+    private LabelCapture(LabelOption option, Class<?> bridge, LabelRecorder recorder, boolean spans) {
         this.option = option;
         this.bridge = bridge;
         this.recorder = recorder;
+        this.spans = spans;
     }
 
     /**
@@ -44,6 +48,17 @@ public final class LabelCapture {
      * @throws IOException when labels cannot be recorded here, saying why in one line
      */
     public static LabelCapture start(LabelOption asked, Instrumentation instrumentation) throws IOException {
+        return start(asked, TraceOption.OFF, instrumentation);
+    }
+
+    /**
+     * Starts recording labels, and the OpenTelemetry span current on each thread where {@code traces} asks.
+     *
+     * @param instrumentation the agent's, or null where there is none ({@code launch})
+     * @throws IOException when labels cannot be recorded here, saying why in one line
+     */
+    public static LabelCapture start(LabelOption asked, TraceOption traces, Instrumentation instrumentation)
+            throws IOException {
         LabelOption option = asked;
         Class<?> bridge;
         if (instrumentation != null) {
@@ -53,7 +68,7 @@ public final class LabelCapture {
             if (bridge == null) {
                 throw new IOException("labels need the JVM's instrumentation (-javaagent or attach)");
             }
-            if (!option.api()) {
+            if (!option.api() && option != LabelOption.OFF) {
                 throw new IOException("HTTP labels need the JVM's instrumentation (-javaagent or attach), which launch "
                         + "has not; labels=api records the API's");
             }
@@ -67,7 +82,11 @@ public final class LabelCapture {
                 TargetProcesses.ownThreadId());
         RecorderFunctions functions = new RecorderFunctions(recorder);
         BootstrapBridge.install(bridge, functions, functions, functions, option.api());
+        boolean spans = false;
         try {
+            if (traces != TraceOption.OFF || option.http() && instrumentation != null) {
+                spans = startSpans(recorder, traces, option.http(), instrumentation, bridge);
+            }
             if (option.api() && instrumentation != null) {
                 // API classes loaded before the agent came (attach); those loaded later register themselves.
                 BootstrapBridge.registerLoadedApis(bridge, instrumentation);
@@ -87,9 +106,38 @@ public final class LabelCapture {
             // Nothing recorded when the run does not record labels: the bridge is left empty again.
             recorder.stop();
             BootstrapBridge.install(bridge, null, null, null, false);
+            BootstrapBridge.installContexts(bridge, null);
+            BootstrapBridge.installMounts(bridge, null, null);
             throw e instanceof IOException io ? io : new IOException(e.toString(), e);
         }
-        return new LabelCapture(option, bridge, recorder);
+        return new LabelCapture(option, bridge, recorder, spans);
+    }
+
+    /**
+     * Records spans: OpenTelemetry's context storage woven (in whichever copies load), and what it tells the bridge
+     * read into the recorder. Where there is no instrumentation ({@code launch}) says so in one line; false then.
+     */
+    private static boolean startSpans(LabelRecorder recorder, TraceOption traces, boolean endpoints,
+                                      Instrumentation instrumentation, Class<?> bridge) throws IOException {
+        if (instrumentation == null) {
+            LoggerFactory.getLogger(LabelCapture.class).error("traces refused: OpenTelemetry's context storage is "
+                    + "woven through the JVM's instrumentation (-javaagent or attach), which launch has not");
+            return false;
+        }
+        recorder.recordSpans(traces != TraceOption.ALL, TraceOption.SPANS_PER_PERIOD, traces != TraceOption.OFF,
+                endpoints);
+        BootstrapBridge.installContexts(bridge, new SpanContextReader(recorder));
+        BootstrapBridge.installMounts(bridge, recorder::mounted, recorder::unmounting);
+        WeavingLoader.installContextsOnce(instrumentation, bridge);
+        return true;
+    }
+
+    /** The profile's period ended: the bound on distinct spans counts afresh. */
+    public void nextPeriod() {
+        SpanTable table = recorder.spanTable();
+        if (table != null) {
+            table.nextPeriod();
+        }
     }
 
     /** What the engines read. */
@@ -101,6 +149,10 @@ public final class LabelCapture {
     public void stop() {
         recorder.stop();
         BootstrapBridge.install(bridge, null, null, null, false);
+        if (spans) {
+            BootstrapBridge.installContexts(bridge, null);
+            BootstrapBridge.installMounts(bridge, null, null);
+        }
     }
 
     /** What labels cost and lost, one line each. */
@@ -122,7 +174,26 @@ public final class LabelCapture {
         if (!woven.isEmpty()) {
             line.append(", ").append(woven);
         }
-        notes.add(line.toString());
+        if (option != LabelOption.OFF) {
+            notes.add(line.toString());
+        }
+        SpanTable table = recorder.spanTable();
+        if (spans && table != null && (recorder.spanIds() || table.written() != 0)) {
+            StringBuilder t = new StringBuilder("traces: ").append(Integer.toUnsignedLong(table.written()))
+                    .append(" spans made current");
+            String contexts = WeavingLoader.describeContexts();
+            if (!contexts.isEmpty()) {
+                t.append(", ").append(contexts);
+            }
+            if (table.overflowed() > 0) {
+                t.append(", ").append(table.overflowed()).append(" samples' spans past the bound of ")
+                        .append(TraceOption.SPANS_PER_PERIOD).append(" a period ([span_id=other])");
+            }
+            if (table.gone() > 0) {
+                t.append(", ").append(table.gone()).append(" samples' spans overwritten before they were taken");
+            }
+            notes.add(t.toString());
+        }
         return notes;
     }
 }

@@ -20,9 +20,11 @@ import java.nio.file.StandardCopyOption;
 final class WeavingLoader {
     static final String JAR = "weaving.jar";
     private static final String ENTRY = "io.mixflame.agent.labels.weave.HttpEndpointInstrumentation";
+    private static final String CONTEXTS = "io.mixflame.agent.labels.weave.SpanContextInstrumentation";
 
     private static ClassLoader loader;
     private static boolean woven;
+    private static boolean contextsWoven;
 
     private WeavingLoader() {
     }
@@ -33,13 +35,26 @@ final class WeavingLoader {
         woven = true;
     }
 
-    /** What was woven so far, or an empty string when nothing was asked to be. */
+    /** Weaves OpenTelemetry's context storages once per JVM, calling {@code bridge}. */
+    static synchronized void installContextsOnce(Instrumentation instrumentation, Class<?> bridge)
+            throws IOException {
+        call(CONTEXTS, "installOnce", new Class<?>[] {Instrumentation.class, Class.class}, instrumentation, bridge);
+        contextsWoven = true;
+    }
+
+    /** What of the HTTP servers was woven so far, or an empty string when nothing was asked to be. */
     static synchronized String describe() {
-        if (!woven) {
-            return "";
-        }
+        return woven ? describe(ENTRY) : "";
+    }
+
+    /** What of OpenTelemetry's context storage was woven so far, or an empty string when nothing was asked to be. */
+    static synchronized String describeContexts() {
+        return contextsWoven ? describe(CONTEXTS) : "";
+    }
+
+    private static String describe(String entry) {
         try {
-            return (String) call(ENTRY, "describe", new Class<?>[0]);
+            return (String) call(entry, "describe", new Class<?>[0]);
         } catch (IOException e) {
             return "";
         }
@@ -50,9 +65,9 @@ final class WeavingLoader {
         try {
             return Class.forName(className, true, loader()).getMethod(method, types).invoke(null, args);
         } catch (InvocationTargetException e) {
-            throw new IOException("HTTP servers could not be woven: " + e.getCause(), e.getCause());
+            throw new IOException("weaving failed: " + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
-            throw new IOException("HTTP servers could not be woven: " + e, e);
+            throw new IOException("weaving failed: " + e, e);
         }
     }
 

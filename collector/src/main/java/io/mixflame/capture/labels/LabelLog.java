@@ -45,6 +45,9 @@ public final class LabelLog {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class,
             ByteOrder.nativeOrder());
 
+    /** The owner of a carrier's slot, which is never given to another thread. */
+    private static final Object CARRIER = new Object();
+
     private final int maxThreads;
     private final ByteBuffer[] pages;
     /** The thread of each slot, so that a slot can be given again once its thread ended; guarded by this. */
@@ -75,6 +78,9 @@ public final class LabelLog {
     public synchronized int register(Thread thread, long tid) {
         int slot = -1;
         for (int i = 0; i < slots && slot < 0; i++) {
+            if (owners[i] == CARRIER) {
+                continue;
+            }
             Thread owner = owner(i);
             if (owner == null || !owner.isAlive()) {
                 slot = i;
@@ -104,9 +110,20 @@ public final class LabelLog {
         return slot;
     }
 
+    /**
+     * A slot for the virtual threads mounted on carrier {@code tid}, for good (carriers are few and live as long as
+     * their pool); -1 when every slot is held. Written by each virtual thread while it is mounted there, one at a time.
+     */
+    public synchronized int registerCarrier(long tid) {
+        int slot = register(Thread.currentThread(), tid);
+        if (slot >= 0) {
+            owners[slot] = CARRIER;
+        }
+        return slot;
+    }
+
     private Thread owner(int slot) {
-        Object o = owners[slot];
-        return o == null ? null : ((WeakReference<?>) o).get() instanceof Thread t ? t : null;
+        return owners[slot] instanceof WeakReference<?> w && w.get() instanceof Thread t ? t : null;
     }
 
     /** The page that holds {@code slot}. */

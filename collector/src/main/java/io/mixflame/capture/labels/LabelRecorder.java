@@ -25,9 +25,12 @@ public final class LabelRecorder implements LabelSource {
     private final OwnThreadId threadIds;
     private final long epochBits;
     private final PerThread threads = new PerThread();
+    private final CarrierSlots carriers = new CarrierSlots();
     private volatile boolean on = true;
     private volatile SpanTable spanTable;
     private boolean rootSpans;
+    private boolean spanIds;
+    private boolean spanEndpoints;
     private int spansPerPeriod;
 
     /**
@@ -95,11 +98,26 @@ public final class LabelRecorder implements LabelSource {
      *
      * @param root      whether samples carry their local root span (else the innermost)
      * @param perPeriod distinct spans in a period of the profile at most; the rest are {@code [span_id=other]}
+     * @param ids       whether samples carry their span's ids (else only the endpoint its server span names)
+     * @param endpoints whether samples carry the {@code endpoint} their request's server span names, where their
+     *                  own labels have none
      */
-    public void recordSpans(boolean root, int perPeriod) {
+    public void recordSpans(boolean root, int perPeriod, boolean ids, boolean endpoints) {
         this.rootSpans = root;
         this.spansPerPeriod = perPeriod;
+        this.spanIds = ids;
+        this.spanEndpoints = endpoints;
         this.spanTable = new SpanTable();
+    }
+
+    /** Whether samples carry their span's ids. */
+    public boolean spanIds() {
+        return spanIds;
+    }
+
+    /** Whether samples carry their server span's endpoint. */
+    public boolean spanEndpoints() {
+        return spanEndpoints;
     }
 
     /** Whether spans are recorded. */
@@ -151,14 +169,16 @@ public final class LabelRecorder implements LabelSource {
 
     /**
      * The calling thread is now in span object {@code span}, read by the caller: trace id (high and low halves), span
-     * id, local root's id (0: not known) and name. Writes its record and remembers it for {@link #knownSpan}.
+     * id, local root's id (0: not known) and name, and the endpoint of its request (null: none known). Writes its
+     * record and remembers it for {@link #knownSpan}.
      */
-    public void spanCurrent(Object span, long traceHigh, long traceLow, long spanId, long rootId, String rootName) {
+    public void spanCurrent(Object span, long traceHigh, long traceLow, long spanId, long rootId, String rootName,
+                            String endpoint) {
         SpanTable table = spanTable;
         if (!on || table == null) {
             return;
         }
-        int handle = table.put(traceHigh, traceLow, spanId, rootId, rootName);
+        int handle = table.put(traceHigh, traceLow, spanId, rootId, rootName, endpoint);
         ThreadLabels t = threads.get();
         t.spanB = t.spanA;
         t.handleB = t.handleA;
@@ -177,6 +197,10 @@ public final class LabelRecorder implements LabelSource {
 
     /** Writes what the thread has now, its set and its span, into its ring. */
     private void write(ThreadLabels t) {
+        if (t.virtual) {
+            writeOnCarrier(t.current, t.span);
+            return;
+        }
         if (t.slot == ThreadLabels.UNREGISTERED) {
             t.slot = log.register(Thread.currentThread(), threadIds.current());
             if (t.slot >= 0) {
@@ -186,6 +210,39 @@ public final class LabelRecorder implements LabelSource {
         }
         if (t.slot >= 0) {
             LabelLog.record(t.page, t.base, t.count++, System.nanoTime(), t.current, t.span);
+        }
+    }
+
+    /**
+     * A virtual thread has just been mounted on its carrier (the calling thread is the virtual one, on the carrier's
+     * kernel thread): the carrier's slot says what it has from now on. Samples name kernel threads, so a virtual
+     * thread's labels and span are written where its carrier is sampled, while it is mounted there.
+     */
+    public void mounted() {
+        if (!on) {
+            return;
+        }
+        ThreadLabels t = threads.get();
+        if (t.virtual && (t.current != LabelSets.NONE || t.span != SpanTable.NONE)) {
+            writeOnCarrier(t.current, t.span);
+        }
+    }
+
+    /** A virtual thread is about to be unmounted from its carrier: the carrier's slot says nothing from now on. */
+    public void unmounting() {
+        if (!on) {
+            return;
+        }
+        ThreadLabels t = threads.get();
+        if (t.virtual && (t.current != LabelSets.NONE || t.span != SpanTable.NONE)) {
+            writeOnCarrier(LabelSets.NONE, SpanTable.NONE);
+        }
+    }
+
+    private void writeOnCarrier(int set, int span) {
+        CarrierSlots.Slot c = carriers.of(threadIds.current(), log);
+        if (c != null) {
+            LabelLog.record(c.page, c.base, c.count++, System.nanoTime(), set, span);
         }
     }
 
@@ -220,6 +277,8 @@ public final class LabelRecorder implements LabelSource {
         static final int UNREGISTERED = -2;
 
         int slot = UNREGISTERED;
+        /** A virtual thread writes into its carrier's slot, not one of its own. */
+        final boolean virtual = VirtualThreads.isVirtual(Thread.currentThread());
         ByteBuffer page;
         int base;
         long count;

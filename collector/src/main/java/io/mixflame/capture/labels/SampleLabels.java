@@ -2,6 +2,7 @@ package io.mixflame.capture.labels;
 
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.profile.Frame;
+import java.util.Arrays;
 
 /**
  * This JVM's labels as its own engines see them, read in place from the log: puts the label frames in force on a
@@ -26,6 +27,8 @@ public final class SampleLabels extends InsertingLabeler {
     private final SetFrames setFrames;
     /** Where spans are recorded, their frames; else null. */
     private final SpanFrames spans;
+    private final boolean spanEndpoints;
+    private static final String ENDPOINT = "endpoint";
 
     /** Where a set id holds the number of its sample's span: sets are fewer than {@code 1 << SPAN_SHIFT}. */
     static final int SPAN_SHIFT = 16;
@@ -36,8 +39,9 @@ public final class SampleLabels extends InsertingLabeler {
         this.sets = recorder.sets();
         this.log = recorder.log();
         this.setFrames = new SetFrames(sets);
-        this.spans = recorder.spansRecorded()
-                ? new SpanFrames(recorder.spanTable(), recorder.spansPerPeriod(), recorder.rootSpans()) : null;
+        this.spans = recorder.spansRecorded() ? new SpanFrames(recorder.spanTable(), recorder.spansPerPeriod(),
+                recorder.rootSpans(), recorder.spanIds()) : null;
+        this.spanEndpoints = recorder.spanEndpoints();
     }
 
     /**
@@ -107,7 +111,15 @@ public final class SampleLabels extends InsertingLabeler {
 
     @Override
     Frame[] spanFramesOf(int set) {
-        return spans == null || set == LabelLog.UNKNOWN ? super.spanFramesOf(set) : spans.frames(set >>> SPAN_SHIFT);
+        if (spans == null || set == LabelLog.UNKNOWN) {
+            return super.spanFramesOf(set);
+        }
+        int labels = set & SET_MASK;
+        // The request's endpoint from its span only where the application's own labels (mixflame's weaving of its
+        // server) have none.
+        boolean endpoint = spanEndpoints && (!sets.known(labels)
+                || Arrays.binarySearch(sets.keys(labels), ENDPOINT) < 0);
+        return spans.frames(set >>> SPAN_SHIFT, endpoint);
     }
 
     /** Spans interned, past the bound, and gone before their samples were taken: for the cost note; null without. */

@@ -29,11 +29,13 @@ final class SpanFrames {
     private final SpanTable table;
     private final int maxPerPeriod;
     private final boolean root;
+    private final boolean ids;
     private final long[] read = new long[4];
     private final long[] traceHigh = new long[ENTRIES];
     private final long[] traceLow = new long[ENTRIES];
     private final long[] spanIds = new long[ENTRIES];
     private final String[] names = new String[ENTRIES];
+    private final String[] endpoints = new String[ENTRIES];
     private final int[] serials = new int[ENTRIES];
     /** The spans of this period by id: open addressing, twice the bound's size. */
     private final long[] keys;
@@ -47,14 +49,21 @@ final class SpanFrames {
     // The labelling thread's own.
     private final Frame[][] made = new Frame[ENTRIES][];
     private final int[] madeSerials = new int[ENTRIES];
+    private final Frame[][] madeWithEndpoint = new Frame[ENTRIES][];
+    private final int[] madeWithEndpointSerials = new int[ENTRIES];
 
-    SpanFrames(SpanTable table, int maxPerPeriod, boolean root) {
+    /**
+     * @param ids whether samples carry their span's ids; else only the endpoint of their request (a span without
+     *            one then gives no frames), interned by endpoint rather than by span
+     */
+    SpanFrames(SpanTable table, int maxPerPeriod, boolean root, boolean ids) {
         if (maxPerPeriod < 1 || maxPerPeriod > ENTRIES / 2) {
             throw new IllegalArgumentException("spans per period: 1 to " + ENTRIES / 2);
         }
         this.table = table;
         this.maxPerPeriod = maxPerPeriod;
         this.root = root;
+        this.ids = ids;
         int size = Integer.highestOneBit(maxPerPeriod * 2 - 1) << 1;
         this.keys = new long[size];
         this.numbers = new int[size];
@@ -68,14 +77,20 @@ final class SpanFrames {
     int intern(int handle) {
         if (!table.holds(handle)) {
             gone++;
+            table.countGone();
             return 0;
         }
         String name = table.read(handle, read);
+        String endpoint = table.endpoint(handle);
         if (!table.holds(handle)) {
             gone++;
+            table.countGone();
             return 0;
         }
-        long key = root && read[3] != 0 ? read[3] : read[2];
+        if (!ids && endpoint == null) {
+            return 0;
+        }
+        long key = !ids ? textKey(endpoint) : root && read[3] != 0 ? read[3] : read[2];
         int period = table.period();
         if (period != seenPeriod) {
             seenPeriod = period;
@@ -92,6 +107,7 @@ final class SpanFrames {
         }
         if (admitted >= maxPerPeriod) {
             overflowed++;
+            table.countOverflow();
             return OTHER;
         }
         admitted++;
@@ -102,36 +118,64 @@ final class SpanFrames {
         traceLow[entry] = read[1];
         spanIds[entry] = key;
         names[entry] = name;
+        endpoints[entry] = endpoint;
         serials[entry]++;
         keys[at] = key;
         numbers[at] = 2 + entry;
         return 2 + entry;
     }
 
-    /** The frames of span number {@code number} (an answer of {@link #intern}); none for 0. */
-    Frame[] frames(int number) {
+    /**
+     * The frames of span number {@code number} (an answer of {@link #intern}); none for 0. With {@code endpoint}, an
+     * {@code [endpoint=…]} frame first where the span's request has one (the sample's own labels have none).
+     */
+    Frame[] frames(int number, boolean endpoint) {
         if (number == 0) {
             return NONE;
         }
         if (number == OTHER) {
-            return OTHER_FRAMES;
+            return ids ? OTHER_FRAMES : NONE;
         }
         int entry = number - 2;
         if (entry < 0 || entry >= ENTRIES) {
             return NONE;
         }
-        Frame[] frames = made[entry];
-        if (frames == null || madeSerials[entry] != serials[entry]) {
-            String name = names[entry];
-            Frame span = Frame.label("span_id", hex(spanIds[entry], 0L, false));
-            Frame trace = Frame.label("trace_id", hex(traceHigh[entry], traceLow[entry], true));
-            // In the order of their keys, as a set's labels are.
-            frames = name == null ? new Frame[] {span, trace}
-                    : new Frame[] {span, Frame.label("span_name", name), trace};
-            made[entry] = frames;
-            madeSerials[entry] = serials[entry];
+        boolean withEndpoint = endpoint && endpoints[entry] != null;
+        Frame[][] cache = withEndpoint ? madeWithEndpoint : made;
+        int[] cacheSerials = withEndpoint ? madeWithEndpointSerials : madeSerials;
+        Frame[] frames = cache[entry];
+        if (frames == null || cacheSerials[entry] != serials[entry]) {
+            frames = make(entry, withEndpoint);
+            cache[entry] = frames;
+            cacheSerials[entry] = serials[entry];
         }
         return frames;
+    }
+
+    private Frame[] make(int entry, boolean withEndpoint) {
+        Frame[] frames = new Frame[(withEndpoint ? 1 : 0) + (ids ? (names[entry] == null ? 2 : 3) : 0)];
+        int n = 0;
+        // In the order of their keys, as a set's labels are.
+        if (withEndpoint) {
+            frames[n++] = Frame.label("endpoint", endpoints[entry]);
+        }
+        if (ids) {
+            frames[n++] = Frame.label("span_id", hex(spanIds[entry], 0L, false));
+            if (names[entry] != null) {
+                frames[n++] = Frame.label("span_name", names[entry]);
+            }
+            frames[n] = Frame.label("trace_id", hex(traceHigh[entry], traceLow[entry], true));
+        }
+        return frames;
+    }
+
+    /** A 64-bit hash of {@code s} (FNV-1a over its chars): endpoints are keyed by it where ids are not kept. */
+    private static long textKey(String s) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < s.length(); i++) {
+            h = (h ^ s.charAt(i)) * 0x100000001b3L;
+        }
+        return h;
     }
 
     /** Lower-case hex of one id of 8 bytes, or of two (a trace id of 16). */

@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The trace spans the application's threads have made current lately, outside the Java heap: a ring of
@@ -30,7 +31,10 @@ public final class SpanTable {
             ByteOrder.nativeOrder());
 
     private final AtomicInteger lastHandle = new AtomicInteger();
+    private final AtomicLong overflowed = new AtomicLong();
+    private final AtomicLong gone = new AtomicLong();
     private final String[] rootNames = new String[CAPACITY];
+    private final String[] endpoints = new String[CAPACITY];
     /** Made at the first span: a JVM without tracing never pays for it. */
     private volatile ByteBuffer records;
     private volatile int period;
@@ -43,8 +47,9 @@ public final class SpanTable {
      * @param spanId    the span's id
      * @param rootId    its local root span's id (its own when it is one), or 0 when not known
      * @param rootName  the local root span's name, or null
+     * @param endpoint  the request's endpoint, from its local root span where that is a server's, or null
      */
-    public int put(long traceHigh, long traceLow, long spanId, long rootId, String rootName) {
+    public int put(long traceHigh, long traceLow, long spanId, long rootId, String rootName, String endpoint) {
         ByteBuffer r = records();
         int handle;
         do {
@@ -57,6 +62,7 @@ public final class SpanTable {
         LONGS.set(r, at + 24, spanId);
         LONGS.set(r, at + 32, rootId);
         rootNames[handle & (CAPACITY - 1)] = rootName;
+        endpoints[handle & (CAPACITY - 1)] = endpoint;
         LONGS.setRelease(r, at, (long) handle);
         return handle;
     }
@@ -70,7 +76,8 @@ public final class SpanTable {
 
     /**
      * Reads {@code handle}'s record into {@code into}: trace id high and low, span id, root id; its root's name is
-     * returned, and the whole is trusted only when {@link #holds} is still true after (the caller checks).
+     * returned (its endpoint is {@link #endpoint}), and the whole is trusted only when {@link #holds} is still true
+     * after (the caller checks).
      */
     public String read(int handle, long[] into) {
         ByteBuffer r = records;
@@ -82,6 +89,11 @@ public final class SpanTable {
         String name = rootNames[handle & (CAPACITY - 1)];
         VarHandle.loadLoadFence();
         return name;
+    }
+
+    /** The endpoint of {@code handle}'s record; read before {@link #holds} is checked again, as {@link #read} is. */
+    public String endpoint(int handle) {
+        return endpoints[handle & (CAPACITY - 1)];
     }
 
     /** The profile's period now: a number that changes when one ends. */
@@ -97,6 +109,26 @@ public final class SpanTable {
     /** Handles given out so far (they wrap past {@link Integer#MAX_VALUE}). */
     public int written() {
         return lastHandle.get();
+    }
+
+    /** A sample's span was past its period's bound: counted here for every engine's labeler. */
+    void countOverflow() {
+        overflowed.incrementAndGet();
+    }
+
+    /** A sample's span was overwritten before the sample was taken. */
+    void countGone() {
+        gone.incrementAndGet();
+    }
+
+    /** Samples whose spans were past their period's bound, so far. */
+    public long overflowed() {
+        return overflowed.get();
+    }
+
+    /** Samples whose spans the table no longer held when they were taken, so far. */
+    public long gone() {
+        return gone.get();
     }
 
     private ByteBuffer records() {

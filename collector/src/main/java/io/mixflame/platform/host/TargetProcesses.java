@@ -4,7 +4,7 @@ import io.mixflame.platform.TargetProcess;
 import io.mixflame.platform.linux.LinuxTargetProcess;
 import io.mixflame.platform.windows.WindowsTargetProcess;
 import io.mixflame.process.OwnThreadId;
-import io.mixflame.process.linux.ProcThreadSelf;
+import io.mixflame.process.linux.GettidThreadId;
 import io.mixflame.process.windows.WindowsOwnThreadId;
 import java.io.IOException;
 import java.util.Locale;
@@ -21,7 +21,7 @@ public final class TargetProcesses {
 
     /** The kernel's id of the calling thread, as this system gives it. */
     public static OwnThreadId ownThreadId() {
-        return onWindows() ? new WindowsOwnThreadId() : new ProcThreadSelf();
+        return onWindows() ? new WindowsOwnThreadId() : GettidThreadId.bestAvailable();
     }
 
     /**

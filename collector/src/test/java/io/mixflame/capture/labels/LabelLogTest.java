@@ -90,4 +90,21 @@ class LabelLogTest {
         reader.join();
         assertThat(wrong.get()).isNull();
     }
+
+    @Test
+    void aCarriersSlotIsNeverGivenToAnotherThreadAndOthersStillGetTheirs() {
+        LabelLog log = new LabelLog(2);
+        int carrier = log.registerCarrier(11);
+        int live = log.register(Thread.currentThread(), 12);
+        assertThat(live).isNotNegative().isNotEqualTo(carrier);
+        assertThat(log.tid(carrier)).isEqualTo(11);
+        assertThat(log.register(new Thread(() -> { }), 13)).as("every slot held: the carrier's for good").isEqualTo(-1);
+        assertThat(log.refused()).isEqualTo(1);
+    }
+
+    @Test
+    void theKernelThreadIdIsTheOneProcSays() {
+        assertThat(io.mixflame.process.linux.GettidThreadId.bestAvailable().current())
+                .isEqualTo(io.mixflame.process.linux.ProcThreadSelf.tid());
+    }
 }

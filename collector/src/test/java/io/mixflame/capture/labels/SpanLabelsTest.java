@@ -19,15 +19,17 @@ class SpanLabelsTest {
 
     @Test
     void samplesCarryTheSpanCurrentWhenTheyWereTakenWithTheirLabels() {
-        recorder.recordSpans(false, 100);
+        recorder.recordSpans(false, 100, true, false);
         SampleLabels samples = new SampleLabels(recorder);
         Object root = new Object();
         Object child = new Object();
         long before = System.nanoTime();
         long token = recorder.enter("tenant", "acme");
-        recorder.spanCurrent(root, TRACE_HIGH, TRACE_LOW, 0xb7ad6b7169203331L, 0xb7ad6b7169203331L, "GET /cpu");
+        recorder.spanCurrent(root, TRACE_HIGH, TRACE_LOW, 0xb7ad6b7169203331L, 0xb7ad6b7169203331L, "GET /cpu",
+                null);
         long inRoot = System.nanoTime();
-        recorder.spanCurrent(child, TRACE_HIGH, TRACE_LOW, 0x00f067aa0ba902b7L, 0xb7ad6b7169203331L, "GET /cpu");
+        recorder.spanCurrent(child, TRACE_HIGH, TRACE_LOW, 0x00f067aa0ba902b7L, 0xb7ad6b7169203331L, "GET /cpu",
+                null);
         long inChild = System.nanoTime();
         // Closing the child's scope makes the root current again: the thread knows its handle, writes no record.
         int written = recorder.spanTable().written();
@@ -52,19 +54,20 @@ class SpanLabelsTest {
 
     @Test
     void withRootSpansEverySampleOfARequestCarriesItsLocalRoot() {
-        recorder.recordSpans(true, 100);
+        recorder.recordSpans(true, 100, true, false);
         SampleLabels samples = new SampleLabels(recorder);
-        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 0x00f067aa0ba902b7L, 0xb7ad6b7169203331L, "GET /cpu");
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 0x00f067aa0ba902b7L, 0xb7ad6b7169203331L, "GET /cpu",
+                null);
         assertThat(labelled(samples, System.nanoTime())).contains("[span_id=b7ad6b7169203331]")
                 .doesNotContain("[span_id=00f067aa0ba902b7]");
     }
 
     @Test
     void spansPastThePeriodsBoundAreOtherUntilTheNextPeriod() {
-        recorder.recordSpans(false, 3);
+        recorder.recordSpans(false, 3, true, false);
         SampleLabels samples = new SampleLabels(recorder);
         for (int i = 1; i <= 5; i++) {
-            recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, i, 0, null);
+            recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, i, 0, null, null);
             List<String> names = labelled(samples, System.nanoTime());
             if (i <= 3) {
                 assertThat(names).contains(String.format("[span_id=%016x]", i));
@@ -73,31 +76,47 @@ class SpanLabelsTest {
             }
         }
         // The same span again in the same period keeps its number, past the bound too.
-        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 2, 0, null);
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 2, 0, null, null);
         assertThat(labelled(samples, System.nanoTime())).contains("[span_id=0000000000000002]");
         recorder.spanTable().nextPeriod();
-        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 9, 0, null);
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 9, 0, null, null);
         assertThat(labelled(samples, System.nanoTime())).contains("[span_id=0000000000000009]");
         assertThat(samples.spanCounts()).containsExactly(4, 2, 0);
     }
 
     @Test
     void aSpanOverwrittenInTheTableBeforeItsSampleWasTakenIsLeftOffAndCounted() {
-        recorder.recordSpans(false, 100);
+        recorder.recordSpans(false, 100, true, false);
         SampleLabels samples = new SampleLabels(recorder);
-        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 1, 0, null);
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 1, 0, null, null);
         long inFirst = System.nanoTime();
         for (int i = 0; i < SpanTable.CAPACITY; i++) {
-            recorder.spanTable().put(0, 0, 2, 0, null);
+            recorder.spanTable().put(0, 0, 2, 0, null, null);
         }
         assertThat(labelled(samples, inFirst)).containsExactly("[worker tid=77]", "app/Handler.handle");
         assertThat(samples.spanCounts()[2]).isEqualTo(1);
     }
 
     @Test
+    void aServerSpansEndpointIsTheSamplesEndpointWhereItsOwnLabelsHaveNone() {
+        recorder.recordSpans(true, 100, false, true);
+        SampleLabels samples = new SampleLabels(recorder);
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 7, 7, "GET", "GET /inline");
+        assertThat(labelled(samples, System.nanoTime())).containsExactly("[worker tid=77]", "[endpoint=GET /inline]",
+                "app/Handler.handle");
+        long token = recorder.enter("endpoint", "/heavy");
+        assertThat(labelled(samples, System.nanoTime())).as("mixflame's own endpoint wins")
+                .containsExactly("[worker tid=77]", "[endpoint=/heavy]", "app/Handler.handle");
+        recorder.exit(token);
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 8, 8, "SELECT", null);
+        assertThat(labelled(samples, System.nanoTime())).as("a span of no request, without ids asked for")
+                .containsExactly("[worker tid=77]", "app/Handler.handle");
+    }
+
+    @Test
     void withoutSpansRecordedNoTableIsMadeAndSamplesCarryLabelsAlone() {
         SampleLabels samples = new SampleLabels(recorder);
-        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 1, 0, "x");
+        recorder.spanCurrent(new Object(), TRACE_HIGH, TRACE_LOW, 1, 0, "x", null);
         assertThat(recorder.spanTable()).isNull();
         assertThat(samples.spanCounts()).isNull();
         assertThat(labelled(samples, System.nanoTime())).containsExactly("[worker tid=77]", "app/Handler.handle");

@@ -1,13 +1,8 @@
 package io.mixflame.agent.labels.weave;
 
 import java.lang.instrument.Instrumentation;
-import java.lang.instrument.UnmodifiableClassException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The request entry and exit of the HTTP servers applications run, woven so that each request's samples carry its
@@ -26,8 +21,6 @@ import org.slf4j.LoggerFactory;
  * directory of the jar every profiled JVM keeps open.
  */
 public final class HttpEndpointInstrumentation {
-    private static final Logger LOG = LoggerFactory.getLogger(HttpEndpointInstrumentation.class);
-
     private static EndpointTransformer transformer;
 
     private HttpEndpointInstrumentation() {
@@ -40,20 +33,7 @@ public final class HttpEndpointInstrumentation {
         }
         transformer = new EndpointTransformer(instrumentation, bridge.getModule());
         instrumentation.addTransformer(transformer, true);
-        List<Class<?>> loaded = new ArrayList<>();
-        for (Class<?> c : instrumentation.getAllLoadedClasses()) {
-            if (EndpointTransformer.woven(c.getName().replace('.', '/')) && instrumentation.isModifiableClass(c)) {
-                loaded.add(c);
-            }
-        }
-        for (Class<?> c : loaded) {
-            // One at a time: a class that cannot be retransformed leaves the others woven.
-            try {
-                instrumentation.retransformClasses(c);
-            } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
-                LOG.warn("labels: {} could not be woven and is left as it is: {}", c.getName(), e.toString());
-            }
-        }
+        AdviceWeaving.retransformLoaded(instrumentation, EndpointTransformer::woven, "labels");
     }
 
     /** Classes woven and classes that could not be, so far. */
