@@ -92,11 +92,15 @@ class LabelSwitchIT {
     void allocationSamplesCarryTheLabelsOfTheirTime() throws Exception {
         Path jdk = TestJdks.newest();
         Path out = dir.resolve("alloc.collapsed");
-        List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start,labels=api,event=alloc,file=" + out,
+        // With traces asked for where there is no OpenTelemetry: nothing is woven (not even the JDK's virtual threads),
+        // and the labels are as they are without.
+        List<String> args = List.of("-javaagent:" + BuiltJars.agent() + "=start,labels=api,traces,event=alloc,file=" + out,
                 "-jar", BuiltJars.examples().toString(), "labels", "--longer", "20", "--seconds", "8");
         try (ChildJvm app = ChildJvm.start(jdk, dir, args)) {
             assertThat(app.awaitExit(Duration.ofSeconds(120))).as(app.stderr()).isZero();
         }
+        assertThat(java.nio.file.Files.readString(out)).as("the note of traces without OpenTelemetry")
+                .contains("# note: traces: 0 spans made current, 0 context classes woven");
         LabeledStacks stacks = LabeledStacks.read(out);
         long a = stacks.samples(s -> s.has(WORKLOAD + "inPhaseA"));
         long b = stacks.samples(s -> s.has(WORKLOAD + "inPhaseB"));

@@ -15,25 +15,48 @@ import net.bytebuddy.dynamic.ClassFileLocator;
 final class ContextStorageTransformer extends CountingTransformer {
     private static final String STORAGE = "io/opentelemetry/context/ThreadLocalContextStorage";
     private static final String SCOPE = STORAGE + "$ScopeImpl";
-    /** Samples name kernel threads: a virtual thread's span is its carrier's while it is mounted there. */
+    /**
+     * Samples name kernel threads: a virtual thread's span is its carrier's while it is mounted there. Woven once a
+     * context storage is (without OpenTelemetry nothing is woven).
+     */
     private static final String VIRTUAL_THREAD = "java/lang/VirtualThread";
 
-    ContextStorageTransformer(Instrumentation instrumentation, Module bridge) {
+    private final Runnable firstContext;
+    /** Whether a context storage was woven: virtual threads are woven only then, for there are spans to carry. */
+    private volatile boolean contexts;
+
+    /** @param firstContext run once, when the first context storage has been woven (it must not block) */
+    ContextStorageTransformer(Instrumentation instrumentation, Module bridge, Runnable firstContext) {
         super(instrumentation, bridge, "traces");
+        this.firstContext = firstContext;
     }
 
-    /** Whether the class of internal name {@code name} is one this transformer weaves. */
+    /** Whether the class of internal name {@code name} is a context storage this transformer weaves. */
     static boolean woven(String name) {
-        return name.endsWith(STORAGE) || name.endsWith(SCOPE) || name.equals(VIRTUAL_THREAD);
+        return name.endsWith(STORAGE) || name.endsWith(SCOPE);
+    }
+
+    /** Whether {@code name} is the JDK's virtual thread. */
+    static boolean virtualThread(String name) {
+        return name.equals(VIRTUAL_THREAD);
     }
 
     @Override
     boolean weaves(String name) {
-        return woven(name);
+        return woven(name) || contexts && virtualThread(name);
     }
 
     @Override
     byte[] weave(String className, byte[] classFile, ClassFileLocator target) {
+        byte[] woven = weaveClass(className, classFile, target);
+        if (woven != null && !contexts && woven(className)) {
+            contexts = true;
+            firstContext.run();
+        }
+        return woven;
+    }
+
+    private byte[] weaveClass(String className, byte[] classFile, ClassFileLocator target) {
         String name = className.replace('/', '.');
         if (className.equals(VIRTUAL_THREAD)) {
             byte[] mounted = AdviceWeaving.weave(name, classFile, target, advice, VirtualThreadMountAdvice.class,

@@ -19,9 +19,21 @@ public final class SpanContextInstrumentation {
         if (transformer != null) {
             return;
         }
-        transformer = new ContextStorageTransformer(instrumentation, bridge.getModule());
+        transformer = new ContextStorageTransformer(instrumentation, bridge.getModule(),
+                () -> weaveLoadedVirtualThreads(instrumentation));
         instrumentation.addTransformer(transformer, true);
         AdviceWeaving.retransformLoaded(instrumentation, ContextStorageTransformer::woven, "traces");
+    }
+
+    /**
+     * The JDK's virtual thread, where it is loaded already when the first context storage is woven: retransformed by
+     * a thread of its own, for this runs within a transformation.
+     */
+    private static void weaveLoadedVirtualThreads(Instrumentation instrumentation) {
+        Thread t = new Thread(() -> AdviceWeaving.retransformLoaded(instrumentation,
+                ContextStorageTransformer::virtualThread, "traces"), "mixflame-weaving");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** Classes woven and classes that could not be, so far. */
