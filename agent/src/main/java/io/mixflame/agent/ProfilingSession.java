@@ -128,7 +128,8 @@ final class ProfilingSession implements ProfileWindowSource {
             return null;
         }
         try {
-            return LabelCapture.start(options.labels(), options.traces(), AgentInstrumentation.get());
+            return LabelCapture.start(options.labels(), options.traces(), options.push().pushes(),
+                    AgentInstrumentation.get());
         } catch (IOException | RuntimeException | LinkageError e) {
             LOG.error("labels refused: {}; profiling goes on without them", e.getMessage());
             return null;

@@ -117,7 +117,8 @@ final class JfrMetadata {
                 // to the next event from where its fields end, so one more field would break every file it reads.
                 .add(event(JfrProfileWriter.SAMPLE_LABELS, SAMPLE_LABELS, "mixflame Sample Labels")
                         .add(pooled("eventThread", THREAD)).add(pooled("stackTrace", STACK_TRACE))
-                        .add(field("labels", STRING)));
+                        .add(field("labels", STRING)).add(field("traceId", STRING)).add(field("spanId", STRING))
+                        .add(field("spanName", STRING)));
         Element region = new Element("region").attr("locale", "en_US").attr("gmtOffset", "0");
         return new Element("root").add(metadata).add(region);
     }

@@ -43,7 +43,9 @@ import java.util.Map;
  * <p>A stack's labels (its {@link FrameType#LABEL} frames, after the thread's root frame) are not frames: each event of
  * a labelled stack is followed right away by a {@code mixflame.SampleLabels} event with the same time, thread
  * ({@code eventThread}) and stack trace ({@code stackTrace}), whose String field {@code labels} holds them as
- * {@link JfrLabels} spells them: {@code endpoint=/checkout, tenant=acme}. Events without labels have none. The labels
+ * {@link JfrLabels} spells them: {@code endpoint=/checkout, tenant=acme}; a sample's trace span is there too, and in
+ * the fields {@code traceId}, {@code spanId} and {@code spanName} (its local root's), which JMC can group by. Events
+ * without labels have none. The labels
  * are not a field of the sample events themselves because async-profiler's converter reads those by position and
  * carries on reading the next event where their known fields end: one more field, even an empty one, would make it
  * misread every file; it skips an event type it does not know by its size.
@@ -294,8 +296,23 @@ public final class JfrProfileWriter implements ProfileWriter {
                 throws IOException {
             String labels = JfrLabels.format(rootFirst, from, to);
             if (labels != null) {
-                labelsOfStack[stack] = JfrChunkWriter.fields()
-                        .putVarLong(thread).putVarLong(trace).putString(cleaned(labels)).toByteArray();
+                // A span's ids and its local root's name in fields of their own too, which JMC can group by.
+                String traceId = null;
+                String spanId = null;
+                String spanName = null;
+                for (int i = from; i < to; i++) {
+                    String key = rootFirst[i].labelKey();
+                    if (key.equals(SpanLabels.TRACE_ID)) {
+                        traceId = rootFirst[i].labelValue();
+                    } else if (key.equals(SpanLabels.SPAN_ID)) {
+                        spanId = rootFirst[i].labelValue();
+                    } else if (key.equals(SpanLabels.SPAN_NAME)) {
+                        spanName = cleaned(rootFirst[i].labelValue());
+                    }
+                }
+                labelsOfStack[stack] = JfrChunkWriter.fields().putVarLong(thread).putVarLong(trace)
+                        .putString(cleaned(labels)).putString(traceId).putString(spanId).putString(spanName)
+                        .toByteArray();
             }
         }
 

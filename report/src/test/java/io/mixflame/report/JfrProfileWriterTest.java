@@ -493,6 +493,29 @@ class JfrProfileWriterTest {
     }
 
     @Test
+    void aSamplesSpanHasFieldsOfItsOwnInItsLabelsEventAndReadsBack() throws IOException {
+        Profile spans = TestProfiles.with(CPU)
+                .add(2, Frame.thread("main", 1), Frame.label("span_id", "b7ad6b7169203331"),
+                        Frame.label("span_name", "GET /cpu"), Frame.label("trace_id", "0af7651916cd43dd8448eb211c80319c"),
+                        TestProfiles.jit("a/Shop.burn"))
+                .add(1, Frame.thread("main", 1), Frame.label("endpoint", "/x"), TestProfiles.jit("a/Shop.idle"))
+                .build();
+        Path file = write(spans);
+
+        List<String> fields = new java.util.ArrayList<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
+            if (e.getEventType().getName().equals(JfrProfileWriter.SAMPLE_LABELS)) {
+                fields.add(e.getString("traceId") + " " + e.getString("spanId") + " " + e.getString("spanName"));
+            }
+        }
+        assertThat(fields).containsOnly("0af7651916cd43dd8448eb211c80319c b7ad6b7169203331 GET /cpu",
+                "null null null");
+        Profile back = ProfileFiles.read(file, w -> { });
+        assertThat(back.frames()).contains(Frame.label("span_id", "b7ad6b7169203331"),
+                Frame.label("trace_id", "0af7651916cd43dd8448eb211c80319c"));
+    }
+
+    @Test
     void eachLabelledSampleIsFollowedByItsLabelsEventWhichTheJdkReads() throws IOException {
         Path file = write(TestProfiles.labelled());
 

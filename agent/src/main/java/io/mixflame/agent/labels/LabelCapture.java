@@ -48,17 +48,18 @@ public final class LabelCapture {
      * @throws IOException when labels cannot be recorded here, saying why in one line
      */
     public static LabelCapture start(LabelOption asked, Instrumentation instrumentation) throws IOException {
-        return start(asked, TraceOption.OFF, instrumentation);
+        return start(asked, TraceOption.OFF, false, instrumentation);
     }
 
     /**
      * Starts recording labels, and the OpenTelemetry span current on each thread where {@code traces} asks.
      *
+     * @param tagRoots        whether sampled local root spans get {@code pyroscope.profile.id} (profiles are pushed)
      * @param instrumentation the agent's, or null where there is none ({@code launch})
      * @throws IOException when labels cannot be recorded here, saying why in one line
      */
-    public static LabelCapture start(LabelOption asked, TraceOption traces, Instrumentation instrumentation)
-            throws IOException {
+    public static LabelCapture start(LabelOption asked, TraceOption traces, boolean tagRoots,
+                                     Instrumentation instrumentation) throws IOException {
         LabelOption option = asked;
         Class<?> bridge;
         if (instrumentation != null) {
@@ -85,7 +86,7 @@ public final class LabelCapture {
         boolean spans = false;
         try {
             if (traces != TraceOption.OFF || option.http() && instrumentation != null) {
-                spans = startSpans(recorder, traces, option.http(), instrumentation, bridge);
+                spans = startSpans(recorder, traces, option.http(), tagRoots, instrumentation, bridge);
             }
             if (option.api() && instrumentation != null) {
                 // API classes loaded before the agent came (attach); those loaded later register themselves.
@@ -117,7 +118,7 @@ public final class LabelCapture {
      * Records spans: OpenTelemetry's context storage woven (in whichever copies load), and what it tells the bridge
      * read into the recorder. Where there is no instrumentation ({@code launch}) says so in one line; false then.
      */
-    private static boolean startSpans(LabelRecorder recorder, TraceOption traces, boolean endpoints,
+    private static boolean startSpans(LabelRecorder recorder, TraceOption traces, boolean endpoints, boolean tagRoots,
                                       Instrumentation instrumentation, Class<?> bridge) throws IOException {
         if (instrumentation == null) {
             LoggerFactory.getLogger(LabelCapture.class).error("traces refused: OpenTelemetry's context storage is "
@@ -126,7 +127,8 @@ public final class LabelCapture {
         }
         recorder.recordSpans(traces != TraceOption.ALL, TraceOption.SPANS_PER_PERIOD, traces != TraceOption.OFF,
                 endpoints);
-        BootstrapBridge.installContexts(bridge, new SpanContextReader(recorder));
+        BootstrapBridge.installContexts(bridge, new SpanContextReader(recorder,
+                tagRoots && traces != TraceOption.OFF));
         BootstrapBridge.installMounts(bridge, recorder::mounted, recorder::unmounting);
         WeavingLoader.installContextsOnce(instrumentation, bridge);
         return true;

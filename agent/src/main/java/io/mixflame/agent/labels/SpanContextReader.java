@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  */
 final class SpanContextReader implements Consumer<Object> {
     private static final MethodType OBJECT_TO_OBJECT = MethodType.methodType(Object.class, Object.class);
+    /** The attribute by which Grafana finds a span's profile (Pyroscope's {@code otel-profiling-java}). */
+    static final String PROFILE_ID = "pyroscope.profile.id";
 
     private final LabelRecorder recorder;
     private final ClassValue<Api> apis = new ClassValue<>() {
@@ -36,8 +38,13 @@ final class SpanContextReader implements Consumer<Object> {
         }
     };
 
-    SpanContextReader(LabelRecorder recorder) {
+    /** Whether sampled local root spans get {@code pyroscope.profile.id} (where profiles are pushed). */
+    private final boolean tagRoots;
+
+
+    SpanContextReader(LabelRecorder recorder, boolean tagRoots) {
         this.recorder = recorder;
+        this.tagRoots = tagRoots;
     }
 
     @Override
@@ -84,14 +91,36 @@ final class SpanContextReader implements Consumer<Object> {
             root = span;
             rootId = id;
         }
+        if (tagRoots && root == span && (boolean) api.sampled.invokeExact(spanContext)) {
+            // As Pyroscope's OpenTelemetry integration does: the profile of this request is found from its trace.
+            Object tagged = api.setAttribute.invokeExact(span, PROFILE_ID, spanId);
+        }
         String rootName = null;
         String endpoint = null;
+        long traceHigh = hex(traceId, 0);
+        long traceLow = hex(traceId, 16);
         if (root != null) {
             SpanMethods methods = spanMethods.get(root.getClass());
             rootName = methods.name(root);
             endpoint = recorder.spanEndpoints() ? methods.endpoint(root, api) : null;
+        } else {
+            // No instrumentation API to ask (an application with the SDK alone): a span of the trace the thread is
+            // in already is under that span's local root, as a child span made current inside its parent is.
+            SpanTable table = recorder.spanTable();
+            int outer = recorder.currentSpan();
+            if (table.holds(outer)) {
+                // Once per new span of such a thread, beside the span's own objects: no per-thread buffer kept.
+                long[] ids = new long[4];
+                String name = table.read(outer, ids);
+                String outerEndpoint = table.endpoint(outer);
+                if (table.holds(outer) && ids[0] == traceHigh && ids[1] == traceLow && ids[3] != 0) {
+                    rootId = ids[3];
+                    rootName = name;
+                    endpoint = outerEndpoint;
+                }
+            }
         }
-        recorder.spanCurrent(span, hex(traceId, 0), hex(traceId, 16), id, rootId, rootName, endpoint);
+        recorder.spanCurrent(span, traceHigh, traceLow, id, rootId, rootName, endpoint);
         return recorder.knownSpan(span);
     }
 
@@ -109,7 +138,8 @@ final class SpanContextReader implements Consumer<Object> {
 
     /** One copy of OpenTelemetry's API, as the context class of that copy finds it. */
     private record Api(MethodHandle spanOf, MethodHandle spanContext, MethodHandle valid, MethodHandle remote,
-                       MethodHandle traceId, MethodHandle spanId, MethodHandle localRoot, Object[] attributeKeys) {
+                       MethodHandle traceId, MethodHandle spanId, MethodHandle localRoot, Object[] attributeKeys,
+                       MethodHandle sampled, MethodHandle setAttribute) {
         /** The attributes an endpoint is named by, current semantic conventions first, then the older names. */
         static final String[] ATTRIBUTES = {"http.route", "http.request.method", "http.method", "url.path",
                 "http.target"};
@@ -139,7 +169,12 @@ final class SpanContextReader implements Consumer<Object> {
                                 .asType(MethodType.methodType(String.class, Object.class)),
                         virtual(lookup, spanContext, "getSpanId", String.class)
                                 .asType(MethodType.methodType(String.class, Object.class)),
-                        localRoot(lookup, prefix, loader, context, span), attributeKeys(prefix, loader));
+                        localRoot(lookup, prefix, loader, context, span), attributeKeys(prefix, loader),
+                        virtual(lookup, spanContext, "isSampled", boolean.class)
+                                .asType(MethodType.methodType(boolean.class, Object.class)),
+                        lookup.findVirtual(span, "setAttribute", MethodType.methodType(span, String.class,
+                                String.class)).asType(MethodType.methodType(Object.class, Object.class, String.class,
+                                String.class)));
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 return null;
             }

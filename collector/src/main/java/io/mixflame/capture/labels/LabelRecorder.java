@@ -155,6 +155,11 @@ public final class LabelRecorder implements LabelSource {
         return table.holds(handle) ? handle : SpanTable.NONE;
     }
 
+    /** The handle of the span the calling thread is in now ({@link SpanTable#NONE}: none). */
+    public int currentSpan() {
+        return spanTable == null ? SpanTable.NONE : threads.get().span;
+    }
+
     /** The calling thread is now in the span of handle {@code handle} ({@link SpanTable#NONE}: in none). */
     public void spanCurrent(int handle) {
         if (!on || spanTable == null) {
