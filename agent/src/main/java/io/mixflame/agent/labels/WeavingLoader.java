@@ -11,9 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * The HTTP servers' weaving ({@code io.mixflame.agent.labels.weave}) and Byte Buddy, loaded only when
- * {@code labels} asks for HTTP labels: they travel as one jar inside the profiler's ({@value #JAR}), copied once per
- * JVM to a temporary file and opened by a loader of their own below the profiler's. Kept apart because the
+ * The weaving ({@code io.mixflame.agent.labels.weave}: HTTP servers, OpenTelemetry's context storage) and Byte Buddy,
+ * loaded only when {@code labels} asks for HTTP labels or {@code traces} for spans: they travel as one jar inside the
+ * profiler's ({@value #JAR}), copied once per JVM to a temporary file and opened by a loader of their own below the
+ * profiler's. Kept apart because the
  * directory of every jar a JVM has open stays on its heap, and Byte Buddy's is three quarters of the profiler's
  * entries. Where the classes are on the profiler's own class path (its unit tests), they are used from there.
  */
