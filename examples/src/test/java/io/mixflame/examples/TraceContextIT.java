@@ -171,6 +171,12 @@ class TraceContextIT {
                 .isGreaterThanOrEqualTo(0.95);
         assertThat((double) named / work).as("of %d work samples, those labelled with their endpoint: %s", work,
                 endpointSamples).isGreaterThanOrEqualTo(0.95);
+        // The client asks both endpoints in turn and their work is the same: each has half of the labelled samples.
+        long inline = endpointSamples.getOrDefault("GET /inline", 0L);
+        long labelled = inline + endpointSamples.getOrDefault("GET /pooled", 0L);
+        assertThat((double) inline / labelled).as("/inline's share of the endpoints' samples: %s", endpointSamples)
+                .isCloseTo(0.5, CollapsedShares.chanceMargin(0.5, labelled))
+                .isCloseTo(0.5, org.assertj.core.api.Assertions.within(0.05));
 
         // pprof, taken over HTTP: span_id labels of server spans exported for that endpoint's requests.
         Profile p = ProfileFiles.read(pprof, w -> { });

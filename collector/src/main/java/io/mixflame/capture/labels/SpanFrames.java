@@ -31,15 +31,12 @@ final class SpanFrames {
     private final boolean root;
     private final boolean ids;
     private final long[] read = new long[4];
-    private final long[] traceHigh = new long[ENTRIES];
-    private final long[] traceLow = new long[ENTRIES];
-    private final long[] spanIds = new long[ENTRIES];
-    private final String[] names = new String[ENTRIES];
-    private final String[] endpoints = new String[ENTRIES];
-    private final int[] serials = new int[ENTRIES];
-    /** The spans of this period by id: open addressing, twice the bound's size. */
-    private final long[] keys;
-    private final int[] numbers;
+    /** Made at the first span interned (about 1 MiB with the frames' caches): a JVM without spans never pays it. */
+    private volatile Entries entries;
+    /** The spans of this period by id: open addressing, twice the bound's size; made with the entries. */
+    private long[] keys;
+    private int[] numbers;
+    private final int tableSize;
     private int seenPeriod;
     private int admitted;
     private int next;
@@ -47,10 +44,25 @@ final class SpanFrames {
     private long overflowed;
     private long gone;
     // The labelling thread's own.
-    private final Frame[][] made = new Frame[ENTRIES][];
-    private final int[] madeSerials = new int[ENTRIES];
-    private final Frame[][] madeWithEndpoint = new Frame[ENTRIES][];
-    private final int[] madeWithEndpointSerials = new int[ENTRIES];
+    private Made made;
+
+    /** The spans interned: their ids, names and endpoints, and a serial that says when an entry was reused. */
+    private static final class Entries {
+        final long[] traceHigh = new long[ENTRIES];
+        final long[] traceLow = new long[ENTRIES];
+        final long[] spanIds = new long[ENTRIES];
+        final String[] names = new String[ENTRIES];
+        final String[] endpoints = new String[ENTRIES];
+        final int[] serials = new int[ENTRIES];
+    }
+
+    /** The labelling thread's frames of each entry, without and with the endpoint, and the serials made for. */
+    private static final class Made {
+        final Frame[][] plain = new Frame[ENTRIES][];
+        final int[] plainSerials = new int[ENTRIES];
+        final Frame[][] withEndpoint = new Frame[ENTRIES][];
+        final int[] withEndpointSerials = new int[ENTRIES];
+    }
 
     /**
      * @param ids whether samples carry their span's ids; else only the endpoint of their request (a span without
@@ -64,9 +76,7 @@ final class SpanFrames {
         this.maxPerPeriod = maxPerPeriod;
         this.root = root;
         this.ids = ids;
-        int size = Integer.highestOneBit(maxPerPeriod * 2 - 1) << 1;
-        this.keys = new long[size];
-        this.numbers = new int[size];
+        this.tableSize = Integer.highestOneBit(maxPerPeriod * 2 - 1) << 1;
         this.seenPeriod = table.period();
     }
 
@@ -91,6 +101,13 @@ final class SpanFrames {
             return 0;
         }
         long key = !ids ? textKey(endpoint) : root && read[3] != 0 ? read[3] : read[2];
+        Entries e = entries;
+        if (e == null) {
+            keys = new long[tableSize];
+            numbers = new int[tableSize];
+            e = new Entries();
+            entries = e;
+        }
         int period = table.period();
         if (period != seenPeriod) {
             seenPeriod = period;
@@ -114,12 +131,12 @@ final class SpanFrames {
         interned++;
         int entry = next;
         next = (next + 1) % ENTRIES;
-        traceHigh[entry] = read[0];
-        traceLow[entry] = read[1];
-        spanIds[entry] = key;
-        names[entry] = name;
-        endpoints[entry] = endpoint;
-        serials[entry]++;
+        e.traceHigh[entry] = read[0];
+        e.traceLow[entry] = read[1];
+        e.spanIds[entry] = key;
+        e.names[entry] = name;
+        e.endpoints[entry] = endpoint;
+        e.serials[entry]++;
         keys[at] = key;
         numbers[at] = 2 + entry;
         return 2 + entry;
@@ -137,34 +154,39 @@ final class SpanFrames {
             return ids ? OTHER_FRAMES : NONE;
         }
         int entry = number - 2;
-        if (entry < 0 || entry >= ENTRIES) {
+        Entries e = entries;
+        if (entry < 0 || entry >= ENTRIES || e == null) {
             return NONE;
         }
-        boolean withEndpoint = endpoint && endpoints[entry] != null;
-        Frame[][] cache = withEndpoint ? madeWithEndpoint : made;
-        int[] cacheSerials = withEndpoint ? madeWithEndpointSerials : madeSerials;
+        if (made == null) {
+            made = new Made();
+        }
+        boolean withEndpoint = endpoint && e.endpoints[entry] != null;
+        Frame[][] cache = withEndpoint ? made.withEndpoint : made.plain;
+        int[] cacheSerials = withEndpoint ? made.withEndpointSerials : made.plainSerials;
         Frame[] frames = cache[entry];
-        if (frames == null || cacheSerials[entry] != serials[entry]) {
-            frames = make(entry, withEndpoint);
+        if (frames == null || cacheSerials[entry] != e.serials[entry]) {
+            frames = make(e, entry, withEndpoint);
             cache[entry] = frames;
-            cacheSerials[entry] = serials[entry];
+            cacheSerials[entry] = e.serials[entry];
         }
         return frames;
     }
 
-    private Frame[] make(int entry, boolean withEndpoint) {
-        Frame[] frames = new Frame[(withEndpoint ? 1 : 0) + (ids ? (names[entry] == null ? 2 : 3) : 0)];
+    private Frame[] make(Entries e, int entry, boolean withEndpoint) {
+        String name = e.names[entry];
+        Frame[] frames = new Frame[(withEndpoint ? 1 : 0) + (ids ? (name == null ? 2 : 3) : 0)];
         int n = 0;
         // In the order of their keys, as a set's labels are.
         if (withEndpoint) {
-            frames[n++] = Frame.label("endpoint", endpoints[entry]);
+            frames[n++] = Frame.label("endpoint", e.endpoints[entry]);
         }
         if (ids) {
-            frames[n++] = Frame.label("span_id", hex(spanIds[entry], 0L, false));
-            if (names[entry] != null) {
-                frames[n++] = Frame.label("span_name", names[entry]);
+            frames[n++] = Frame.label("span_id", hex(e.spanIds[entry], 0L, false));
+            if (name != null) {
+                frames[n++] = Frame.label("span_name", name);
             }
-            frames[n] = Frame.label("trace_id", hex(traceHigh[entry], traceLow[entry], true));
+            frames[n] = Frame.label("trace_id", hex(e.traceHigh[entry], e.traceLow[entry], true));
         }
         return frames;
     }

@@ -151,6 +151,14 @@ final class SwitchLedger {
         if (time < t.since) {
             return;
         }
+        if (t.since != 0 && t.state != UNKNOWN) {
+            long counted = ticks(Math.max(t.since, t.trackedFrom), time);
+            if (t.state == RUNNING) {
+                t.trackedRun += counted;
+            } else {
+                t.trackedBlocked += counted;
+            }
+        }
         t.since = time;
         if (kind == SwitchListener.OUT_BLOCKED) {
             t.state = BLOCKED;
@@ -182,10 +190,25 @@ final class SwitchLedger {
             t.blockSeen = false;
             long owed = Math.max(0, t.owed);
             t.owed = 0;
-            t.since = Math.max(origin, at - owed * intervalNanos);
-            if (t.state == RUNNING) {
-                t.runSince = Math.min(t.runSince, t.since);
+            long tracked = t.trackedRun + t.trackedBlocked;
+            if (t.state != UNKNOWN && t.since != 0 && t.since >= t.trackedFrom && tracked > 0) {
+                // Records came since its last visit: up to the latest, the ticks are in the states they said; from it
+                // on, in the state it is in.
+                t.runPending = t.trackedRun;
+                addRunning(t);
+                t.blockPending = t.trackedBlocked;
+                if (t.state != BLOCKED) {
+                    addBlocked(t);
+                }
+                t.since = Math.max(origin, t.since);
+            } else {
+                t.since = Math.max(origin, at - owed * intervalNanos);
+                if (t.state == RUNNING) {
+                    t.runSince = Math.min(t.runSince, t.since);
+                }
             }
+            t.trackedRun = 0;
+            t.trackedBlocked = 0;
         }
     }
 

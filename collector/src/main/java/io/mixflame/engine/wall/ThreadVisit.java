@@ -38,6 +38,9 @@ final class ThreadVisit {
     void visit(WallThread t, long now, long at) {
         long intervals = t.owed;
         t.owed = 0;
+        t.trackedRun = 0;
+        t.trackedBlocked = 0;
+        t.trackedFrom = now;
         costs.waited(intervals);
         boolean ranMeanwhile = evidence.ranSinceVisit(t);
         t.flush(emitter);

@@ -41,6 +41,14 @@ final class WallThread {
     long runSince;
     long runPending;
     long blockPending;
+    /**
+     * Before the ledger counts: the ticks the records put in each state since the thread was last visited
+     * ({@link #trackedFrom}) up to its latest record, so that counting, once it starts, gives the ticks owed by then
+     * the states they were in rather than the state the thread happens to be in.
+     */
+    long trackedRun;
+    long trackedBlocked;
+    long trackedFrom;
     /** Whether its present wait was read from {@code /proc} (its stack kept, or its state not one kept). */
     boolean blockSeen;
     /** The state its present wait was read as, once read (null: not read, or the thread ended). */
