@@ -23,14 +23,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The soak: the {@code churn} workload (threads born and dying at a high rate, classes unloaded, deoptimizations)
- * profiled at {@code interval=1ms} for 20 s (longer with {@code -Dmixflame.soak.seconds}), with the perf engine on one
+ * profiled at {@code interval=1ms} for 14 s (longer with {@code -Dmixflame.soak.seconds}), with the perf engine on one
  * JDK and the timer engine on the other. Between a look after the warm-up and a look near the end, the profiled JVM's
  * heap after a full GC, its open file descriptors, its perf events or CPU timers beyond its live threads and its
  * long-lived threads stay flat; it answers a diagnostic command at the end (no hang), exits normally and the profile
  * is written (with the timer engine, no sample lost or dropped), and no frame name in it is made of freed memory.
  */
 class ChurnSoakIT {
-    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 20);
+    private static final int SECONDS = Integer.getInteger("mixflame.soak.seconds", 14);
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
     private static final Pattern LOST = Pattern.compile("# note: \\d+ samples, (\\d+) lost, (\\d+) dropped");
     /** The profile may still grow up to its bound on distinct stacks; anything beyond that is a leak. */

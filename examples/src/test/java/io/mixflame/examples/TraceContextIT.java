@@ -91,7 +91,7 @@ class TraceContextIT {
                 "-Dotel.metrics.exporter=none", "-Dotel.logs.exporter=none", "-Dotel.bsp.schedule.delay=200",
                 "-javaagent:" + BuiltJars.agent() + "=start,traces,labels,interval=5ms,http=127.0.0.1:" + profilePort
                         + ",file=" + otlp,
-                "-cp", classPath, "io.mixflame.examples.Examples", "traced", "--seconds", "10"));
+                "-cp", classPath, "io.mixflame.examples.Examples", "traced", "--seconds", "8"));
         if (virtual) {
             args.add("--virtual");
         }

@@ -150,9 +150,9 @@ record HarnessOptions(boolean quick, Path out, int repetitions, String mixflameO
         return quick ? 1000 : 1500;
     }
 
-    /** The cost study's steady state: 90 s in 10-s windows, the first 30 s not counted (quick: 4, 1, 1). */
+    /** The cost study's steady state: 90 s in 10-s windows, the first 30 s not counted (quick: 3, 1, 1). */
     CostStudy.SteadyState steadyState() {
-        return quick ? new CostStudy.SteadyState(4, 1, 1) : new CostStudy.SteadyState(90, 10, 30);
+        return quick ? new CostStudy.SteadyState(3, 1, 1) : new CostStudy.SteadyState(90, 10, 30);
     }
 
     /** Seconds of work per cpu or saturate run (the rounds are calibrated to it). */

@@ -86,7 +86,7 @@ class HarnessSmokeIT {
         }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("#### Short job: `saturate --threads 1 --rounds ", "#### Saturated: `saturate --rounds ",
-                "#### Steady state: `saturate --seconds 4 --window 1`", "#### Against the cost targets");
+                "#### Steady state: `saturate --seconds 3 --window 1`", "#### Against the cost targets");
         List<String> rows = report.lines().filter(l -> l.startsWith("| ")).toList();
         // Three tables of every profiler, each row with a figure, peak RSS, live heap and the JIT's compilations.
         String figures = ".* \\| 1 \\| \\d+( ms)? \\|.* \\| \\d+ MB \\| \\d+\\.\\d MB \\| \\d+.* \\| \\d+\\.\\d\\d s.* \\|$";

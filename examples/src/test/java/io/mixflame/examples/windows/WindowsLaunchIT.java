@@ -33,9 +33,9 @@ class WindowsLaunchIT {
         CountClumping clumping = new CountClumping();
         ProfilePeriods periods = new ProfilePeriods("samples in alpha, beta and gamma",
                 CollapsedShares.samplesForMargin(0.08), Duration.ofMinutes(4), 100);
-        // Under Wine the helper kept 29 to 41 of these samples a second here: one period of 22 s is enough on most
+        // Under Wine the helper kept 28 to 41 of these samples a second here: one period of 26 s is enough on most
         // machines, where two of 15 s each paid the JVM's start-up twice.
-        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(22),
+        ProfilePeriods.Collected collected = periods.collect(Duration.ofSeconds(26),
                 p -> (long) clumping.samples(splitSamples(CollapsedShares.read(p))),
                 (i, length) -> {
                     Path out = dir.resolve("cpu-" + i + ".collapsed");
