@@ -36,20 +36,14 @@ public final class ProfileTransforms {
      * it stay there too, so that stacks are grouped by label as well and every output finds them where it looks.
      */
     public static Profile reverse(Profile profile) {
-        ProfileAccumulator acc = unbounded();
-        int[] newIndex = new int[profile.stacks().size()];
-        for (int s = 0; s < newIndex.length; s++) {
-            Profile.Stack stack = profile.stacks().get(s);
-            Frame[] frames = profile.framesOf(stack);
-            int from = LabelFrames.rootEnd(frames);
-            for (int i = from, j = frames.length - 1; i < j; i++, j--) {
+        return mapped(profile, frames -> {
+            for (int i = LabelFrames.rootEnd(frames), j = frames.length - 1; i < j; i++, j--) {
                 Frame t = frames[i];
                 frames[i] = frames[j];
                 frames[j] = t;
             }
-            newIndex[s] = acc.add(frames, stack.samples(), stack.weightNanos());
-        }
-        return acc.snapshot(profile.info()).withTimes(profile.times().remap(newIndex));
+            return frames;
+        });
     }
 
     /**
@@ -68,13 +62,16 @@ public final class ProfileTransforms {
         if (!any) {
             return profile;
         }
+        return mapped(profile, frames -> SpanLabels.replaced(frames, LabelFrames.rootEnd(frames), asFrames));
+    }
+
+    /** Every stack's frames (a copy, root first) as {@code map} makes them, with each stack's counts and times. */
+    private static Profile mapped(Profile profile, java.util.function.UnaryOperator<Frame[]> map) {
         ProfileAccumulator acc = unbounded();
         int[] newIndex = new int[profile.stacks().size()];
         for (int s = 0; s < newIndex.length; s++) {
             Profile.Stack stack = profile.stacks().get(s);
-            Frame[] frames = profile.framesOf(stack);
-            newIndex[s] = acc.add(SpanLabels.replaced(frames, LabelFrames.rootEnd(frames), asFrames), stack.samples(),
-                    stack.weightNanos());
+            newIndex[s] = acc.add(map.apply(profile.framesOf(stack)), stack.samples(), stack.weightNanos());
         }
         return acc.snapshot(profile.info()).withTimes(profile.times().remap(newIndex));
     }

@@ -93,35 +93,33 @@ final class SpanContextReader implements Consumer<Object> {
         }
         if (tagRoots && root == span && (boolean) api.sampled.invokeExact(spanContext)) {
             // As Pyroscope's OpenTelemetry integration does: the profile of this request is found from its trace.
-            Object tagged = api.setAttribute.invokeExact(span, PROFILE_ID, spanId);
+            Object sameSpan = api.setAttribute.invokeExact(span, PROFILE_ID, spanId);
+        }
+        long traceHigh = hex(traceId, 0);
+        long traceLow = hex(traceId, 16);
+        // The span the thread is in already, where it is of the same request: a child span made current inside its
+        // parent takes the root's name and endpoint from the parent's record, read once for the request. Without an
+        // instrumentation API to ask (an application with the SDK alone), it takes the root itself from there too.
+        SpanTable table = recorder.spanTable();
+        int outer = recorder.currentSpan();
+        if (root != span && table.holds(outer)) {
+            // Once per new span of such a thread, beside the span's own objects: no per-thread buffer kept.
+            long[] ids = new long[4];
+            String name = table.read(outer, ids);
+            String outerEndpoint = table.endpoint(outer);
+            if (table.holds(outer) && ids[0] == traceHigh && ids[1] == traceLow && ids[3] != 0
+                    && (root == null || ids[3] == rootId)) {
+                return recorder.spanCurrent(span, traceHigh, traceLow, id, ids[3], name, outerEndpoint);
+            }
         }
         String rootName = null;
         String endpoint = null;
-        long traceHigh = hex(traceId, 0);
-        long traceLow = hex(traceId, 16);
         if (root != null) {
             SpanMethods methods = spanMethods.get(root.getClass());
             rootName = methods.name(root);
             endpoint = recorder.spanEndpoints() ? methods.endpoint(root, api) : null;
-        } else {
-            // No instrumentation API to ask (an application with the SDK alone): a span of the trace the thread is
-            // in already is under that span's local root, as a child span made current inside its parent is.
-            SpanTable table = recorder.spanTable();
-            int outer = recorder.currentSpan();
-            if (table.holds(outer)) {
-                // Once per new span of such a thread, beside the span's own objects: no per-thread buffer kept.
-                long[] ids = new long[4];
-                String name = table.read(outer, ids);
-                String outerEndpoint = table.endpoint(outer);
-                if (table.holds(outer) && ids[0] == traceHigh && ids[1] == traceLow && ids[3] != 0) {
-                    rootId = ids[3];
-                    rootName = name;
-                    endpoint = outerEndpoint;
-                }
-            }
         }
-        recorder.spanCurrent(span, traceHigh, traceLow, id, rootId, rootName, endpoint);
-        return recorder.knownSpan(span);
+        return recorder.spanCurrent(span, traceHigh, traceLow, id, rootId, rootName, endpoint);
     }
 
     /** The 16 hex digits of {@code s} from {@code from}, as a number (a bad digit reads as 0). */

@@ -175,13 +175,13 @@ public final class LabelRecorder implements LabelSource {
     /**
      * The calling thread is now in span object {@code span}, read by the caller: trace id (high and low halves), span
      * id, local root's id (0: not known) and name, and the endpoint of its request (null: none known). Writes its
-     * record and remembers it for {@link #knownSpan}.
+     * record and remembers it for {@link #knownSpan}; returns its handle ({@link SpanTable#NONE} when off).
      */
-    public void spanCurrent(Object span, long traceHigh, long traceLow, long spanId, long rootId, String rootName,
-                            String endpoint) {
+    public int spanCurrent(Object span, long traceHigh, long traceLow, long spanId, long rootId, String rootName,
+                           String endpoint) {
         SpanTable table = spanTable;
         if (!on || table == null) {
-            return;
+            return SpanTable.NONE;
         }
         int handle = table.put(traceHigh, traceLow, spanId, rootId, rootName, endpoint);
         ThreadLabels t = threads.get();
@@ -189,7 +189,11 @@ public final class LabelRecorder implements LabelSource {
         t.handleB = t.handleA;
         t.spanA = span;
         t.handleA = handle;
-        spanCurrent(handle);
+        if (handle != t.span) {
+            t.span = handle;
+            write(t);
+        }
+        return handle;
     }
 
     private void change(ThreadLabels t, int set) {
