@@ -1,5 +1,7 @@
 package io.mixflame.testapp;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -14,7 +16,9 @@ import java.util.concurrent.CountDownLatch;
  * <p>Arguments: workers, seconds, burnMicros, sleepMillis, and optionally busy: that many more threads
  * ({@code service-busy-N}) that burn CPU without sleeping, as a service's few hot threads do; and optionally
  * {@code alloc}: the bursts allocate as they burn (short-lived arrays, and a ring of objects kept a while), so that a
- * small heap collects many times a second and the JVM stops its threads at safepoints as often.
+ * small heap collects many times a second and the JVM stops its threads at safepoints as often; or {@code half}: the
+ * odd workers' bursts allocate so, and those workers are named {@code service-pool-allocator-N} instead. It prints
+ * the collections the JVM made while the workers worked ({@code gc N}).
  *
  * <p>At the end it prints for each thread its CPU time while it worked ({@code cpu NAME NANOS}), and over its whole
  * life from its start ({@code life NAME LIFE ONCPU RUNQUEUE WAITED}, nanoseconds: its wall time, of that its time on
@@ -25,7 +29,9 @@ public final class ServicePoolApp {
     static volatile long sink;
     /** Objects the allocating bursts keep for a while, so that some survive a young collection. */
     private static final Object[] KEPT = new Object[4096];
+    /** Whether every worker allocates ({@code alloc}), or the odd ones ({@code half}). */
     private static boolean allocating;
+    private static boolean halfAllocating;
 
     private ServicePoolApp() {
     }
@@ -37,6 +43,7 @@ public final class ServicePoolApp {
         long sleepMillis = Long.parseLong(args[3]);
         int busy = args.length > 4 ? Integer.parseInt(args[4]) : 0;
         allocating = args.length > 5 && args[5].equals("alloc");
+        halfAllocating = args.length > 5 && args[5].equals("half");
         CountDownLatch go = new CountDownLatch(1);
         long[] end = new long[1];
         List<Thread> threads = new ArrayList<>();
@@ -45,8 +52,9 @@ public final class ServicePoolApp {
         for (int burst = 0; burst < 10; burst++) {
             for (int i = burst * workers / 10; i < (burst + 1) * workers / 10; i++) {
                 int index = i;
-                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis, cpu, life, index),
-                        "service-pool-worker-" + i);
+                Thread t = new Thread(() -> work(go, end, burnNanos, sleepMillis, cpu, life, index,
+                        allocating || halfAllocating && index % 2 == 1),
+                        name(i, workers));
                 t.start();
                 threads.add(t);
             }
@@ -54,34 +62,54 @@ public final class ServicePoolApp {
         }
         for (int i = 0; i < busy; i++) {
             int index = workers + i;
-            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0, cpu, life, index),
+            Thread t = new Thread(() -> work(go, end, Long.MAX_VALUE / 4, 0, cpu, life, index, false),
                     "service-busy-" + i);
             t.start();
             threads.add(t);
         }
         end[0] = System.nanoTime() + seconds * 1_000_000_000L;
+        long collections = collections();
         go.countDown();
         System.out.println("started");
         System.out.flush();
         for (Thread t : threads) {
             t.join();
         }
+        collections = collections() - collections;
         // What the kernel counted for each thread while it worked: the truth a profile's shares are judged by.
         StringBuilder counted = new StringBuilder();
         for (int i = 0; i < cpu.length; i++) {
-            String name = i < workers ? "service-pool-worker-" + i : "service-busy-" + (i - workers);
+            String name = name(i, workers);
             counted.append("cpu ").append(name).append(' ').append(cpu[i]).append('\n');
             if (life[i] != null) {
                 counted.append("life ").append(name).append(' ').append(life[i][0]).append(' ').append(life[i][1])
                         .append(' ').append(life[i][2]).append(' ').append(life[i][3]).append('\n');
             }
         }
+        counted.append("gc ").append(collections).append('\n');
         System.out.print(counted);
         System.out.println("done");
     }
 
+    /** The name of thread {@code i}: a worker, an allocating worker or one of the busy threads after them. */
+    private static String name(int i, int workers) {
+        if (i >= workers) {
+            return "service-busy-" + (i - workers);
+        }
+        return (halfAllocating && i % 2 == 1 ? "service-pool-allocator-" : "service-pool-worker-") + i;
+    }
+
+    /** The collections every collector of this JVM has made so far. */
+    private static long collections() {
+        long n = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            n += Math.max(0, gc.getCollectionCount());
+        }
+        return n;
+    }
+
     private static void work(CountDownLatch go, long[] end, long burnNanos, long sleepMillis, long[] cpu,
-                             long[][] life, int index) {
+                             long[][] life, int index, boolean allocates) {
         long born = System.nanoTime();
         long[] before = ThreadCpu.runningAndWaiting();
         long waited = 0;
@@ -93,7 +121,7 @@ public final class ServicePoolApp {
             while (System.nanoTime() < end[0]) {
                 long start = System.nanoTime();
                 while (System.nanoTime() - start < burnNanos && System.nanoTime() < end[0]) {
-                    x = allocating ? burnAllocating(x) : burn(x);
+                    x = allocates ? burnAllocating(x) : burn(x);
                 }
                 sink = x;
                 long asleep = System.nanoTime();

@@ -1,6 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.process.MemoryReadException;
+import io.mixflame.process.ProcessMemory;
 import java.util.Arrays;
 
 /**
@@ -153,6 +154,11 @@ class JavaThreadIndex {
         return false;
     }
 
+    /** The unsigned field of {@code width} bytes at the start of a little-endian word. */
+    private static long narrowed(long word, int width) {
+        return width == 8 ? word : word & ((1L << (8 * width)) - 1);
+    }
+
     private boolean read() {
         try {
             long list = reader.readLong(layout.threadListVariable);
@@ -163,18 +169,41 @@ class JavaThreadIndex {
             }
             long[] packed = new long[length];
             long[] byIndex = new long[length];
+            // Three gathered reads for the whole list (its entries, their OSThreads, their ids), not three a thread:
+            // each read is a call into native code, whose return waits out a safepoint in progress.
+            long[] addresses = new long[length];
+            long[] words = new long[length];
+            boolean[] read = new boolean[length];
+            ProcessMemory memory = reader.memory();
+            for (int i = 0; i < length; i++) {
+                addresses[i] = array + 8L * i;
+            }
+            memory.readWords(addresses, length, byIndex, read);
+            for (int i = 0; i < length; i++) {
+                if (!read[i]) {
+                    return false;
+                }
+                addresses[i] = byIndex[i] + layout.threadOsThread;
+            }
+            memory.readWords(addresses, length, words, read);
+            long[] osThreads = new long[length];
+            for (int i = 0; i < length; i++) {
+                osThreads[i] = read[i] ? words[i] : 0;
+                addresses[i] = osThreads[i] + layout.osThreadId;
+            }
+            memory.readWords(addresses, length, words, read);
             int n = 0;
             for (int i = 0; i < length; i++) {
-                long thread = reader.readLong(array + 8L * i);
-                long osThread = reader.readLong(thread + layout.threadOsThread);
-                if (osThread == 0) {
+                if (osThreads[i] == 0) {
                     continue;
                 }
-                long tid = reader.field(osThread + layout.osThreadId, layout.osThreadIdWidth, false);
+                // A word read at the id's field; one read of the field alone where the word runs past what is mapped.
+                long tid = read[i] ? narrowed(words[i], layout.osThreadIdWidth)
+                        : reader.field(osThreads[i] + layout.osThreadId, layout.osThreadIdWidth, false);
                 if (tid <= 0 || tid > Integer.MAX_VALUE) {
                     continue;
                 }
-                byIndex[n] = thread;
+                byIndex[n] = byIndex[i];
                 packed[n] = tid << 32 | n;
                 n++;
             }

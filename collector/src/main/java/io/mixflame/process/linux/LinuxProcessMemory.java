@@ -24,7 +24,14 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
     private static native long process_vm_writev(int pid, Pointer localIov, long localCount, Pointer remoteIov,
                                                  long remoteCount, long flags);
 
+    /** Words gathered by one system call at most (the kernel's {@code IOV_MAX} is 1024). */
+    private static final int GATHERED = 512;
+
     private final int pid;
+    /** The remote iovecs of gathered reads, then the local iovec, then the words: made at the first such read. */
+    private Memory gather;
+    private Pointer gatherLocal;
+    private Pointer gathered;
     /** Two struct iovec: the local one at 0, the remote one at 16. */
     private final Memory iovecs = new Memory(32);
     /** The remote iovec, made once: a Pointer made per read would be an allocation on the sampling path. */
@@ -59,6 +66,42 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
         return (int) Math.max(got, 0);
     }
 
+    /**
+     * One {@code process_vm_readv} per {@value #GATHERED} words: the kernel copies a remote iovec a word into one
+     * local buffer. A word it cannot read ends its call's transfer there (transfers are partial at iovec
+     * granularity), so that word is marked unread and the next call starts after it.
+     */
+    @Override
+    public void readWords(long[] addresses, int count, long[] words, boolean[] read) {
+        if (gather == null) {
+            gather = new Memory(16L * GATHERED + 16 + 8L * GATHERED);
+            gatherLocal = gather.share(16L * GATHERED);
+            gathered = gather.share(16L * GATHERED + 16);
+            gatherLocal.setPointer(0, gathered);
+        }
+        int at = 0;
+        while (at < count) {
+            int n = Math.min(GATHERED, count - at);
+            for (int i = 0; i < n; i++) {
+                gather.setLong(16L * i, addresses[at + i]);
+                gather.setLong(16L * i + 8, 8);
+            }
+            gatherLocal.setLong(8, 8L * n);
+            countSystemRead();
+            long got = process_vm_readv(pid, gatherLocal, 1, gather, n, 0);
+            int whole = got <= 0 ? 0 : (int) (got / 8);
+            for (int i = 0; i < whole; i++) {
+                words[at + i] = gathered.getLong(8L * i);
+                read[at + i] = true;
+            }
+            if (whole < n) {
+                read[at + whole] = false;
+                whole++;
+            }
+            at += whole;
+        }
+    }
+
     @Override
     public boolean writeByte(long address, byte value) {
         try (Memory one = new Memory(1); Memory iov = new Memory(32)) {
@@ -74,5 +117,8 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
     @Override
     protected void release() {
         iovecs.close();
+        if (gather != null) {
+            gather.close();
+        }
     }
 }

@@ -53,4 +53,31 @@ class LinuxProcessMemoryReadCountTest {
             assertThat(memory.read(8, into, 0, 64)).as("unmapped").isZero();
         }
     }
+
+    @Test
+    void scatteredWordsAreReadAFewHundredToACallAndAnUnreadableOneIsMarkedAndPassed() {
+        try (LinuxProcessMemory memory = LinuxProcessMemory.self(); Memory block = new Memory(8 * 2000)) {
+            int count = 1200;
+            long[] addresses = new long[count];
+            for (int i = 0; i < count; i++) {
+                // Every other word, backwards: scattered, not one range.
+                addresses[i] = Pointer.nativeValue(block) + 8L * (1999 - 2 * (i % 1000));
+                block.setLong(8L * (1999 - 2 * (i % 1000)), i % 1000 * 7919L - 3);
+            }
+            addresses[700] = 8; // unmapped
+            long[] words = new long[count];
+            boolean[] read = new boolean[count];
+            memory.readWords(addresses, count, words, read);
+            for (int i = 0; i < count; i++) {
+                if (i == 700) {
+                    assertThat(read[i]).as("the unmapped word").isFalse();
+                } else {
+                    assertThat(read[i]).as("word %d", i).isTrue();
+                    assertThat(words[i]).as("word %d", i).isEqualTo(i % 1000 * 7919L - 3);
+                }
+            }
+            // 512, then 188 up to the unmapped word, then the 499 after it: three calls for 1 200 words.
+            assertThat(memory.systemReads()).isEqualTo(3);
+        }
+    }
 }
