@@ -1,6 +1,8 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.cache.MonotonicClock;
+import io.mixflame.hotspot.census.CodeHeapCensus;
+import io.mixflame.hotspot.census.GatheredCodeCensus;
 import io.mixflame.hotspot.linux.NativeCodeCensus;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.OwnPid;
@@ -44,8 +46,7 @@ public final class HotSpotVm {
             throws MemoryReadException, UnsupportedVmException {
         this.layout = layout;
         this.reader = reader;
-        this.codeCache = new CodeCacheIndex(layout, reader, MonotonicClock.NANOS,
-                reader.memory().pid() == OwnPid.get() ? NativeCodeCensus::inProcess : null);
+        this.codeCache = new CodeCacheIndex(layout, reader, MonotonicClock.NANOS, () -> census(reader));
         this.methods = new JavaMethodReader(layout, reader);
         this.scopes = new ScopeDecoder(layout, reader);
         long queue = reader.readLong(layout.interpreterCodeVariable);
@@ -83,6 +84,15 @@ public final class HotSpotVm {
     /** The JVM's feature version (17, 25, ...). */
     public int majorVersion() {
         return layout.majorVersion;
+    }
+
+    /**
+     * The census of the code heaps: for this JVM plain loads in mixflame's native library, else (another JVM, or no
+     * native library) gathered reads of the JVM's memory.
+     */
+    private static CodeHeapCensus census(VmReader reader) {
+        CodeHeapCensus own = reader.memory().pid() == OwnPid.get() ? NativeCodeCensus.inProcess() : null;
+        return own != null ? own : new GatheredCodeCensus(reader.memory());
     }
 
     /**

@@ -14,6 +14,10 @@ import java.util.Map;
 final class JavaHeapReader {
     private static final int MAX_STRING_BYTES = 64 * 1024;
     private static final int MAX_SUPERS = 32;
+    /** Strings read with others in one request at most this long; a longer one is read alone. */
+    private static final int GATHERED_STRING_BYTES = 4096;
+    /** The bytes of the Strings gathered by one call at most; the rest are read one by one. */
+    private static final int GATHERED_BYTES = 1 << 20;
 
     private final VmReader reader;
     private final boolean compressedOops;
@@ -152,6 +156,126 @@ final class JavaHeapReader {
     }
 
     /** The offset of an instance field declared by the class or a superclass, or -1. */
+    /**
+     * The reference field {@code fieldName} of each of {@code objects[0, count)} (0s skipped) into
+     * {@code references}, 0 where it could not be read: two gathered reads for all of them (their classes, then the
+     * fields), where one object after another would take three reads each.
+     */
+    void referenceFields(long[] objects, int count, String fieldName, long[] references) {
+        long[] addresses = new long[count];
+        long[] words = new long[count];
+        boolean[] read = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            addresses[i] = objects[i] == 0 ? 0 : compactHeaders ? objects[i] : objects[i] + klassOffsetInOop;
+        }
+        reader.memory().readWords(addresses, count, words, read);
+        for (int i = 0; i < count; i++) {
+            int offset = -1;
+            if (addresses[i] != 0 && read[i]) {
+                long klass = compactHeaders ? klassBase + ((words[i] >>> markKlassShift) << klassShift)
+                        : compressedClassPointers ? klassBase + ((words[i] & 0xffffffffL) << klassShift) : words[i];
+                try {
+                    offset = fieldOffset(klass, fieldName);
+                } catch (MemoryReadException e) {
+                    offset = -1;
+                }
+            }
+            addresses[i] = offset < 0 ? 0 : objects[i] + offset;
+        }
+        reader.memory().readWords(addresses, count, words, read);
+        for (int i = 0; i < count; i++) {
+            if (addresses[i] == 0 || !read[i]) {
+                references[i] = 0;
+            } else if (compressedOops) {
+                long narrow = words[i] & 0xffffffffL;
+                references[i] = narrow == 0 ? 0 : oopBase + (narrow << oopShift);
+            } else {
+                references[i] = words[i];
+            }
+        }
+    }
+
+    /**
+     * The values of the {@code String}s at {@code strings[0, count)} into {@code values}, null where one could not be
+     * read: their fields and their arrays' lengths in gathered reads, then one read of each array's bytes.
+     */
+    void strings(long[] strings, int count, String[] values) {
+        long[] arrays = new long[count];
+        referenceFields(strings, count, "value", arrays);
+        long[] addresses = new long[count];
+        long[] coders = new long[count];
+        long[] lengths = new long[count];
+        boolean[] coderRead = new boolean[count];
+        boolean[] lengthRead = new boolean[count];
+        long lengthOffset = compactHeaders ? 8 : compressedClassPointers ? 12 : 16;
+        for (int i = 0; i < count; i++) {
+            addresses[i] = arrays[i] == 0 ? 0 : arrays[i] + lengthOffset;
+        }
+        reader.memory().readWords(addresses, count, lengths, lengthRead);
+        int coderOffset = -1;
+        for (int i = 0; i < count && coderOffset < 0; i++) {
+            try {
+                coderOffset = arrays[i] == 0 ? -1 : fieldOffset(klassOf(strings[i]), "coder");
+            } catch (MemoryReadException e) {
+                coderOffset = -1;
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            addresses[i] = arrays[i] == 0 || coderOffset < 0 ? 0 : strings[i] + coderOffset;
+        }
+        reader.memory().readWords(addresses, count, coders, coderRead);
+        // The arrays' bytes: short ones (names) gathered into one buffer, a long one read alone, as are those past
+        // the buffer's bound.
+        int base = -1;
+        long[] starts = new long[count];
+        int[] spanLengths = new int[count];
+        int[] offsets = new int[count];
+        int[] of = new int[count];
+        boolean[] spanRead = new boolean[count];
+        int spans = 0;
+        int total = 0;
+        for (int i = 0; i < count; i++) {
+            values[i] = null;
+            int length = (int) lengths[i];
+            if (arrays[i] == 0 || !lengthRead[i] || length < 0 || length > MAX_STRING_BYTES
+                    || coderOffset >= 0 && !coderRead[i]) {
+                continue;
+            }
+            try {
+                if (base < 0) {
+                    // Every String's array is a byte[]: its data's offset, read once.
+                    base = (reader.s32(klassOf(arrays[i]) + klassLayoutHelper) >> 16) & 0xff;
+                }
+            } catch (MemoryReadException e) {
+                return;
+            }
+            if (length > GATHERED_STRING_BYTES || total + length > GATHERED_BYTES) {
+                byte[] bytes = new byte[length];
+                if (reader.memory().readFully(arrays[i] + base, bytes, 0, length)) {
+                    values[i] = decoded(bytes, 0, length, coderOffset < 0 ? 0 : (int) (coders[i] & 0xff));
+                }
+                continue;
+            }
+            starts[spans] = arrays[i] + base;
+            spanLengths[spans] = length;
+            offsets[spans] = total;
+            of[spans++] = i;
+            total += length;
+        }
+        byte[] bytes = new byte[total];
+        reader.memory().readSpans(starts, spanLengths, spans, bytes, offsets, spanRead);
+        for (int k = 0; k < spans; k++) {
+            if (spanRead[k]) {
+                int i = of[k];
+                values[i] = decoded(bytes, offsets[k], spanLengths[k], coderOffset < 0 ? 0 : (int) (coders[i] & 0xff));
+            }
+        }
+    }
+
+    private static String decoded(byte[] bytes, int offset, int length, int coder) {
+        return new String(bytes, offset, length, coder == 0 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_16LE);
+    }
+
     private int fieldOffset(long klass, String name) throws MemoryReadException {
         Map<String, Integer> known = fieldOffsets.get(klass);
         if (known == null) {

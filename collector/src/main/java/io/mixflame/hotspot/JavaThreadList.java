@@ -104,6 +104,33 @@ final class JavaThreadList {
         return threadOop == 0 ? 0 : heap.referenceField(threadOop, "name");
     }
 
+    /**
+     * The {@link #nameReference}s of the {@code JavaThread}s at {@code threads[0, count)} into {@code references}, 0
+     * where one could not be read: four gathered reads for all of them.
+     */
+    void nameReferences(long[] threads, int count, long[] references) {
+        long[] addresses = new long[count];
+        long[] words = new long[count];
+        boolean[] read = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            addresses[i] = threads[i] + threadObj + oopHandleObj;
+        }
+        reader.memory().readWords(addresses, count, words, read);
+        for (int i = 0; i < count; i++) {
+            addresses[i] = read[i] ? words[i] : 0;
+        }
+        reader.memory().readWords(addresses, count, words, read);
+        for (int i = 0; i < count; i++) {
+            words[i] = addresses[i] != 0 && read[i] ? words[i] : 0;
+        }
+        heap.referenceFields(words, count, "name", references);
+    }
+
+    /** The {@code String}s at {@code references[0, count)} into {@code names}, null where one could not be read. */
+    void strings(long[] references, int count, String[] names) {
+        heap.strings(references, count, names);
+    }
+
     /** The {@code String} at {@code reference}, or null. */
     String string(long reference) {
         try {

@@ -42,29 +42,38 @@ public final class JavaThreadNames {
         if (!index.refreshNow()) {
             return false;
         }
-        for (int i = 0; i < index.size(); i++) {
-            long thread = index.thread(i);
-            long reference;
-            try {
-                reference = list.nameReference(thread);
-            } catch (MemoryReadException | RuntimeException e) {
-                continue;
-            }
-            if (reference == 0) {
-                continue;
-            }
-            ReadName last = read.get(thread);
-            if (last == null || last.reference() != reference) {
-                String name = list.string(reference);
-                if (name == null) {
-                    continue;
-                }
-                last = new ReadName(reference, name);
-                read.put(thread, last);
-            }
-            visitor.thread(index.tid(i), last.name());
+        int count = index.size();
+        long[] threads = new long[count];
+        for (int i = 0; i < count; i++) {
+            threads[i] = index.thread(i);
         }
-        return index.size() > 0;
+        long[] references = new long[count];
+        list.nameReferences(threads, count, references);
+        // The names to read: new threads', renamed ones', and those whose String a collection moved.
+        long[] changed = new long[count];
+        int[] at = new int[count];
+        int changes = 0;
+        for (int i = 0; i < count; i++) {
+            ReadName last = read.get(threads[i]);
+            if (references[i] != 0 && (last == null || last.reference() != references[i])) {
+                changed[changes] = references[i];
+                at[changes++] = i;
+            }
+        }
+        String[] names = new String[changes];
+        list.strings(changed, changes, names);
+        for (int c = 0; c < changes; c++) {
+            if (names[c] != null) {
+                read.put(threads[at[c]], new ReadName(changed[c], names[c]));
+            }
+        }
+        for (int i = 0; i < count; i++) {
+            ReadName last = read.get(threads[i]);
+            if (references[i] != 0 && last != null && last.reference() == references[i]) {
+                visitor.thread(index.tid(i), last.name());
+            }
+        }
+        return count > 0;
     }
 
     /**
@@ -82,10 +91,18 @@ public final class JavaThreadNames {
             lastReread = System.nanoTime();
             index.refreshNow();
         }
+        long[] threads = new long[count];
         for (int i = 0; i < count; i++) {
             int at = index.indexOf(tids[i]);
-            names[i] = at < 0 ? null : list.name(index.thread(at));
+            threads[i] = at < 0 ? 0 : index.thread(at);
         }
+        // Gathered reads for all of them: each read apart would wait out a safepoint in progress at its return.
+        long[] references = new long[count];
+        list.nameReferences(threads, count, references);
+        for (int i = 0; i < count; i++) {
+            references[i] = threads[i] == 0 ? 0 : references[i];
+        }
+        list.strings(references, count, names);
     }
 
     /**

@@ -50,6 +50,17 @@ public interface ProcessMemory extends MemoryWords, AutoCloseable {
         }
     }
 
+    /**
+     * Copies span {@code i} of {@code spans} ({@code lengths[i]} bytes at {@code addresses[i]}) into {@code target} at
+     * {@code offsets[i]}, whole or not at all as {@code read[i]} says: as {@link #readWords}, in as few requests as
+     * the system allows.
+     */
+    default void readSpans(long[] addresses, int[] lengths, int spans, byte[] target, int[] offsets, boolean[] read) {
+        for (int i = 0; i < spans; i++) {
+            read[i] = readFully(addresses[i], target, offsets[i], lengths[i]);
+        }
+    }
+
     /** Copies exactly {@code length} bytes, or returns false. */
     default boolean readFully(long address, byte[] target, int offset, int length) {
         return read(address, target, offset, length) == length;

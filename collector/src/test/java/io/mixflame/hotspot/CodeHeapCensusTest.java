@@ -6,6 +6,8 @@ import io.mixflame.image.ModuleCache;
 import io.mixflame.image.linux.ProcModuleMap;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
+import io.mixflame.testsupport.ChildProcess;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -14,7 +16,8 @@ import org.junit.jupiter.api.condition.OS;
 /**
  * The census of this JVM's own code heaps (mixflame's native library, plain loads), taken once walks fall behind
  * their samples: every blob it lists is the blob the code cache's index finds there, and a method just compiled is
- * among them by its Method*.
+ * among them by its Method*. And the census of another JVM's (read from outside, as {@code record --pid} reads it):
+ * the same, in a few dozen reads.
  */
 @EnabledOnOs(OS.LINUX)
 class CodeHeapCensusTest {
@@ -58,6 +61,39 @@ class CodeHeapCensusTest {
         assertThat(agree).as("of %d blobs, those the index finds the same", blobs.size())
                 .isGreaterThanOrEqualTo(blobs.size() * 99 / 100);
         assertThat(found).as("the compiled censusTarget among the nmethods").isTrue();
+    }
+
+    @Test
+    void anotherJvmsCensusListsTheBlobsTheIndexFindsInAFewDozenReads() throws Exception {
+        try (ChildProcess app = ChildProcess.java(Path.of(System.getProperty("java.home")), List.of(),
+                "io.mixflame.testapp.NamedThreadApp");
+             LinuxProcessMemory memory = new LinuxProcessMemory(app.pid())) {
+            app.readUntil("ready");
+            ProcModuleMap modules = new ProcModuleMap(app.pid(), memory, ModuleCache.shared());
+            modules.refresh();
+            HotSpotVm vm = HotSpotVm.attach(modules, new VmReader(memory)).orElseThrow();
+            long before = memory.systemReads();
+            vm.sampleTakenAt(System.nanoTime() - CodeCacheIndex.CENSUS_LAG_NANOS);
+            long reads = memory.systemReads() - before;
+            assertThat(vm.codeHistory()).as("the history of another JVM's code cache, once a walk runs late")
+                    .isNotNull();
+            assertThat(vm.codeHistory().censuses()).as("censuses not cut short").isEqualTo(1);
+            List<CodeCacheHistory.Entry> blobs = vm.codeHistory().live();
+            // A JVM that has only started: its interpreter, stubs and adapters, and what it compiled so far.
+            assertThat(blobs.size()).isGreaterThan(100);
+            // The map, then gathered reads of the blocks and the blobs (a read a block would be thousands).
+            assertThat(reads).as("reads for a census of %d blobs", blobs.size()).isLessThan(60);
+            int agree = 0;
+            for (CodeCacheHistory.Entry e : blobs) {
+                CodeBlobInfo blob = vm.blobAt(e.start + (e.end - e.start) / 2);
+                if (blob != null && blob.start() == e.start && blob.end() == e.end
+                        && (!blob.isJava() || blob.method() == e.method)) {
+                    agree++;
+                }
+            }
+            assertThat(agree).as("of %d blobs, those the index finds the same", blobs.size())
+                    .isGreaterThanOrEqualTo(blobs.size() * 99 / 100);
+        }
     }
 
     private static long censusTarget(int i) {

@@ -73,12 +73,7 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
      */
     @Override
     public void readWords(long[] addresses, int count, long[] words, boolean[] read) {
-        if (gather == null) {
-            gather = new Memory(16L * GATHERED + 16 + 8L * GATHERED);
-            gatherLocal = gather.share(16L * GATHERED);
-            gathered = gather.share(16L * GATHERED + 16);
-            gatherLocal.setPointer(0, gathered);
-        }
+        ensureGather();
         int at = 0;
         while (at < count) {
             int n = Math.min(GATHERED, count - at);
@@ -99,6 +94,57 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
                 whole++;
             }
             at += whole;
+        }
+    }
+
+    /**
+     * One {@code process_vm_readv} for as many spans as fit the chunk buffer ({@value #GATHERED} at most): the remote
+     * iovecs are the spans, the local one the buffer. A span the kernel cannot read ends its call's transfer there,
+     * so it is marked unread and the next call starts after it. A span longer than the buffer is read alone.
+     */
+    @Override
+    public void readSpans(long[] addresses, int[] lengths, int spans, byte[] target, int[] offsets, boolean[] read) {
+        ensureGather();
+        int at = 0;
+        while (at < spans) {
+            if (lengths[at] > CHUNK || lengths[at] <= 0) {
+                read[at] = lengths[at] == 0 || readFully(addresses[at], target, offsets[at], lengths[at]);
+                at++;
+                continue;
+            }
+            int n = 0;
+            long bytes = 0;
+            while (at + n < spans && n < GATHERED && lengths[at + n] > 0 && bytes + lengths[at + n] <= CHUNK) {
+                gather.setLong(16L * n, addresses[at + n]);
+                gather.setLong(16L * n + 8, lengths[at + n]);
+                bytes += lengths[at + n];
+                n++;
+            }
+            iovecs.setLong(8, bytes);
+            countSystemRead();
+            long got = Math.max(0, process_vm_readv(pid, iovecs, 1, gather, n, 0));
+            long copied = 0;
+            int whole = 0;
+            while (whole < n && copied + lengths[at + whole] <= got) {
+                buffer.read(copied, target, offsets[at + whole], lengths[at + whole]);
+                read[at + whole] = true;
+                copied += lengths[at + whole];
+                whole++;
+            }
+            if (whole < n) {
+                read[at + whole] = false;
+                whole++;
+            }
+            at += whole;
+        }
+    }
+
+    private void ensureGather() {
+        if (gather == null) {
+            gather = new Memory(16L * GATHERED + 16 + 8L * GATHERED);
+            gatherLocal = gather.share(16L * GATHERED);
+            gathered = gather.share(16L * GATHERED + 16);
+            gatherLocal.setPointer(0, gathered);
         }
     }
 
