@@ -16,8 +16,9 @@ import java.util.List;
  * is left unnamed and counted rather than guessed. Blobs gone are kept {@value #KEEP_NANOS} ns behind the newest
  * sample walked, {@value #MAX_RETIRED} at most; a sample that needs one dropped before is counted too.
  *
- * <p>What the walker needs of a blob (its {@link CodeBlobInfo}) is kept from when it was read alive, or read when the
- * census finds it gone if its header is still there unchanged. Not thread-safe: the walking thread's, as the index.
+ * <p>What the walker needs of a blob (its {@link CodeBlobInfo}) is kept from when it was read alive: by a walk, or by
+ * the census that first found it ({@value #READ_AT_BIRTH} compiled blobs a census at most; the first census, the
+ * newest compilations); else read when the census finds it gone if its header is still there unchanged. Not thread-safe: the walking thread's, as the index.
  */
 final class CodeCacheHistory {
     static final long CENSUS_NANOS = 100_000_000L;
@@ -25,6 +26,8 @@ final class CodeCacheHistory {
     static final int MAX_RETIRED = 16_384;
     /** Retired blobs looked at for one pc at most. */
     static final int MAX_SCAN = 64;
+    /** Compiled blobs a census reads as it first finds them, at most: the JIT's new code of 100 ms. */
+    static final int READ_AT_BIRTH = 256;
 
     /** One blob as the censuses saw it. */
     static final class Entry {
@@ -87,6 +90,7 @@ final class CodeCacheHistory {
     private Entry[] gone = new Entry[64];
     private int goneCount;
 
+    private int readAtBirth;
     private long lastCensus;
     private long lastAttempt;
     private long latestChange;
@@ -125,6 +129,7 @@ final class CodeCacheHistory {
             return false;
         }
         censuses++;
+        readAtBirth = 0;
         if (nextLive.length < n) {
             nextLive = new Entry[Math.max(n, nextLive.length * 2)];
         }
@@ -172,6 +177,9 @@ final class CodeCacheHistory {
         if (changed && !first) {
             latestChange = now;
         }
+        if (first) {
+            readNewest();
+        }
         if (goneCount > 0 || retiredCount > 0 && oldestRetired < newestTaken - KEEP_NANOS) {
             keepRetired();
         }
@@ -180,8 +188,41 @@ final class CodeCacheHistory {
     }
 
     private Entry born(int row, long now) {
-        return new Entry(census.start(row), census.end(row), census.name(row), census.method(row),
+        Entry e = new Entry(census.start(row), census.end(row), census.name(row), census.method(row),
                 census.compileId(row), lastCensus, now);
+        // Compiled code the JIT made since the last census is read now, while it is there: the JIT may free it and
+        // put other code over its header before a late walk or the census that finds it gone reads it. The first
+        // census reads its newest compilations instead (readNewest): its thousands of blobs would each cost a reading.
+        if (lastCensus != 0 && e.method != 0 && readAtBirth < READ_AT_BIRTH) {
+            readAtBirth++;
+            e.info = reading.read(e);
+        }
+        return e;
+    }
+
+    /**
+     * Reads the {@value #READ_AT_BIRTH} compiled blobs of the newest compilations the first census found: the code
+     * likeliest to be freed and replaced while walks are late (deoptimized, recompiled at another tier).
+     */
+    private void readNewest() {
+        int compiled = 0;
+        for (int i = 0; i < liveCount; i++) {
+            compiled += live[i].method != 0 ? 1 : 0;
+        }
+        long[] byId = new long[compiled];
+        int c = 0;
+        for (int i = 0; i < liveCount; i++) {
+            if (live[i].method != 0) {
+                byId[c++] = (long) live[i].compileId << 32 | i;
+            }
+        }
+        Arrays.sort(byId);
+        for (int j = byId.length - 1; j >= Math.max(0, byId.length - READ_AT_BIRTH); j--) {
+            Entry e = live[(int) byId[j]];
+            if (e.info == null) {
+                e.info = reading.read(e);
+            }
+        }
     }
 
     private void retire(Entry e, long now) {

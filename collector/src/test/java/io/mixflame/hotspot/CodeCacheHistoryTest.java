@@ -54,6 +54,41 @@ class CodeCacheHistoryTest {
     }
 
     @Test
+    void compiledCodeIsReadAsACensusFirstFindsItSoThatCodeOverItsHeaderLaterDoesNotUnnameIt() {
+        census.set(row(B, B + 0x100, METHOD_2, 3));
+        history.census(100 * MS, new long[0], 0);
+        CodeBlobInfo a = blob(A, A + 0x400, METHOD_1);
+        readings.put(A, a);
+        census.set(row(A, A + 0x400, METHOD_1, 7), row(B, B + 0x100, METHOD_2, 3));
+        history.census(150 * MS, new long[0], 0);
+        // Freed, and other code written over its header, before any walk or census read it again.
+        readings.remove(A);
+        census.set(row(B, B + 0x100, METHOD_2, 3));
+        history.census(200 * MS, new long[0], 0);
+
+        assertThat(history.at(A + 0x90, 170 * MS, null)).as("a sample between the census that found it and its end")
+                .isSameAs(a);
+        assertThat(history.unread()).isZero();
+    }
+
+    @Test
+    void theFirstCensusReadsItsNewestCompilations() {
+        CodeBlobInfo a = blob(A, A + 0x400, METHOD_1);
+        CodeBlobInfo b = blob(B, B + 0x100, METHOD_2);
+        readings.put(A, a);
+        readings.put(B, b);
+        census.set(row(A, A + 0x400, METHOD_1, 7), row(B, B + 0x100, METHOD_2, 3));
+        history.census(100 * MS, new long[0], 0);
+        readings.clear();
+        census.set();
+        history.census(150 * MS, new long[0], 0);
+
+        assertThat(history.at(A + 0x90, 120 * MS, null)).isSameAs(a);
+        assertThat(history.at(B + 0x10, 120 * MS, null)).isSameAs(b);
+        assertThat(history.unread()).isZero();
+    }
+
+    @Test
     void codeReplacedBetweenTwoCensusesLeavesTheSamplesBetweenThemUnnamed() {
         CodeBlobInfo old = blob(A, A + 0x400, METHOD_1);
         CodeBlobInfo replacement = blob(A, A + 0x300, METHOD_2);
