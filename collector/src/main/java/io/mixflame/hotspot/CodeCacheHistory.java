@@ -18,7 +18,8 @@ import java.util.List;
  *
  * <p>What the walker needs of a blob (its {@link CodeBlobInfo}) is kept from when it was read alive: by a walk, or by
  * the census that first found it ({@value #READ_AT_BIRTH} compiled blobs a census at most; the first census, the
- * newest compilations); else read when the census finds it gone if its header is still there unchanged. Not thread-safe: the walking thread's, as the index.
+ * newest compilations); else read when the census finds it gone if its header is still there unchanged. Not
+ * thread-safe: the walking thread's, as the index.
  */
 final class CodeCacheHistory {
     static final long CENSUS_NANOS = 100_000_000L;

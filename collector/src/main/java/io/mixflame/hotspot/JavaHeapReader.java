@@ -110,52 +110,37 @@ final class JavaHeapReader {
         if (offset < 0) {
             return 0;
         }
-        if (compressedOops) {
-            long narrow = reader.s32(object + offset) & 0xffffffffL;
-            return narrow == 0 ? 0 : oopBase + (narrow << oopShift);
-        }
-        return reader.readLong(object + offset);
+        return referenceFromWord(compressedOops ? reader.s32(object + offset) : reader.readLong(object + offset));
     }
 
-    /** A {@code java.lang.String}'s value, or null. */
-    String string(long string) throws MemoryReadException {
-        if (string == 0) {
-            return null;
-        }
-        long klass = klassOf(string);
-        int coderOffset = fieldOffset(klass, "coder");
-        long value = referenceField(string, "value");
-        if (value == 0) {
-            return null;
-        }
-        int coder = coderOffset < 0 ? 0 : reader.u8(string + coderOffset);
-        long lengthOffset = compactHeaders ? 8 : compressedClassPointers ? 12 : 16;
-        int length = reader.s32(value + lengthOffset);
-        int layoutHelper = reader.s32(klassOf(value) + klassLayoutHelper);
-        int base = (layoutHelper >> 16) & 0xff;
-        if (length < 0 || length > MAX_STRING_BYTES) {
-            return null;
-        }
-        byte[] bytes = new byte[length];
-        if (!reader.memory().readFully(value + base, bytes, 0, length)) {
-            return null;
-        }
-        return new String(bytes, coder == 0 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_16LE);
+    /** A {@code java.lang.String}'s value, or null: {@link #strings} for one. */
+    String string(long string) {
+        String[] value = new String[1];
+        strings(new long[] {string}, 1, value);
+        return value[0];
     }
 
     private long klassOf(long object) throws MemoryReadException {
-        if (compactHeaders) {
-            long narrow = reader.readLong(object) >>> markKlassShift;
-            return klassBase + (narrow << klassShift);
-        }
-        if (compressedClassPointers) {
-            long narrow = reader.s32(object + klassOffsetInOop) & 0xffffffffL;
-            return klassBase + (narrow << klassShift);
-        }
-        return reader.readLong(object + klassOffsetInOop);
+        return klassFromWord(reader.readLong(compactHeaders ? object : object + klassOffsetInOop));
     }
 
-    /** The offset of an instance field declared by the class or a superclass, or -1. */
+    /** The class an object's header word names: its mark word, or the word at its class pointer. */
+    private long klassFromWord(long word) {
+        if (compactHeaders) {
+            return klassBase + ((word >>> markKlassShift) << klassShift);
+        }
+        return compressedClassPointers ? klassBase + ((word & 0xffffffffL) << klassShift) : word;
+    }
+
+    /** The object a reference field's word points to (its low half where oops are compressed), or 0. */
+    private long referenceFromWord(long word) {
+        if (!compressedOops) {
+            return word;
+        }
+        long narrow = word & 0xffffffffL;
+        return narrow == 0 ? 0 : oopBase + (narrow << oopShift);
+    }
+
     /**
      * The reference field {@code fieldName} of each of {@code objects[0, count)} (0s skipped) into
      * {@code references}, 0 where it could not be read: two gathered reads for all of them (their classes, then the
@@ -172,10 +157,8 @@ final class JavaHeapReader {
         for (int i = 0; i < count; i++) {
             int offset = -1;
             if (addresses[i] != 0 && read[i]) {
-                long klass = compactHeaders ? klassBase + ((words[i] >>> markKlassShift) << klassShift)
-                        : compressedClassPointers ? klassBase + ((words[i] & 0xffffffffL) << klassShift) : words[i];
                 try {
-                    offset = fieldOffset(klass, fieldName);
+                    offset = fieldOffset(klassFromWord(words[i]), fieldName);
                 } catch (MemoryReadException e) {
                     offset = -1;
                 }
@@ -184,20 +167,14 @@ final class JavaHeapReader {
         }
         reader.memory().readWords(addresses, count, words, read);
         for (int i = 0; i < count; i++) {
-            if (addresses[i] == 0 || !read[i]) {
-                references[i] = 0;
-            } else if (compressedOops) {
-                long narrow = words[i] & 0xffffffffL;
-                references[i] = narrow == 0 ? 0 : oopBase + (narrow << oopShift);
-            } else {
-                references[i] = words[i];
-            }
+            references[i] = addresses[i] == 0 || !read[i] ? 0 : referenceFromWord(words[i]);
         }
     }
 
     /**
      * The values of the {@code String}s at {@code strings[0, count)} into {@code values}, null where one could not be
-     * read: their fields and their arrays' lengths in gathered reads, then one read of each array's bytes.
+     * read: their fields, their arrays' lengths and (up to {@value #GATHERED_STRING_BYTES} bytes each,
+     * {@value #GATHERED_BYTES} in all) their arrays' bytes in gathered reads; a longer one read alone.
      */
     void strings(long[] strings, int count, String[] values) {
         long[] arrays = new long[count];
@@ -276,6 +253,7 @@ final class JavaHeapReader {
         return new String(bytes, offset, length, coder == 0 ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_16LE);
     }
 
+    /** The offset of an instance field declared by the class or a superclass, or -1. */
     private int fieldOffset(long klass, String name) throws MemoryReadException {
         Map<String, Integer> known = fieldOffsets.get(klass);
         if (known == null) {

@@ -105,15 +105,15 @@ final class JavaThreadList {
     }
 
     /**
-     * The {@link #nameReference}s of the {@code JavaThread}s at {@code threads[0, count)} into {@code references}, 0
-     * where one could not be read: four gathered reads for all of them.
+     * The {@link #nameReference}s of the {@code JavaThread}s at {@code threads[0, count)} (0s skipped) into
+     * {@code references}, 0 where one could not be read: four gathered reads for all of them.
      */
     void nameReferences(long[] threads, int count, long[] references) {
         long[] addresses = new long[count];
         long[] words = new long[count];
         boolean[] read = new boolean[count];
         for (int i = 0; i < count; i++) {
-            addresses[i] = threads[i] + threadObj + oopHandleObj;
+            addresses[i] = threads[i] == 0 ? 0 : threads[i] + threadObj + oopHandleObj;
         }
         reader.memory().readWords(addresses, count, words, read);
         for (int i = 0; i < count; i++) {
@@ -129,14 +129,5 @@ final class JavaThreadList {
     /** The {@code String}s at {@code references[0, count)} into {@code names}, null where one could not be read. */
     void strings(long[] references, int count, String[] names) {
         heap.strings(references, count, names);
-    }
-
-    /** The {@code String} at {@code reference}, or null. */
-    String string(long reference) {
-        try {
-            return heap.string(reference);
-        } catch (MemoryReadException | RuntimeException e) {
-            return null;
-        }
     }
 }

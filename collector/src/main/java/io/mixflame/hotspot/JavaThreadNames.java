@@ -99,9 +99,6 @@ public final class JavaThreadNames {
         // Gathered reads for all of them: each read apart would wait out a safepoint in progress at its return.
         long[] references = new long[count];
         list.nameReferences(threads, count, references);
-        for (int i = 0; i < count; i++) {
-            references[i] = threads[i] == 0 ? 0 : references[i];
-        }
         list.strings(references, count, names);
     }
 

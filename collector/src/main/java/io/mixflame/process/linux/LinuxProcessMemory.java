@@ -6,6 +6,8 @@ import com.sun.jna.Pointer;
 import io.mixflame.process.ChunkedProcessMemory;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.ProcessMemory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * {@link ProcessMemory} over {@code process_vm_readv(2)}, for the own process as for another: the kernel checks
@@ -24,14 +26,12 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
     private static native long process_vm_writev(int pid, Pointer localIov, long localCount, Pointer remoteIov,
                                                  long remoteCount, long flags);
 
-    /** Words gathered by one system call at most (the kernel's {@code IOV_MAX} is 1024). */
+    /** Spans gathered by one system call at most (the kernel's {@code IOV_MAX} is 1024). */
     private static final int GATHERED = 512;
 
     private final int pid;
-    /** The remote iovecs of gathered reads, then the local iovec, then the words: made at the first such read. */
+    /** The remote iovecs of gathered reads (into the chunk buffer): made at the first such read. */
     private Memory gather;
-    private Pointer gatherLocal;
-    private Pointer gathered;
     /** Two struct iovec: the local one at 0, the remote one at 16. */
     private final Memory iovecs = new Memory(32);
     /** The remote iovec, made once: a Pointer made per read would be an allocation on the sampling path. */
@@ -66,47 +66,41 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
         return (int) Math.max(got, 0);
     }
 
-    /**
-     * One {@code process_vm_readv} per {@value #GATHERED} words: the kernel copies a remote iovec a word into one
-     * local buffer. A word it cannot read ends its call's transfer there (transfers are partial at iovec
-     * granularity), so that word is marked unread and the next call starts after it.
-     */
+    /** {@link #readSpans} of a word each, read back as little-endian words. */
     @Override
     public void readWords(long[] addresses, int count, long[] words, boolean[] read) {
-        ensureGather();
-        int at = 0;
-        while (at < count) {
-            int n = Math.min(GATHERED, count - at);
-            for (int i = 0; i < n; i++) {
-                gather.setLong(16L * i, addresses[at + i]);
-                gather.setLong(16L * i + 8, 8);
-            }
-            gatherLocal.setLong(8, 8L * n);
-            countSystemRead();
-            long got = process_vm_readv(pid, gatherLocal, 1, gather, n, 0);
-            int whole = got <= 0 ? 0 : (int) (got / 8);
-            for (int i = 0; i < whole; i++) {
-                words[at + i] = gathered.getLong(8L * i);
-                read[at + i] = true;
-            }
-            if (whole < n) {
-                read[at + whole] = false;
-                whole++;
-            }
-            at += whole;
+        int[] lengths = new int[count];
+        int[] offsets = new int[count];
+        for (int i = 0; i < count; i++) {
+            lengths[i] = 8;
+            offsets[i] = 8 * i;
+        }
+        byte[] bytes = new byte[8 * count];
+        readSpans(addresses, lengths, count, bytes, offsets, read);
+        ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < count; i++) {
+            words[i] = read[i] ? view.getLong(8 * i) : 0;
         }
     }
 
     /**
      * One {@code process_vm_readv} for as many spans as fit the chunk buffer ({@value #GATHERED} at most): the remote
      * iovecs are the spans, the local one the buffer. A span the kernel cannot read ends its call's transfer there,
-     * so it is marked unread and the next call starts after it. A span longer than the buffer is read alone.
+     * so it is marked unread and the next call starts after it. A span longer than the buffer is read alone; one at
+     * address 0 (a null pointer followed) is unread without a call, and does not end another call's transfer.
      */
     @Override
     public void readSpans(long[] addresses, int[] lengths, int spans, byte[] target, int[] offsets, boolean[] read) {
-        ensureGather();
+        if (gather == null) {
+            gather = new Memory(16L * GATHERED);
+        }
         int at = 0;
         while (at < spans) {
+            if (addresses[at] == 0) {
+                read[at] = false;
+                at++;
+                continue;
+            }
             if (lengths[at] > CHUNK || lengths[at] <= 0) {
                 read[at] = lengths[at] == 0 || readFully(addresses[at], target, offsets[at], lengths[at]);
                 at++;
@@ -114,7 +108,8 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
             }
             int n = 0;
             long bytes = 0;
-            while (at + n < spans && n < GATHERED && lengths[at + n] > 0 && bytes + lengths[at + n] <= CHUNK) {
+            while (at + n < spans && n < GATHERED && addresses[at + n] != 0 && lengths[at + n] > 0
+                    && bytes + lengths[at + n] <= CHUNK) {
                 gather.setLong(16L * n, addresses[at + n]);
                 gather.setLong(16L * n + 8, lengths[at + n]);
                 bytes += lengths[at + n];
@@ -136,15 +131,6 @@ public final class LinuxProcessMemory extends ChunkedProcessMemory {
                 whole++;
             }
             at += whole;
-        }
-    }
-
-    private void ensureGather() {
-        if (gather == null) {
-            gather = new Memory(16L * GATHERED + 16 + 8L * GATHERED);
-            gatherLocal = gather.share(16L * GATHERED);
-            gathered = gather.share(16L * GATHERED + 16);
-            gatherLocal.setPointer(0, gathered);
         }
     }
 

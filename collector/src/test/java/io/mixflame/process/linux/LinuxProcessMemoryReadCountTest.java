@@ -55,7 +55,7 @@ class LinuxProcessMemoryReadCountTest {
     }
 
     @Test
-    void scatteredWordsAreReadAFewHundredToACallAndAnUnreadableOneIsMarkedAndPassed() {
+    void scatteredWordsAreReadAFewHundredToACallAndUnreadableOnesAreMarkedAndPassed() {
         try (LinuxProcessMemory memory = LinuxProcessMemory.self(); Memory block = new Memory(8 * 2000)) {
             int count = 1200;
             long[] addresses = new long[count];
@@ -64,19 +64,21 @@ class LinuxProcessMemoryReadCountTest {
                 addresses[i] = Pointer.nativeValue(block) + 8L * (1999 - 2 * (i % 1000));
                 block.setLong(8L * (1999 - 2 * (i % 1000)), i % 1000 * 7919L - 3);
             }
+            addresses[300] = 0; // a null pointer followed: not asked of the kernel
             addresses[700] = 8; // unmapped
             long[] words = new long[count];
             boolean[] read = new boolean[count];
             memory.readWords(addresses, count, words, read);
             for (int i = 0; i < count; i++) {
-                if (i == 700) {
-                    assertThat(read[i]).as("the unmapped word").isFalse();
+                if (i == 300 || i == 700) {
+                    assertThat(read[i]).as("the null and the unmapped word").isFalse();
                 } else {
                     assertThat(read[i]).as("word %d", i).isTrue();
                     assertThat(words[i]).as("word %d", i).isEqualTo(i % 1000 * 7919L - 3);
                 }
             }
-            // 512, then 188 up to the unmapped word, then the 499 after it: three calls for 1 200 words.
+            // 300 up to the null one, then 399 up to the unmapped one, then the 499 after it: three calls for 1 200
+            // words (the null one asked would end a fourth).
             assertThat(memory.systemReads()).isEqualTo(3);
         }
     }
