@@ -14,9 +14,15 @@
  * into a page not yet touched cost a page fault per page, and giving pages back made every page a new one). Pages
  * past that start that the reader has consumed are given back to the system when a megabyte of them has gathered,
  * so that after records waited the resident size follows what waits, not the ring's length.
+ *
+ * Only the relay thread moves records. A reader that wants the records up to this moment (the wall clock's threads'
+ * states at its tick) asks for a pass and waits for it, a bounded time: were it to move them itself, a Java thread
+ * that the scheduler preempts mid-move, on a machine with hundreds of runnable threads, would hold the ring for as long
+ * as the scheduler keeps it off a core, and the kernel's ring would overflow meanwhile.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -24,7 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
 #define DATA_HEAD 1024
@@ -44,8 +52,6 @@ struct relay_ring {
     char *target_data;
     /* Up to where the target's consumed pages were given back, counted like its tail. */
     uint64_t released;
-    /* Held while moving: the relay thread and a reader that asks for what is new now (mixflame_relay_flush). */
-    int busy;
 };
 
 struct relay {
@@ -57,6 +63,12 @@ struct relay {
     uint64_t period_nanos;
     uint64_t moved;
     uint64_t full;
+    /* When the last pass done began (CLOCK_MONOTONIC): every record written before then has been moved. */
+    uint64_t complete_until;
+    /* Futex words: passes asked for by readers, passes begun, passes done (the relay thread's count). */
+    uint32_t asked;
+    uint32_t begun;
+    uint32_t done;
     struct relay_ring rings[];
 };
 
@@ -166,14 +178,28 @@ static uint64_t relay_one(struct relay *relay, struct relay_ring *r) {
     return moved;
 }
 
-/* Moves one ring's records under its lock, so that the relay thread and a flush never move the same records. */
-static uint64_t relay_locked(struct relay *relay, struct relay_ring *r) {
-    while (__atomic_exchange_n(&r->busy, 1, __ATOMIC_ACQUIRE) != 0) {
-        sched_yield();
+static long futex(uint32_t *word, int op, uint32_t value, const struct timespec *timeout) {
+    return syscall(SYS_futex, word, op | FUTEX_PRIVATE_FLAG, value, timeout, NULL, 0);
+}
+
+static uint64_t monotonic_nanos(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t) now.tv_sec * 1000000000ULL + (uint64_t) now.tv_nsec;
+}
+
+/* One pass over every ring, counted as begun before it reads a ring and as done after, waking readers that wait. */
+static void relay_pass(struct relay *relay) {
+    uint64_t began = monotonic_nanos();
+    uint32_t pass = __atomic_add_fetch(&relay->begun, 1, __ATOMIC_ACQ_REL);
+    uint64_t moved = 0;
+    for (int i = 0; i < relay->count; i++) {
+        moved += relay_one(relay, &relay->rings[i]);
     }
-    uint64_t moved = relay_one(relay, r);
-    __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
-    return moved;
+    __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
+    __atomic_store_n(&relay->complete_until, began, __ATOMIC_RELEASE);
+    __atomic_store_n(&relay->done, pass, __ATOMIC_RELEASE);
+    futex(&relay->done, FUTEX_WAKE, INT32_MAX, NULL);
 }
 
 static void *run(void *argument) {
@@ -181,17 +207,13 @@ static void *run(void *argument) {
     struct timespec pause = {(time_t) (relay->period_nanos / 1000000000ULL),
                              (long) (relay->period_nanos % 1000000000ULL)};
     while (!__atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE)) {
-        uint64_t moved = 0;
-        for (int i = 0; i < relay->count; i++) {
-            moved += relay_locked(relay, &relay->rings[i]);
-        }
-        __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
-        nanosleep(&pause, NULL);
+        uint32_t asked = __atomic_load_n(&relay->asked, __ATOMIC_ACQUIRE);
+        relay_pass(relay);
+        /* Until the period is up, or a reader asks for a pass (asked moves on, and the wait ends at once). */
+        futex(&relay->asked, FUTEX_WAIT, asked, &pause);
     }
     /* What is left moves once more, so that a stop loses nothing the relay rings have room for. */
-    for (int i = 0; i < relay->count; i++) {
-        __atomic_fetch_add(&relay->moved, relay_locked(relay, &relay->rings[i]), __ATOMIC_RELAXED);
-    }
+    relay_pass(relay);
     return NULL;
 }
 
@@ -267,22 +289,43 @@ EXPORT int64_t mixflame_relay_ring(int64_t handle, int i) {
 }
 
 /*
- * Moves what is new now, on the caller's thread: a reader that wants the records up to this moment (the wall clock's
- * threads' states at its tick) need not wait for the relay thread's next wake-up. Returns the records moved.
+ * Asks the relay thread for a pass now, and waits until a pass begun after the ask is done, or wait_nanos went by (a
+ * reader that wants the records up to this moment: the wall clock's threads' states at its tick). The reader never
+ * moves records itself. Returns 1 when the pass was done in time, 0 when not (or the relay stopped).
  */
-EXPORT int64_t mixflame_relay_flush(int64_t handle) {
+EXPORT int mixflame_relay_flush(int64_t handle, int64_t wait_nanos) {
     struct relay *relay = (struct relay *) (uintptr_t) handle;
-    uint64_t moved = 0;
-    for (int i = 0; i < relay->count; i++) {
-        moved += relay_locked(relay, &relay->rings[i]);
+    if (!relay->started || __atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE)) {
+        return 0;
     }
-    __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
-    return (int64_t) moved;
+    uint32_t after = __atomic_load_n(&relay->begun, __ATOMIC_ACQUIRE) + 1;
+    __atomic_fetch_add(&relay->asked, 1, __ATOMIC_ACQ_REL);
+    futex(&relay->asked, FUTEX_WAKE, 1, NULL);
+    uint64_t deadline = monotonic_nanos() + (uint64_t) (wait_nanos > 0 ? wait_nanos : 0);
+    while (1) {
+        uint32_t done = __atomic_load_n(&relay->done, __ATOMIC_ACQUIRE);
+        if ((int32_t) (done - after) >= 0) {
+            return 1;
+        }
+        uint64_t now = monotonic_nanos();
+        if (now >= deadline || __atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE)) {
+            return 0;
+        }
+        uint64_t left = deadline - now;
+        struct timespec timeout = {(time_t) (left / 1000000000ULL), (long) (left % 1000000000ULL)};
+        futex(&relay->done, FUTEX_WAIT, done, &timeout);
+    }
 }
 
-/* Records moved so far, and (second) the times a relay ring was found full. */
+/*
+ * Records moved so far (0), the times a relay ring was found full (1), and (2) when the last pass done began
+ * (CLOCK_MONOTONIC nanoseconds, 0 before the first): the records written before then are all in the relay rings.
+ */
 EXPORT int64_t mixflame_relay_count(int64_t handle, int which) {
     struct relay *relay = (struct relay *) (uintptr_t) handle;
+    if (which == 2) {
+        return (int64_t) __atomic_load_n(&relay->complete_until, __ATOMIC_ACQUIRE);
+    }
     return (int64_t) __atomic_load_n(which == 0 ? &relay->moved : &relay->full, __ATOMIC_RELAXED);
 }
 

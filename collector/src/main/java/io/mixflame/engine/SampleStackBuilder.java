@@ -164,6 +164,14 @@ public final class SampleStackBuilder {
         return modules;
     }
 
+    /**
+     * Takes threads' names first from what they told as they started and ended ({@link ThreadLifeNames}), from now
+     * on: for the profiler's own process, where the JVM tells them.
+     */
+    public void hearThreadLife(ThreadLifeNames told) {
+        threadNames.hear(told);
+    }
+
     /** The root frame of a thread, {@code [name tid=N]}, made once per name. */
     public Frame threadFrame(int tid) {
         return threadNames.frame(tid);

@@ -68,6 +68,11 @@ public final class ThreadNameRecorder {
         return waiting;
     }
 
+    /** Records the names the threads told as they started and ended since the last call ({@link ThreadLifeNames}). */
+    public void recordTold() {
+        names.takeTold();
+    }
+
     /** Records the kernel's name of a thread as it is named (from perf's comm records, on the sampler). */
     public void kernelNamed(int tid, String name) {
         names.recordKernel(tid, name);

@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * else the kernel's 15-byte name.
  *
  * <p>A name must be taken while its thread lives: the walker can be seconds behind the samples on a machine whose
- * cores the application's threads keep busy, and a thread that ended meanwhile has left both lists. So names come two
- * ways: {@link #record}, called by a thread that names each thread as soon as its first sample is drained and reads
- * the JVM's whole list every second or so (and so also sees renames), and, for a thread not recorded yet, the
+ * cores the application's threads keep busy, and a thread that ended meanwhile has left both lists. So names come three
+ * ways: the names the threads told as they started and ended, where the JVM tells them ({@link ThreadLifeNames}),
+ * taken first; {@link #record}, called by a thread that names each thread as soon as its first sample is drained and
+ * reads the JVM's whole list every second or so (and so also sees renames); and, for a thread not recorded yet, the
  * walker's own look-up of that one thread at its first sample (its Java name, else the kernel's). The walker alone
  * calls {@link #frame}, {@link #name} and {@link #renameRoots}.
  *
@@ -52,6 +53,10 @@ final class ThreadNames {
     /** Root frames to rename in the profile, old and new in turn: the walker's, until {@link #renameRoots}. */
     private Frame[] rootRenames = new Frame[8];
     private int rootRenameCount;
+
+    /** The names threads told as they started and ended, taken before the JVM's list is read; null without them. */
+    private volatile ThreadLifeNames lifeNames;
+    private final JavaThreadNames.Visitor recordTold = new RecordTold();
 
     private record Renamed(int tid, String provisional) {
     }
@@ -118,6 +123,9 @@ final class ThreadNames {
      */
     String name(int tid) {
         String n = names.get(tid);
+        if (n == null && takeTold() > 0) {
+            n = names.get(tid);
+        }
         if (n != null) {
             return n;
         }
@@ -156,6 +164,25 @@ final class ThreadNames {
                 record(e.getKey(), n);
             }
         }
+    }
+
+    /** Takes the names the threads told ({@link ThreadLifeNames}) since the last call: how many; from any thread. */
+    int takeTold() {
+        ThreadLifeNames told = lifeNames;
+        return told == null ? 0 : told.take(recordTold);
+    }
+
+    /** A class rather than a method reference, which the JVM spins at start-up. */
+    private final class RecordTold implements JavaThreadNames.Visitor {
+        @Override
+        public void thread(int tid, String name) {
+            record(tid, name);
+        }
+    }
+
+    /** Hears the names threads tell as they start and end, from now on. */
+    void hear(ThreadLifeNames told) {
+        lifeNames = told;
     }
 
     /** Records the kernel's name of a thread, as it was named; from any thread. */

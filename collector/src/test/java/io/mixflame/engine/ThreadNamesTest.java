@@ -2,12 +2,14 @@ package io.mixflame.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mixflame.hotspot.JavaThreadNames;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
 import io.mixflame.profile.Profile;
 import io.mixflame.profile.ProfileAccumulator;
 import io.mixflame.profile.ProfileInfo;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,41 @@ class ThreadNamesTest {
     void aThreadRecordedWhileItLivedKeepsItsNameAfterItEnded() {
         names.record(7, "EarlyEndingWorker");
         assertThat(names.frame(7).name()).isEqualTo("[EarlyEndingWorker tid=7]");
+    }
+
+    @Test
+    void aNameTheThreadToldAsItStartedIsTakenBeforeTheKernelIsAsked() {
+        kernel.put(16, "service-pool-wo");
+        ArrayDeque<Object[]> told = new ArrayDeque<>();
+        told.add(new Object[] {16, "service-pool-worker-16"});
+        told.add(new Object[] {17, "ended-long-ago"});
+        names.hear(new ThreadLifeNames() {
+            @Override
+            public int take(JavaThreadNames.Visitor visitor) {
+                int n = 0;
+                for (Object[] t; (t = told.poll()) != null; n++) {
+                    visitor.thread((Integer) t[0], (String) t[1]);
+                }
+                return n;
+            }
+
+            @Override
+            public long dropped() {
+                return 0;
+            }
+
+            @Override
+            public long told() {
+                return 2;
+            }
+
+            @Override
+            public void close() {
+            }
+        });
+        assertThat(names.frame(16).name()).isEqualTo("[service-pool-worker-16 tid=16]");
+        assertThat(names.frame(17).name()).as("a thread gone from the kernel's list too")
+                .isEqualTo("[ended-long-ago tid=17]");
     }
 
     @Test

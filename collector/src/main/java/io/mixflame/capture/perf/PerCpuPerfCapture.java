@@ -366,6 +366,11 @@ public final class PerCpuPerfCapture implements SampleCapture {
     }
 
     @Override
+    public long completeUntil() {
+        return rings.completeUntil();
+    }
+
+    @Override
     public void onThreadNamed(ThreadNameListener listener) {
         extras.onThreadNamed(listener);
     }

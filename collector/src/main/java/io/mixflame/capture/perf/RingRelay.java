@@ -20,6 +20,11 @@ final class RingRelay {
     static final long MOST_BYTES = 256L << 20;
     /** How often the relay thread moves what is new. */
     static final long PERIOD_NANOS = 5_000_000L;
+    /**
+     * How long a reader waits for the relay's pass it asked for: on a machine with hundreds of runnable threads the
+     * relay thread may get a core tens of milliseconds after it is woken, and the reader then reads what was moved.
+     */
+    static final long FLUSH_WAIT_NANOS = 20_000_000L;
 
     private static volatile String bindFailure;
     private static volatile boolean bound;
@@ -92,9 +97,24 @@ final class RingRelay {
         return ringBytes;
     }
 
-    /** Moves what is new now, on the calling thread, rather than at the relay thread's next wake-up. */
-    void flush() {
-        Calls.mixflame_relay_flush(handle);
+    /**
+     * Asks the relay thread to move what is new now rather than at its next wake-up, and waits for it at most
+     * {@link #FLUSH_WAIT_NANOS}: the caller never moves records itself, so that a Java thread preempted mid-move cannot
+     * hold a ring the relay thread must empty.
+     *
+     * @return whether the relay moved what was there when asked within the wait
+     */
+    boolean flush() {
+        return !stopped && Calls.mixflame_relay_flush(handle, FLUSH_WAIT_NANOS) == 1;
+    }
+
+    /**
+     * When the relay's last pass began ({@link System#nanoTime()}'s clock, perf's with {@code use_clockid}): every
+     * record the kernel wrote before then is in the relay rings. Long.MIN_VALUE before the first pass.
+     */
+    long completeUntil() {
+        long at = stopped ? 0 : Calls.mixflame_relay_count(handle, 2);
+        return at == 0 ? Long.MIN_VALUE : at;
     }
 
     /** Records moved so far. */
@@ -132,7 +152,7 @@ final class RingRelay {
 
         static native long mixflame_relay_count(long handle, int which);
 
-        static native long mixflame_relay_flush(long handle);
+        static native int mixflame_relay_flush(long handle, long waitNanos);
 
         static native int mixflame_relay_stop(long handle);
 

@@ -78,6 +78,16 @@ public interface SampleCapture extends AutoCloseable {
     }
 
     /**
+     * The time up to which the last drain had every record the kernel wrote ({@link System#nanoTime()}'s clock): a
+     * capture whose records pass through a relay thread says when the relay's last pass before the drain began, and a
+     * reader that needs the records up to a moment (the wall clock's threads' states) counts only up to there, the
+     * rest at its next drain. Long.MAX_VALUE (the default) where records are read where the kernel writes them.
+     */
+    default long completeUntil() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Called by the sampler as often as it looks at the threads (every 50 ms): a capture that can tell threads whose
      * samples are overdue has them taken.
      */

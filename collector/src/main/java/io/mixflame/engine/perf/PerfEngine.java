@@ -17,6 +17,7 @@ import io.mixflame.engine.ReadsPerSample;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.ThreadLifeNames;
 import io.mixflame.engine.ThreadNameRecorder;
 import io.mixflame.engine.linux.LinuxSampleStacks;
 import io.mixflame.image.SnapshotModuleMap;
@@ -63,6 +64,8 @@ public final class PerfEngine implements SamplingEngine {
     private LinuxProcessMemory labelsMemory;
     private SampleLabeler labels;
     private SampleStackBuilder stacks;
+    /** The names threads tell as they start and end; null where they are not heard. */
+    private ThreadLifeNames told;
     private SamplePool pool;
     private PerfSampler samplerBody;
     private Thread sampler;
@@ -130,6 +133,7 @@ public final class PerfEngine implements SamplingEngine {
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
+        told = nameRecorder == null ? null : LinuxSampleStacks.hearThreadLife(stacks, pid);
         long startNanos = System.nanoTime();
         costs.started(startNanos);
         reads = new ReadsPerSample(startNanos, memory.systemReads());
@@ -211,6 +215,13 @@ public final class PerfEngine implements SamplingEngine {
         if (namer != null) {
             join(namer);
         }
+        stopHearing();
+    }
+
+    private void stopHearing() {
+        if (told != null) {
+            told.close();
+        }
     }
 
     @Override
@@ -226,6 +237,7 @@ public final class PerfEngine implements SamplingEngine {
         if (namer != null) {
             join(namer);
         }
+        stopHearing();
         synchronized (this) {
             capture.close();
             closeMemory();
@@ -280,6 +292,10 @@ public final class PerfEngine implements SamplingEngine {
         String history = sb == null ? null : sb.codeHistoryNote();
         if (history != null) {
             notes.add(history);
+        }
+        String toldNote = LinuxSampleStacks.toldNote(told);
+        if (toldNote != null) {
+            notes.add(toldNote);
         }
         SampleLabeler l = labels;
         if (l != null && l.unknown() > 0) {

@@ -56,6 +56,8 @@ final class PerfNamer implements Runnable, SampleCapture.ThreadNameListener {
         int waiting = 0;
         try {
             while (run.running() && !run.heap().reached()) {
+                // First what the threads told themselves: those named so need no read of the JVM's list.
+                recorder.recordTold();
                 int count = waiting;
                 int tid;
                 while (count < tids.length && (tid = newThreads.poll()) > 0) {

@@ -13,12 +13,14 @@ import io.mixflame.engine.ProfilingEvent;
 import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.SamplingEngine;
 import io.mixflame.engine.SamplingSettings;
+import io.mixflame.engine.ThreadLifeNames;
 import io.mixflame.engine.linux.LinuxSampleStacks;
 import io.mixflame.process.OwnPid;
 import io.mixflame.process.linux.LinuxProcessMemory;
 import io.mixflame.profile.NativeModule;
 import io.mixflame.profile.SampleSink;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 
@@ -40,6 +42,14 @@ public final class WallEngine implements SamplingEngine {
      * then has a sample from its current burst far more often than with one sample per 20 ms of its CPU time.
      */
     private static final int CPU_SAMPLES_PER_TICK = 4;
+    /**
+     * The stack copy of a running thread's sample, half the CPU engine's: the samples come four times a tick, and on a
+     * machine with hundreds of runnable threads the relay thread that empties the kernel's rings gets about its share
+     * of a core; with 16 KiB copies a delayed pass grew past what that share moves, and the kernel's rings overflowed
+     * (switch records with the samples). A thread whose walks reach past its copy is given a larger one
+     * ({@code StackCopyGrowth}).
+     */
+    private static final int RUNNING_STACK_BYTES = 8 * 1024;
     /** The shortest perf period used for that, whatever the interval. */
     private static final long MIN_CPU_PERIOD_NANOS = 1_000_000L;
 
@@ -52,6 +62,8 @@ public final class WallEngine implements SamplingEngine {
     private Thread sampler;
     private LinuxProcessMemory memory;
     private SampleStackBuilder stacks;
+    /** The names threads tell as they start and end; null where they are not heard. */
+    private ThreadLifeNames told;
     private final WallCosts costs = new WallCosts();
 
     /** Wall-clock sampling of the own process, every state. */
@@ -118,8 +130,9 @@ public final class WallEngine implements SamplingEngine {
         }
         PerfCaptureSettings captureSettings = new PerfCaptureSettings(pid,
                 Math.max(MIN_CPU_PERIOD_NANOS, settings.intervalNanos() / CPU_SAMPLES_PER_TICK),
-                PerfCaptureSettings.DEFAULT_STACK_BYTES, PerfCaptureSettings.DEFAULT_DATA_PAGES,
+                RUNNING_STACK_BYTES, PerfCaptureSettings.DEFAULT_DATA_PAGES,
                 PerfCaptureSettings.DEFAULT_MAX_THREADS, false);
+        told = settings.threadRoots() ? LinuxSampleStacks.hearThreadLife(stacks, pid) : null;
         costs.started(settings.intervalNanos(), System.nanoTime());
         samplerBody = new WallSampler(pid, syscalls, captureSettings, settings, target, stacks, memory, blocked,
                 states, costs);
@@ -144,6 +157,9 @@ public final class WallEngine implements SamplingEngine {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
+            if (told != null) {
+                told.close();
+            }
             samplerBody.closeCapture();
             memory.close();
         }
@@ -157,6 +173,13 @@ public final class WallEngine implements SamplingEngine {
 
     @Override
     public List<String> costNotes() {
-        return costs.notes();
+        List<String> notes = costs.notes();
+        String toldNote = LinuxSampleStacks.toldNote(told);
+        if (toldNote == null) {
+            return notes;
+        }
+        List<String> all = new ArrayList<>(notes);
+        all.add(toldNote);
+        return all;
     }
 }

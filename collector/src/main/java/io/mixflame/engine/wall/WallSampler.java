@@ -187,8 +187,10 @@ final class WallSampler implements Runnable {
                 }
                 if (ledger != null && ledger.counting()) {
                     // A quarter of the interval for visits, from when the pass began: a pass that woke late still
-                    // reads the waits it found.
-                    ledger.pass(now, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
+                    // reads the waits it found. Counted up to where the records drained are complete: a relay thread
+                    // kept off a core has not moved the latest switches yet, and their threads would seem to run on.
+                    ledger.pass(Math.min(now, feed.capture().completeUntil()), latest.takeSwitchesLost(),
+                            System.nanoTime() + interval / 4);
                 } else {
                     tick.tick(now, due, weights.next(now));
                     lastTick = now;
@@ -197,7 +199,8 @@ final class WallSampler implements Runnable {
             if (ledger != null && ledger.counting()) {
                 long end = System.nanoTime();
                 drainInto(ledger, feed, latest);
-                ledger.pass(end, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
+                ledger.pass(Math.min(end, feed.capture().completeUntil()), latest.takeSwitchesLost(),
+                        System.nanoTime() + interval / 4);
             }
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());

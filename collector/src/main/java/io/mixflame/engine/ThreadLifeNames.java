@@ -1,0 +1,28 @@
+package io.mixflame.engine;
+
+import io.mixflame.hotspot.JavaThreadNames;
+
+/**
+ * Java names of threads as the threads themselves told them when they started and ended, kept until a profiler
+ * thread takes them: the names of threads that ended while the profiler's threads stood still (safepoints, a
+ * machine whose cores the application keeps busy), which the JVM's list no longer has. The JVM's own events where
+ * the profiler runs inside it; none for another process.
+ */
+public interface ThreadLifeNames {
+
+    /**
+     * Hands every name told since the last call to {@code visitor}, oldest first; from any thread, one at a time.
+     *
+     * @return how many were handed
+     */
+    int take(JavaThreadNames.Visitor visitor);
+
+    /** Names that did not fit while none was taken, counted: those threads are named by the JVM's list instead. */
+    long dropped();
+
+    /** Names told so far. */
+    long told();
+
+    /** Stops the telling; names not taken yet are forgotten. */
+    void close();
+}

@@ -1,0 +1,169 @@
+package io.mixflame.engine.linux;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import io.mixflame.capture.nativecode.MixflameNativeLibrary;
+import io.mixflame.engine.ThreadLifeNames;
+import io.mixflame.hotspot.JavaThreadNames;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The JVM's own telling of its threads' names as they start and end ({@code src/main/native/thread_names.c}): a JVM TI
+ * environment of mixflame's with the thread start and end events on, each run by the thread itself, which writes its
+ * id and name into a bounded native buffer that this class empties. For the profiler's own process only.
+ */
+public final class JvmtiThreadLifeNames implements ThreadLifeNames {
+    private static final Logger LOG = LoggerFactory.getLogger(JvmtiThreadLifeNames.class);
+    /** The native buffer: about 12 000 names of 30 characters, seconds of the busiest thread pools' churn. */
+    static final int BUFFER_BYTES = 512 * 1024;
+    /** What one take moves at most: far more than the longest record (8 + 1 024 bytes). */
+    private static final int TAKE_BYTES = 64 * 1024;
+    private static final int HEADER_BYTES = 8;
+
+    private static boolean bound;
+    private static String failure;
+    /** One profile at a time takes the names: a second would take half of them. */
+    private static boolean open;
+
+    private final Memory taken = new Memory(TAKE_BYTES);
+    private final AtomicBoolean taking = new AtomicBoolean();
+    private final byte[] bytes = new byte[TAKE_BYTES];
+    private char[] chars = new char[64];
+    private volatile boolean closed;
+
+    private JvmtiThreadLifeNames() {
+    }
+
+    /**
+     * Turns the telling on; null where it cannot be (why is logged at debug level) or another profile has it.
+     */
+    public static synchronized ThreadLifeNames open() {
+        if (open) {
+            LOG.debug("threads' names are told to another profile: this one reads the JVM's list");
+            return null;
+        }
+        String why = bind();
+        if (why == null) {
+            int installed = Calls.mixflame_names_install(BUFFER_BYTES);
+            int enabled = installed == 0 ? Calls.mixflame_names_enable(1) : installed;
+            if (enabled == 0) {
+                open = true;
+                return new JvmtiThreadLifeNames();
+            }
+            why = "the JVM's thread events could not be had: error " + enabled;
+        }
+        LOG.debug("threads' names are read from the JVM's list only: {}", why);
+        return null;
+    }
+
+    private static String bind() {
+        if (!bound && failure == null) {
+            failure = MixflameNativeLibrary.bind(Calls.class);
+            bound = failure == null;
+        }
+        return failure;
+    }
+
+    @Override
+    public int take(JavaThreadNames.Visitor visitor) {
+        if (closed || !taking.compareAndSet(false, true)) {
+            // Another thread is taking: it records what it takes, in order.
+            return 0;
+        }
+        try {
+            int count = 0;
+            int n;
+            while (!closed && (n = Calls.mixflame_names_take(Pointer.nativeValue(taken), TAKE_BYTES)) > 0) {
+                taken.read(0, bytes, 0, n);
+                count += visit(bytes, n, visitor);
+            }
+            return count;
+        } finally {
+            taking.set(false);
+        }
+    }
+
+    private int visit(byte[] records, int length, JavaThreadNames.Visitor visitor) {
+        int count = 0;
+        for (int at = 0; at + HEADER_BYTES <= length; ) {
+            int tid = (records[at] & 0xff) | (records[at + 1] & 0xff) << 8 | (records[at + 2] & 0xff) << 16
+                    | (records[at + 3] & 0xff) << 24;
+            int nameBytes = (records[at + 4] & 0xff) | (records[at + 5] & 0xff) << 8;
+            if (at + HEADER_BYTES + nameBytes > length) {
+                break;
+            }
+            String name = modifiedUtf8(records, at + HEADER_BYTES, nameBytes);
+            if (tid > 0 && name != null) {
+                visitor.thread(tid, name);
+                count++;
+            }
+            at += HEADER_BYTES + ((nameBytes + 7) & ~7);
+        }
+        return count;
+    }
+
+    /**
+     * The JVM's modified UTF-8 (characters as one to three bytes, supplementary ones as two surrogates), decoded; null
+     * where it is not well formed.
+     */
+    String modifiedUtf8(byte[] in, int from, int length) {
+        if (chars.length < length) {
+            chars = new char[length];
+        }
+        int n = 0;
+        int end = from + length;
+        for (int i = from; i < end; ) {
+            int b = in[i] & 0xff;
+            if (b < 0x80) {
+                chars[n++] = (char) b;
+                i++;
+            } else if ((b & 0xe0) == 0xc0 && i + 1 < end && (in[i + 1] & 0xc0) == 0x80) {
+                chars[n++] = (char) ((b & 0x1f) << 6 | (in[i + 1] & 0x3f));
+                i += 2;
+            } else if ((b & 0xf0) == 0xe0 && i + 2 < end && (in[i + 1] & 0xc0) == 0x80 && (in[i + 2] & 0xc0) == 0x80) {
+                chars[n++] = (char) ((b & 0x0f) << 12 | (in[i + 1] & 0x3f) << 6 | (in[i + 2] & 0x3f));
+                i += 3;
+            } else {
+                return null;
+            }
+        }
+        return new String(chars, 0, n);
+    }
+
+    @Override
+    public long dropped() {
+        return Calls.mixflame_names_count(1);
+    }
+
+    @Override
+    public long told() {
+        return Calls.mixflame_names_count(0);
+    }
+
+    @Override
+    public void close() {
+        synchronized (JvmtiThreadLifeNames.class) {
+            if (!closed) {
+                closed = true;
+                Calls.mixflame_names_enable(0);
+                open = false;
+            }
+        }
+    }
+
+    /** The library's calls, as {@code thread_names.c} declares them; none per sample. */
+    static final class Calls {
+        private Calls() {
+        }
+
+        static native int mixflame_names_install(int bytes);
+
+        static native int mixflame_names_enable(int on);
+
+        static native int mixflame_names_take(long out, int size);
+
+        static native long mixflame_names_count(int which);
+    }
+}
