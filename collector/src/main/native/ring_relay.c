@@ -63,8 +63,6 @@ struct relay {
     uint64_t period_nanos;
     uint64_t moved;
     uint64_t full;
-    /* When the last pass done began (CLOCK_MONOTONIC): every record written before then has been moved. */
-    uint64_t complete_until;
     /* Futex words: passes asked for by readers, passes begun, passes done (the relay thread's count). */
     uint32_t asked;
     uint32_t begun;
@@ -190,14 +188,12 @@ static uint64_t monotonic_nanos(void) {
 
 /* One pass over every ring, counted as begun before it reads a ring and as done after, waking readers that wait. */
 static void relay_pass(struct relay *relay) {
-    uint64_t began = monotonic_nanos();
     uint32_t pass = __atomic_add_fetch(&relay->begun, 1, __ATOMIC_ACQ_REL);
     uint64_t moved = 0;
     for (int i = 0; i < relay->count; i++) {
         moved += relay_one(relay, &relay->rings[i]);
     }
     __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
-    __atomic_store_n(&relay->complete_until, began, __ATOMIC_RELEASE);
     __atomic_store_n(&relay->done, pass, __ATOMIC_RELEASE);
     futex(&relay->done, FUTEX_WAKE, INT32_MAX, NULL);
 }
@@ -317,15 +313,9 @@ EXPORT int mixflame_relay_flush(int64_t handle, int64_t wait_nanos) {
     }
 }
 
-/*
- * Records moved so far (0), the times a relay ring was found full (1), and (2) when the last pass done began
- * (CLOCK_MONOTONIC nanoseconds, 0 before the first): the records written before then are all in the relay rings.
- */
+/* Records moved so far, and (second) the times a relay ring was found full. */
 EXPORT int64_t mixflame_relay_count(int64_t handle, int which) {
     struct relay *relay = (struct relay *) (uintptr_t) handle;
-    if (which == 2) {
-        return (int64_t) __atomic_load_n(&relay->complete_until, __ATOMIC_ACQUIRE);
-    }
     return (int64_t) __atomic_load_n(which == 0 ? &relay->moved : &relay->full, __ATOMIC_RELAXED);
 }
 

@@ -15,7 +15,6 @@
  * while holding it.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <jvmti.h>
 #include <pthread.h>
@@ -90,40 +89,24 @@ static void JNICALL thread_ended(jvmtiEnv *env, JNIEnv *jni, jthread thread) {
     note(env, thread, KIND_END);
 }
 
-typedef jint (JNICALL *created_vms)(JavaVM **, jsize, jsize *);
-
-static created_vms find_created_vms(void) {
-    created_vms found = (created_vms) dlsym(RTLD_DEFAULT, "JNI_GetCreatedJavaVMs");
-    if (found == NULL) {
-        /* A launcher that loaded the JVM without RTLD_GLOBAL: the library is found by its soname. */
-        void *jvm = dlopen("libjvm.so", RTLD_LAZY | RTLD_NOLOAD);
-        if (jvm != NULL) {
-            found = (created_vms) dlsym(jvm, "JNI_GetCreatedJavaVMs");
-        }
-    }
-    return found;
-}
-
 /*
- * Makes the environment and its buffer of `bytes`, once per process; called from a Java thread (JVM TI gives
- * environments to attached threads only). Returns 0, or a negative error: -errno, or -1000 - the JNI or JVM TI error.
+ * Makes the environment and its buffer of `bytes`, once per process, from the calling Java thread's JNI environment
+ * (the JVM's own, passed by JNA): the JavaVM is had from it even while the JVM is still being created, as it is when
+ * a -javaagent's premain runs (JNI_GetCreatedJavaVMs counts no JVM then). Returns 0, or a negative error: -errno, or
+ * -1000 - the JNI or JVM TI error.
  */
-EXPORT int mixflame_names_install(int32_t bytes) {
-    if (bytes < 4096) {
+EXPORT int mixflame_names_install(JNIEnv *jni, int32_t bytes) {
+    if (bytes < 4096 || jni == NULL) {
         return -EINVAL;
     }
     pthread_mutex_lock(&lock);
     int result = 0;
     if (jvmti == NULL) {
-        created_vms created = find_created_vms();
         JavaVM *vm = NULL;
-        jsize count = 0;
         jvmtiEnv *env = NULL;
         jint error;
-        if (created == NULL) {
-            result = -ENOSYS;
-        } else if ((error = created(&vm, 1, &count)) != JNI_OK || count < 1) {
-            result = error != JNI_OK ? -1000 + error : -ESRCH;
+        if ((error = (*jni)->GetJavaVM(jni, &vm)) != JNI_OK) {
+            result = -1000 + error;
         } else if ((error = (*vm)->GetEnv(vm, (void **) &env, JVMTI_VERSION_1_2)) != JNI_OK) {
             result = -1000 + error;
         } else {

@@ -50,8 +50,9 @@ class AllocLockIT {
     @TempDir
     Path dir;
 
+    /** On the newest JDK: the oldest's allocation samples are read in the recording and pprof tests below. */
     @ParameterizedTest
-    @MethodSource("io.mixflame.testsupport.TestJdks#homes")
+    @MethodSource("io.mixflame.testsupport.TestJdks#newestOnly")
     void eachThreadsAllocatingMethodHasBothArrayTypesHalfEach(Path jdk) throws Exception {
         // Per thread, enough samples for a margin of 10 points at four standard errors.
         long needed = CollapsedShares.samplesForMargin(0.10);

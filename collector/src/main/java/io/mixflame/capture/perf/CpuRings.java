@@ -9,8 +9,8 @@ import java.util.function.Consumer;
  * events of that CPU write into it): their descriptors, mappings and readers, at the CPU's index.
  */
 final class CpuRings {
-    /** See {@link #completeUntil()}. */
-    private long completeUntil = Long.MAX_VALUE;
+    /** How long a drain waits for the relay's pass it asks for: 0 unless the reader needs records up to now. */
+    private long relayWaitNanos;
     private final PerfSyscalls sys;
     private final int[] fds;
     private final long[] addresses;
@@ -137,22 +137,15 @@ final class CpuRings {
         records.drain(rings, into, room);
     }
 
-    /**
-     * The time up to which the last drain had every record ({@link System#nanoTime()}'s clock): when the relay's last
-     * pass before it began, or no bound (Long.MAX_VALUE) where the kernel's rings are read directly.
-     */
-    long completeUntil() {
-        return completeUntil;
+    /** Has each drain wait (a bounded time) for a relay pass that began after it asked: for the wall clock. */
+    void awaitRelayPasses() {
+        relayWaitNanos = RingRelay.FLUSH_WAIT_NANOS;
     }
 
     private void flushRelay() {
         RingRelay r = relay;
         if (r != null) {
-            r.flush();
-            // Read after the pass asked for and before the relay rings are: what that pass moved is all read.
-            completeUntil = r.completeUntil();
-        } else {
-            completeUntil = Long.MAX_VALUE;
+            r.flush(relayWaitNanos);
         }
     }
 

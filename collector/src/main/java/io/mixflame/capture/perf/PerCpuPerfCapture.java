@@ -366,8 +366,8 @@ public final class PerCpuPerfCapture implements SampleCapture {
     }
 
     @Override
-    public long completeUntil() {
-        return rings.completeUntil();
+    public void drainUpToNow() {
+        rings.awaitRelayPasses();
     }
 
     @Override

@@ -21,8 +21,9 @@ final class RingRelay {
     /** How often the relay thread moves what is new. */
     static final long PERIOD_NANOS = 5_000_000L;
     /**
-     * How long a reader waits for the relay's pass it asked for: on a machine with hundreds of runnable threads the
-     * relay thread may get a core tens of milliseconds after it is woken, and the reader then reads what was moved.
+     * How long a reader that needs the records up to now waits for the relay's pass it asked for: on a machine with
+     * hundreds of runnable threads the relay thread may get a core tens of milliseconds after it is woken, and the
+     * reader then reads what was moved.
      */
     static final long FLUSH_WAIT_NANOS = 20_000_000L;
 
@@ -99,22 +100,13 @@ final class RingRelay {
 
     /**
      * Asks the relay thread to move what is new now rather than at its next wake-up, and waits for it at most
-     * {@link #FLUSH_WAIT_NANOS}: the caller never moves records itself, so that a Java thread preempted mid-move cannot
-     * hold a ring the relay thread must empty.
+     * {@code waitNanos} (0: not at all): the caller never moves records itself, so that a Java thread preempted
+     * mid-move cannot hold a ring the relay thread must empty.
      *
      * @return whether the relay moved what was there when asked within the wait
      */
-    boolean flush() {
-        return !stopped && Calls.mixflame_relay_flush(handle, FLUSH_WAIT_NANOS) == 1;
-    }
-
-    /**
-     * When the relay's last pass began ({@link System#nanoTime()}'s clock, perf's with {@code use_clockid}): every
-     * record the kernel wrote before then is in the relay rings. Long.MIN_VALUE before the first pass.
-     */
-    long completeUntil() {
-        long at = stopped ? 0 : Calls.mixflame_relay_count(handle, 2);
-        return at == 0 ? Long.MIN_VALUE : at;
+    boolean flush(long waitNanos) {
+        return !stopped && Calls.mixflame_relay_flush(handle, waitNanos) == 1;
     }
 
     /** Records moved so far. */

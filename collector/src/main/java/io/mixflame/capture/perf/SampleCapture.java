@@ -78,13 +78,11 @@ public interface SampleCapture extends AutoCloseable {
     }
 
     /**
-     * The time up to which the last drain had every record the kernel wrote ({@link System#nanoTime()}'s clock): a
-     * capture whose records pass through a relay thread says when the relay's last pass before the drain began, and a
-     * reader that needs the records up to a moment (the wall clock's threads' states) counts only up to there, the
-     * rest at its next drain. Long.MAX_VALUE (the default) where records are read where the kernel writes them.
+     * Has each drain from now on wait, a bounded time, for the records the kernel wrote up to the drain, where they
+     * pass through a relay thread: for a reader that follows threads' states from them (the wall clock). Without it a
+     * drain asks the relay to move what is new and reads what was moved, waiting for nothing.
      */
-    default long completeUntil() {
-        return Long.MAX_VALUE;
+    default void drainUpToNow() {
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.mixflame.engine.linux;
 
+import com.sun.jna.JNIEnv;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.nativecode.MixflameNativeLibrary;
@@ -46,7 +47,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
         }
         String why = bind();
         if (why == null) {
-            int installed = Calls.mixflame_names_install(BUFFER_BYTES);
+            int installed = Calls.mixflame_names_install(JNIEnv.CURRENT, BUFFER_BYTES);
             int enabled = installed == 0 ? Calls.mixflame_names_enable(1) : installed;
             if (enabled == 0) {
                 open = true;
@@ -158,7 +159,8 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
         private Calls() {
         }
 
-        static native int mixflame_names_install(int bytes);
+        /** JNA passes the calling thread's JNI environment for {@link JNIEnv#CURRENT}. */
+        static native int mixflame_names_install(JNIEnv jni, int bytes);
 
         static native int mixflame_names_enable(int on);
 

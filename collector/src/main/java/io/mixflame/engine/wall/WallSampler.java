@@ -106,6 +106,9 @@ final class WallSampler implements Runnable {
         SampleCapture opened = openCapture(samplerTid, latest);
         StackCopyGrowth growth = new StackCopyGrowth(PerfCaptureSettings.MAX_STACK_BYTES,
                 StackCopyGrowth.DEFAULT_THREADS);
+        if (opened != null) {
+            opened.drainUpToNow();
+        }
         PerfFeed feed = opened == null ? null : new PerfFeed(opened, latest, growth);
         // On the sampler's thread, not in start(): the application's thread (premain) must not wait for it.
         stacks.warmUp();
@@ -187,10 +190,8 @@ final class WallSampler implements Runnable {
                 }
                 if (ledger != null && ledger.counting()) {
                     // A quarter of the interval for visits, from when the pass began: a pass that woke late still
-                    // reads the waits it found. Counted up to where the records drained are complete: a relay thread
-                    // kept off a core has not moved the latest switches yet, and their threads would seem to run on.
-                    ledger.pass(Math.min(now, feed.capture().completeUntil()), latest.takeSwitchesLost(),
-                            System.nanoTime() + interval / 4);
+                    // reads the waits it found.
+                    ledger.pass(now, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
                 } else {
                     tick.tick(now, due, weights.next(now));
                     lastTick = now;
@@ -198,9 +199,13 @@ final class WallSampler implements Runnable {
             }
             if (ledger != null && ledger.counting()) {
                 long end = System.nanoTime();
+                // Listed again first, as each pass is: a sampler far behind stops long after threads that ended
+                // (an application's workers, before it exits), which are not counted up to the end in their last
+                // state.
+                int[] listed = threadSource.list();
                 drainInto(ledger, feed, latest);
-                ledger.pass(Math.min(end, feed.capture().completeUntil()), latest.takeSwitchesLost(),
-                        System.nanoTime() + interval / 4);
+                threads.refresh(listed, samplerTid, emitter, latest, ledger);
+                ledger.pass(end, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
             }
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());

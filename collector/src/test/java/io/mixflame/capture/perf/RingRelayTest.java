@@ -127,7 +127,7 @@ class RingRelayTest {
             relay.stop();
             relay.free();
         }
-        assertThat(relay.flush()).as("a stopped relay does not keep its reader waiting").isFalse();
+        assertThat(relay.flush(RingRelay.FLUSH_WAIT_NANOS)).as("a stopped relay does not keep its reader waiting").isFalse();
     }
 
     @Test
@@ -171,7 +171,7 @@ class RingRelayTest {
         long deadline = System.nanoTime() + WAIT_NANOS;
         boolean moved = false;
         while (!moved && System.nanoTime() < deadline) {
-            moved = relay.flush();
+            moved = relay.flush(RingRelay.FLUSH_WAIT_NANOS);
         }
         assertThat(moved).as("a pass of the relay's, asked for").isTrue();
     }
