@@ -15,10 +15,10 @@
  * past that start that the reader has consumed are given back to the system when a megabyte of them has gathered,
  * so that after records waited the resident size follows what waits, not the ring's length.
  *
- * Only the relay thread moves records. A reader that wants the records up to this moment (the wall clock's threads'
- * states at its tick) asks for a pass and waits for it, a bounded time: were it to move them itself, a Java thread
- * that the scheduler preempts mid-move, on a machine with hundreds of runnable threads, would hold the ring for as long
- * as the scheduler keeps it off a core, and the kernel's ring would overflow meanwhile.
+ * Only the relay thread moves records. A reader asks it for a pass; one that wants the records up to this moment (the
+ * wall clock's threads' states at its tick) also waits for the pass, a bounded time. Were a reader to move them
+ * itself, a Java thread that the scheduler preempts mid-move, on a machine with hundreds of runnable threads, would
+ * hold the ring for as long as the scheduler keeps it off a core, and the kernel's ring would overflow meanwhile.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -91,9 +91,9 @@ static uint64_t rewind_at(const struct relay_ring *r) {
 
 /*
  * Sends the writer back to the ring's start when the reader has consumed everything and the writer is past
- * rewind_at: the rest of the lap is skipped by moving both the tail and the head over it. Only the mover (under the
- * ring's lock) writes the head; the reader stores the tail only at the end of a read, with the head it loaded at the
- * read's start, so once tail equals head no read is in flight that could store an older tail. The tail is stored
+ * rewind_at: the rest of the lap is skipped by moving both the tail and the head over it. Only the relay thread writes
+ * the head; the reader stores the tail only at the end of a read, with the head it loaded at the read's start, so
+ * once tail equals head no read is in flight that could store an older tail. The tail is stored
  * first: a reader that loads the new head (acquire) then sees the new tail, and one that loads the old head finds
  * nothing to read.
  */
