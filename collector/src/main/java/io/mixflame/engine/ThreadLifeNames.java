@@ -1,7 +1,5 @@
 package io.mixflame.engine;
 
-import io.mixflame.hotspot.JavaThreadNames;
-
 /**
  * Java names of threads as the threads themselves told them when they started and ended, kept until a profiler
  * thread takes them: the names of threads that ended while the profiler's threads stood still (safepoints, a
@@ -10,12 +8,21 @@ import io.mixflame.hotspot.JavaThreadNames;
  */
 public interface ThreadLifeNames {
 
+    /** What a thread told of itself. */
+    interface Listener {
+        /**
+         * Thread {@code tid} was named {@code name} as it started ({@code ended} false) or as it ended: a name at
+         * start may change before the thread runs its work; one at its end is the last it had.
+         */
+        void told(int tid, String name, boolean ended);
+    }
+
     /**
-     * Hands every name told since the last call to {@code visitor}, oldest first; from any thread, one at a time.
+     * Hands every name told since the last call to {@code listener}, oldest first; from any thread, one at a time.
      *
      * @return how many were handed
      */
-    int take(JavaThreadNames.Visitor visitor);
+    int take(Listener listener);
 
     /** Names that did not fit while none was taken, counted: those threads are named by the JVM's list instead. */
     long dropped();

@@ -59,6 +59,9 @@ public final class ThreadNameRecorder {
                 continue;
             }
             if (name == null) {
+                name = names.toldAtStart(tids[i]);
+            }
+            if (name == null) {
                 name = threads.name(tids[i]);
             }
             if (name != null) {

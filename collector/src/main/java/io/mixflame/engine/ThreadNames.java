@@ -56,7 +56,12 @@ final class ThreadNames {
 
     /** The names threads told as they started and ended, taken before the JVM's list is read; null without them. */
     private volatile ThreadLifeNames lifeNames;
-    private final JavaThreadNames.Visitor recordTold = new RecordTold();
+    private final ThreadLifeNames.Listener recordTold = new RecordTold();
+    /**
+     * Names threads told as they started: what a thread is called, provisionally, when neither a recorded name nor
+     * the JVM's list has it (a thread may rename itself before its work, and the start's name then gives way).
+     */
+    private final ConcurrentHashMap<Integer, String> toldAtStart = new ConcurrentHashMap<>();
 
     private record Renamed(int tid, String provisional) {
     }
@@ -119,7 +124,8 @@ final class ThreadNames {
 
     /**
      * The thread's name as last recorded, looked up now when it never was: its Java name, recorded; else, for the
-     * moment, the kernel's, not recorded, so that the Java name the names thread may still find replaces it.
+     * moment, the name it told as it started, or the kernel's, not recorded, so that the Java name the names thread
+     * may still find (or the one it tells as it ends) replaces it.
      */
     String name(int tid) {
         String n = names.get(tid);
@@ -134,7 +140,10 @@ final class ThreadNames {
             record(tid, n);
             return n;
         }
-        n = threads.name(tid);
+        n = toldAtStart.get(tid);
+        if (n == null) {
+            n = threads.name(tid);
+        }
         if (n == null) {
             n = kernelNames.get(tid);
         }
@@ -172,12 +181,28 @@ final class ThreadNames {
         return told == null ? 0 : told.take(recordTold);
     }
 
-    /** A class rather than a method reference, which the JVM spins at start-up. */
-    private final class RecordTold implements JavaThreadNames.Visitor {
+    /**
+     * A thread's name at its end is recorded (the last it had); at its start it is kept for when nothing better is
+     * known. A class rather than a lambda, which the JVM spins at start-up.
+     */
+    private final class RecordTold implements ThreadLifeNames.Listener {
         @Override
-        public void thread(int tid, String name) {
-            record(tid, name);
+        public void told(int tid, String name, boolean ended) {
+            if (ended) {
+                toldAtStart.remove(tid);
+                record(tid, name);
+            } else {
+                if (toldAtStart.size() >= LIMIT) {
+                    toldAtStart.clear();
+                }
+                toldAtStart.put(tid, name);
+            }
         }
+    }
+
+    /** The name thread {@code tid} told as it started, if it did and has not ended since; else null. */
+    String toldAtStart(int tid) {
+        return toldAtStart.get(tid);
     }
 
     /** Hears the names threads tell as they start and end, from now on. */

@@ -2,7 +2,6 @@ package io.mixflame.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mixflame.hotspot.JavaThreadNames;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.FrameType;
@@ -50,14 +49,16 @@ class ThreadNamesTest {
     void aNameTheThreadToldAsItStartedIsTakenBeforeTheKernelIsAsked() {
         kernel.put(16, "service-pool-wo");
         ArrayDeque<Object[]> told = new ArrayDeque<>();
-        told.add(new Object[] {16, "service-pool-worker-16"});
-        told.add(new Object[] {17, "ended-long-ago"});
+        told.add(new Object[] {16, "service-pool-worker-16", false});
+        told.add(new Object[] {17, "started-as", false});
+        told.add(new Object[] {17, "ended-long-ago", true});
+        told.add(new Object[] {18, "NameGivenAtStart", false});
         names.hear(new ThreadLifeNames() {
             @Override
-            public int take(JavaThreadNames.Visitor visitor) {
+            public int take(ThreadLifeNames.Listener listener) {
                 int n = 0;
                 for (Object[] t; (t = told.poll()) != null; n++) {
-                    visitor.thread((Integer) t[0], (String) t[1]);
+                    listener.told((Integer) t[0], (String) t[1], (Boolean) t[2]);
                 }
                 return n;
             }
@@ -77,8 +78,21 @@ class ThreadNamesTest {
             }
         });
         assertThat(names.frame(16).name()).isEqualTo("[service-pool-worker-16 tid=16]");
-        assertThat(names.frame(17).name()).as("a thread gone from the kernel's list too")
+        assertThat(names.frame(17).name()).as("a thread gone from the kernel's list too, by its last name")
                 .isEqualTo("[ended-long-ago tid=17]");
+        // A name told at the start stands for the moment only: the thread may rename itself before its work.
+        ProfileAccumulator profile = new ProfileAccumulator();
+        Frame work = new Frame("Work.run", FrameType.JIT_COMPILED);
+        profile.add(new Frame[] {names.frame(18), work}, 2, 0);
+        names.record(18, "RenamedBeforeWork");
+        Frame renamed = names.frame(18);
+        names.renameRoots(profile);
+        profile.add(new Frame[] {renamed, work}, 1, 0);
+        Profile p = profile.snapshot(ProfileInfo.unknown());
+        assertThat(p.stacks()).singleElement().satisfies(st -> {
+            assertThat(p.framesOf(st)[0].name()).isEqualTo("[RenamedBeforeWork tid=18]");
+            assertThat(st.samples()).isEqualTo(3);
+        });
     }
 
     @Test

@@ -5,7 +5,6 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.nativecode.MixflameNativeLibrary;
 import io.mixflame.engine.ThreadLifeNames;
-import io.mixflame.hotspot.JavaThreadNames;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +21,8 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
     /** What one take moves at most: far more than the longest record (8 + 1 024 bytes). */
     private static final int TAKE_BYTES = 64 * 1024;
     private static final int HEADER_BYTES = 8;
+    /** A record's kind, as {@code thread_names.c} writes it: told at the thread's end (else at its start). */
+    private static final byte KIND_END = 2;
 
     private static boolean bound;
     private static String failure;
@@ -68,7 +69,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
     }
 
     @Override
-    public int take(JavaThreadNames.Visitor visitor) {
+    public int take(Listener listener) {
         if (closed || !taking.compareAndSet(false, true)) {
             // Another thread is taking: it records what it takes, in order.
             return 0;
@@ -78,7 +79,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
             int n;
             while (!closed && (n = Calls.mixflame_names_take(Pointer.nativeValue(taken), TAKE_BYTES)) > 0) {
                 taken.read(0, bytes, 0, n);
-                count += visit(bytes, n, visitor);
+                count += visit(bytes, n, listener);
             }
             return count;
         } finally {
@@ -86,18 +87,19 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
         }
     }
 
-    private int visit(byte[] records, int length, JavaThreadNames.Visitor visitor) {
+    private int visit(byte[] records, int length, Listener listener) {
         int count = 0;
         for (int at = 0; at + HEADER_BYTES <= length; ) {
             int tid = (records[at] & 0xff) | (records[at + 1] & 0xff) << 8 | (records[at + 2] & 0xff) << 16
                     | (records[at + 3] & 0xff) << 24;
             int nameBytes = (records[at + 4] & 0xff) | (records[at + 5] & 0xff) << 8;
+            boolean ended = records[at + 6] == KIND_END;
             if (at + HEADER_BYTES + nameBytes > length) {
                 break;
             }
             String name = modifiedUtf8(records, at + HEADER_BYTES, nameBytes);
             if (tid > 0 && name != null) {
-                visitor.thread(tid, name);
+                listener.told(tid, name, ended);
                 count++;
             }
             at += HEADER_BYTES + ((nameBytes + 7) & ~7);

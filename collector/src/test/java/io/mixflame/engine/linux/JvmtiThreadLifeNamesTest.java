@@ -41,19 +41,21 @@ class JvmtiThreadLifeNamesTest {
                 t.join();
             }
             Map<Integer, List<String>> heard = new LinkedHashMap<>();
-            int count = told.take((tid, name) -> heard.computeIfAbsent(tid, k -> new ArrayList<>()).add(name));
+            int count = told.take((tid, name, ended) -> heard.computeIfAbsent(tid, k -> new ArrayList<>())
+                    .add((ended ? "end " : "start ") + name));
             assertThat(expected).hasSize(started.size());
             for (Map.Entry<Integer, String> e : expected.entrySet()) {
                 List<String> said = heard.get(e.getKey());
                 assertThat(said).as("thread %d, %s", e.getKey(), e.getValue()).isNotNull();
                 assertThat(said.get(said.size() - 1)).as("the last name told is the one it ended with")
-                        .isEqualTo(e.getValue());
+                        .isEqualTo("end " + e.getValue());
             }
-            assertThat(heard.get(keyOf(expected, "renamed-after"))).containsExactly("renamed-before", "renamed-after");
+            assertThat(heard.get(keyOf(expected, "renamed-after")))
+                    .containsExactly("start renamed-before", "end renamed-after");
             assertThat(count).isGreaterThanOrEqualTo(2 * started.size());
             assertThat(told.told()).isGreaterThanOrEqualTo(count);
             assertThat(told.dropped()).isZero();
-            assertThat(told.take((tid, name) -> { })).as("taken once").isZero();
+            assertThat(told.take((tid, name, ended) -> { })).as("taken once").isZero();
         } finally {
             told.close();
         }
@@ -64,7 +66,7 @@ class JvmtiThreadLifeNamesTest {
         assertThat(again).as("opened again for a later profile").isNotNull();
         try {
             List<String> heard = new ArrayList<>();
-            again.take((tid, name) -> heard.add(name));
+            again.take((tid, name, ended) -> heard.add(name));
             assertThat(heard).as("nothing was told while closed").doesNotContain("after-close");
         } finally {
             again.close();
