@@ -36,6 +36,15 @@ class ModifiedUtf8Test {
     }
 
     @Test
+    void textKeepsControlCharactersAndNulButStillRefusesMalformedBytes() {
+        byte[] in = bytes('x', 'a', 0xc0, 0x80, 'b', 0x07, 'y');
+        assertThat(ModifiedUtf8.decodeText(in, 1, 5)).as("a window of the bytes, NUL and BEL kept")
+                .isEqualTo("a\u0000b\u0007");
+        assertThat(ModifiedUtf8.decodeText(bytes('a', 0xc3), 0, 2)).as("truncated").isNull();
+        assertThat(ModifiedUtf8.decodeText(bytes(0xe2, 0x82, 0xac, 'z'), 0, 2)).as("cut by the window").isNull();
+    }
+
+    @Test
     void malformedSequencesAreNotReplacedButRefused() {
         assertThat(ModifiedUtf8.decode(bytes('a', 0xc3))).as("truncated").isNull();
         assertThat(ModifiedUtf8.decode(bytes(0xe2, 0x82))).as("truncated three-byte").isNull();

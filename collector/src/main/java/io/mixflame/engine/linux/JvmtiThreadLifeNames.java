@@ -5,6 +5,7 @@ import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import io.mixflame.capture.nativecode.MixflameNativeLibrary;
 import io.mixflame.engine.ThreadLifeNames;
+import io.mixflame.hotspot.ModifiedUtf8;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +33,6 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
     private final Memory taken = new Memory(TAKE_BYTES);
     private final AtomicBoolean taking = new AtomicBoolean();
     private final byte[] bytes = new byte[TAKE_BYTES];
-    private char[] chars = new char[64];
     private volatile boolean closed;
 
     private JvmtiThreadLifeNames() {
@@ -97,7 +97,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
             if (at + HEADER_BYTES + nameBytes > length) {
                 break;
             }
-            String name = modifiedUtf8(records, at + HEADER_BYTES, nameBytes);
+            String name = ModifiedUtf8.decodeText(records, at + HEADER_BYTES, nameBytes);
             if (tid > 0 && name != null) {
                 listener.told(tid, name, ended);
                 count++;
@@ -105,34 +105,6 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
             at += HEADER_BYTES + ((nameBytes + 7) & ~7);
         }
         return count;
-    }
-
-    /**
-     * The JVM's modified UTF-8 (characters as one to three bytes, supplementary ones as two surrogates), decoded; null
-     * where it is not well formed.
-     */
-    String modifiedUtf8(byte[] in, int from, int length) {
-        if (chars.length < length) {
-            chars = new char[length];
-        }
-        int n = 0;
-        int end = from + length;
-        for (int i = from; i < end; ) {
-            int b = in[i] & 0xff;
-            if (b < 0x80) {
-                chars[n++] = (char) b;
-                i++;
-            } else if ((b & 0xe0) == 0xc0 && i + 1 < end && (in[i + 1] & 0xc0) == 0x80) {
-                chars[n++] = (char) ((b & 0x1f) << 6 | (in[i + 1] & 0x3f));
-                i += 2;
-            } else if ((b & 0xf0) == 0xe0 && i + 2 < end && (in[i + 1] & 0xc0) == 0x80 && (in[i + 2] & 0xc0) == 0x80) {
-                chars[n++] = (char) ((b & 0x0f) << 12 | (in[i + 1] & 0x3f) << 6 | (in[i + 2] & 0x3f));
-                i += 3;
-            } else {
-                return null;
-            }
-        }
-        return new String(chars, 0, n);
     }
 
     @Override
