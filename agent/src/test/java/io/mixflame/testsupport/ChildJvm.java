@@ -86,6 +86,11 @@ public final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Closes the child's standard input: a child that reads it to its end learns that it is time to finish. */
+    public void endInput() throws IOException {
+        process.getOutputStream().close();
+    }
+
     /** Everything the child wrote to stdout so far. */
     public String stdout() throws IOException {
         return Files.readString(stdout, StandardCharsets.UTF_8);

@@ -36,7 +36,9 @@ public final class Examples {
             "                     time its workers slept and waited for the lock; --load also runs the load generator",
             "  service-load --port P [--threads N] [--requests N]",
             "                     the load generator alone, against a service on 127.0.0.1:P",
-            "  churn              short-lived threads, classes loaded and unloaded, deoptimizations",
+            "  churn [--until-eof]",
+            "                     short-lived threads, classes loaded and unloaded, deoptimizations; with",
+            "                     --until-eof it ends when its standard input ends (--seconds still bounds it)",
             "  idle [--threads N] [--warmup W]",
             "                     N parked threads (500); after W s (10) prints the process's CPU time over --seconds",
             "  jvmcode            one thread per kind of code the JVM generates: array copies, vtable and itable",
@@ -115,8 +117,8 @@ public final class Examples {
                 return () -> LoadGenerator.run(port, loadSettings(a)).print(System.out);
             }
             case "churn" -> {
-                WorkloadArgs a = WorkloadArgs.parse(rest);
-                return () -> ChurnWorkload.run(a.seconds());
+                WorkloadArgs a = WorkloadArgs.parse(rest, Set.of("--until-eof"), Set.of());
+                return () -> ChurnWorkload.run(a.seconds(), a.has("--until-eof"));
             }
             case "idle" -> {
                 WorkloadArgs a = WorkloadArgs.parse(rest, Set.of(), Set.of("--threads", "--warmup"));

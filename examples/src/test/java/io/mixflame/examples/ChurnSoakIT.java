@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The soak: the {@code churn} workload (threads born and dying at a high rate, classes unloaded, deoptimizations)
- * profiled at {@code interval=1ms} for 14 s (longer with {@code -Dmixflame.soak.seconds}), with the perf engine on one
- * JDK and the timer engine on the other. Between a look after the warm-up and a look near the end, the profiled JVM's
+ * profiled at {@code interval=1ms} for about 14 s (longer with {@code -Dmixflame.soak.seconds}), with the perf engine
+ * on one JDK and the timer engine on the other; it runs until the test has made its looks. Between a look after the warm-up and a look near the end, the profiled JVM's
  * heap after a full GC, its open file descriptors, its perf events or CPU timers beyond its live threads and its
  * long-lived threads stay flat; it answers a diagnostic command at the end (no hang), exits normally and the profile
  * is written (with the timer engine, no sample lost or dropped), and no frame name in it is made of freed memory.
@@ -60,13 +60,17 @@ class ChurnSoakIT {
                 // A small code cache: compiled code of unloaded classes is flushed and its space reused sooner.
                 "-XX:ReservedCodeCacheSize=16m",
                 "-javaagent:" + BuiltJars.agent() + "=start,engine=" + engine + ",interval=1ms,file=" + out,
-                "-jar", BuiltJars.examples().toString(), "churn", "--seconds", Integer.toString(SECONDS)))) {
+                // It runs until the test has looked and ends its input: the looks' diagnostic commands take seconds on
+                // a busy machine, and a fixed deadline could come before the last of them.
+                "-jar", BuiltJars.examples().toString(), "churn", "--until-eof",
+                "--seconds", Integer.toString(SECONDS * 4)))) {
             long pid = app.pid();
             TimeUnit.SECONDS.sleep(SECONDS / 5);
             Footprint before = Footprint.of(jdk, pid);
             TimeUnit.SECONDS.sleep(SECONDS * 3 / 5);
             Footprint after = Footprint.of(jdk, pid);
             String answer = jcmd(jdk, pid, "VM.uptime");
+            app.endInput();
             assertThat(app.awaitExit(Duration.ofSeconds(SECONDS + 120))).as(app.stderr()).isZero();
 
             String seen = "before " + before + ", after " + after;

@@ -15,8 +15,14 @@ public final class ChurnWorkload {
     private ChurnWorkload() {
     }
 
-    /** Churns for {@code seconds} and prints the counts. */
-    public static void run(int seconds) throws Exception {
+    /**
+     * Churns for {@code seconds} and prints the counts.
+     *
+     * @param untilInputEnds end sooner, when standard input ends: a caller that looks at the process meanwhile (a
+     *                       test's diagnostic commands, slow on a busy machine) then decides when it ends, instead of
+     *                       racing a fixed deadline
+     */
+    public static void run(int seconds, boolean untilInputEnds) throws Exception {
         Thread.currentThread().setName("churn-workload");
         ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
         var threads = ManagementFactory.getThreadMXBean();
@@ -29,11 +35,12 @@ public final class ChurnWorkload {
             long unloadedBefore = classes.getUnloadedClassCount();
             long threadsBefore = threads.getTotalStartedThreadCount();
             Thread churner = new Thread(threadChurn, "thread-churn");
+            InputEnd inputEnd = untilInputEnds ? InputEnd.watch() : null;
             long start = System.nanoTime();
             long deadline = start + seconds * 1_000_000_000L;
             long lastGc = start;
             churner.start();
-            while (System.nanoTime() < deadline) {
+            while (System.nanoTime() < deadline && (inputEnd == null || !inputEnd.ended())) {
                 classChurn.once();
                 if (System.nanoTime() - lastGc > GC_EVERY_NANOS) {
                     System.gc();
@@ -47,13 +54,14 @@ public final class ChurnWorkload {
             System.gc();
             gcs++;
             deopts = deoptCount.stop();
+            long ranSeconds = (System.nanoTime() - start) / 1_000_000_000L;
             System.out.println("churn: " + threadChurn.started() + " threads started, in bursts of "
                     + ThreadChurn.burst() + " (ThreadMXBean: " + (threads.getTotalStartedThreadCount() - threadsBefore)
                     + " started in all)");
             System.out.println("churn: " + classChurn.defined() + " payload classes defined in throwaway loaders; "
                     + (classes.getTotalLoadedClassCount() - loadedBefore) + " classes loaded, "
                     + (classes.getUnloadedClassCount() - unloadedBefore) + " classes unloaded (ClassLoadingMXBean), "
-                    + gcs + " System.gc() calls in " + seconds + " s");
+                    + gcs + " System.gc() calls in " + ranSeconds + " s");
         }
         long total = deopts.values().stream().mapToLong(Long::longValue).sum();
         System.out.println("churn: " + total + " deoptimizations (JFR jdk.Deoptimization), by reason " + deopts);
