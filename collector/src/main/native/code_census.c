@@ -28,6 +28,7 @@ enum {
     BLOB_NAME,      /* CodeBlob::_name */
     BLOB_METHOD,    /* nmethod::_method */
     BLOB_COMPILE_ID, /* nmethod::_compile_id, an int */
+    BLOCK_LENGTH_WIDTH, /* the bytes of HeapBlock::Header::_length: 8 (size_t), or 4 (a 32-bit count, newer JDKs) */
     LAYOUT_WORDS
 };
 /* What the census writes per blob: start, end, name, Method* word, compile id word. */
@@ -53,7 +54,7 @@ EXPORT int64_t mixflame_code_census(const uint64_t *heaps, int32_t heap_count, c
     uint64_t header = layout[BLOCK_HEADER];
     /* Enough of a block to read every field asked for, past its start. */
     uint64_t reach = header + 8;
-    for (int i = BLOB_SIZE; i < LAYOUT_WORDS; i++) {
+    for (int i = BLOB_SIZE; i <= BLOB_COMPILE_ID; i++) {
         if (layout[i] != ABSENT && header + layout[i] + 8 > reach) {
             reach = header + layout[i] + 8;
         }
@@ -78,7 +79,8 @@ EXPORT int64_t mixflame_code_census(const uint64_t *heaps, int32_t heap_count, c
                 stopped++; /* not a block's start: a block was split or merged under the walk */
                 break;
             }
-            uint64_t length = word(block + layout[BLOCK_LENGTH]);
+            uint64_t length = layout[BLOCK_LENGTH_WIDTH] == 4
+                    ? *(const volatile uint32_t *) (block + layout[BLOCK_LENGTH]) : word(block + layout[BLOCK_LENGTH]);
             uint64_t next = block + (length << log2);
             if (length == 0 || next <= block || next > high) {
                 stopped++;

@@ -104,6 +104,30 @@ public final class SampleStackBuilder {
         codeHistory = keep;
     }
 
+    /**
+     * Has the code cache's history taken ahead of the walker by a native thread while samples wait in the rings whose
+     * metadata pages are given ({@link HotSpotVm#keepHistoryAhead}); with {@link #keepCodeHistory} on.
+     *
+     * @return null when it is, else why not in one line
+     */
+    public String keepCodeHistoryAhead(long[] watchedRings) {
+        return vm == null ? "no HotSpot JVM is read" : vm.keepHistoryAhead(watchedRings);
+    }
+
+    /** The walker waits for samples: none is late meanwhile ({@link HotSpotVm#walkerWaiting}). */
+    public void walkerWaiting() {
+        if (vm != null) {
+            vm.walkerWaiting();
+        }
+    }
+
+    /** Stops the history taken ahead; with {@code free}, once no walker can walk again ({@link HotSpotVm}). */
+    public void stopCodeHistoryAhead(boolean free) {
+        if (vm != null) {
+            vm.stopHistoryAhead(free);
+        }
+    }
+
     /** Whether Java frames carry the line each sample was at ({@link io.mixflame.engine.SamplingSettings#lines}). */
     public void recordLines(boolean lines) {
         namer.recordLines(lines);

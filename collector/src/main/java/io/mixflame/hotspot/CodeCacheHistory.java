@@ -1,6 +1,7 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.hotspot.census.CodeHeapCensus;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 
@@ -72,9 +73,15 @@ final class CodeCacheHistory {
         CodeBlobInfo read(Entry blob);
     }
 
+    /** Reads what the walker needs of a blob from a copy of its header the census took, or null when it is not it. */
+    interface CopyReading {
+        CodeBlobInfo read(Entry blob, ByteBuffer header);
+    }
+
     private final CodeHeapCensus census;
     private final long[] layout;
     private final BlobReading reading;
+    private final CopyReading copyReading;
 
     private Entry[] live = new Entry[0];
     private long[] liveStarts = new long[0];
@@ -104,11 +111,18 @@ final class CodeCacheHistory {
     private long forgotten;
     private long unread;
     private long namedLate;
+    private long readFromCopies;
 
     CodeCacheHistory(CodeHeapCensus census, long[] layout, BlobReading reading) {
+        this(census, layout, reading, (blob, header) -> null);
+    }
+
+    /** With the reading of the header copies a census takes of the compiled blobs it finds new. */
+    CodeCacheHistory(CodeHeapCensus census, long[] layout, BlobReading reading, CopyReading copyReading) {
         this.census = census;
         this.layout = layout.clone();
         this.reading = reading;
+        this.copyReading = copyReading;
     }
 
     /** Whether a census is due at {@code now}: one every {@value #CENSUS_NANOS} ns at most, cut short or not. */
@@ -188,13 +202,33 @@ final class CodeCacheHistory {
         return true;
     }
 
+    /**
+     * Says that a census at {@code time}, which wrote no batch of its own, found the blobs as the last one left them
+     * (censuses taken ahead of the walker, {@link io.mixflame.hotspot.census.CodeCensusLog}): they were all there then,
+     * and what the next census finds new came after it.
+     */
+    void unchangedAt(long time) {
+        if (lastCensus == 0 || time <= lastCensus) {
+            return;
+        }
+        for (int i = 0; i < liveCount; i++) {
+            live[i].lastSeen = time;
+        }
+        lastCensus = time;
+    }
+
     private Entry born(int row, long now) {
         Entry e = new Entry(census.start(row), census.end(row), census.name(row), census.method(row),
                 census.compileId(row), lastCensus, now);
         // Compiled code the JIT made since the last census is read now, while it is there: the JIT may free it and
         // put other code over its header before a late walk or the census that finds it gone reads it. The first
         // census reads its newest compilations instead (readNewest): its thousands of blobs would each cost a reading.
-        if (lastCensus != 0 && e.method != 0 && readAtBirth < READ_AT_BIRTH) {
+        ByteBuffer copy = e.method != 0 ? census.header(row) : null;
+        if (copy != null) {
+            // Copied by the census itself as it found the blob: the blob may be long gone by now.
+            e.info = copyReading.read(e, copy);
+            readFromCopies += e.info != null ? 1 : 0;
+        } else if (lastCensus != 0 && e.method != 0 && readAtBirth < READ_AT_BIRTH) {
             readAtBirth++;
             e.info = reading.read(e);
         }
@@ -445,6 +479,11 @@ final class CodeCacheHistory {
     /** Lookups answered by a blob the JIT had freed or replaced by the time of the walk. */
     long namedLate() {
         return namedLate;
+    }
+
+    /** Compiled blobs read, as they were found, from the copy of their header their census took. */
+    long readFromCopies() {
+        return readFromCopies;
     }
 
     /** The blobs of the last census, in address order: for tests. */

@@ -2,6 +2,7 @@ package io.mixflame.hotspot;
 
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.cache.MonotonicClock;
+import io.mixflame.hotspot.census.CodeCensusLog;
 import io.mixflame.hotspot.census.CodeHeapCensus;
 import io.mixflame.process.MemoryReadException;
 import java.nio.ByteBuffer;
@@ -59,6 +60,8 @@ final class CodeCacheIndex {
     private CodeCacheHistory history;
     /** The heaps' CodeHeap structures for the census, in the order of the memory they hold. */
     private long[] censusHeaps = new long[0];
+    /** Censuses taken ahead of the walker by a thread no safepoint stops; null where none runs. */
+    private CodeCensusLog ahead;
     /** When the sample being walked was taken (the clock's time); 0: now. */
     private long sampleTime;
 
@@ -85,12 +88,69 @@ final class CodeCacheIndex {
         censusSource = null;
         CodeHeapCensus census = source == null ? null : source.get();
         if (census != null) {
-            history = new CodeCacheHistory(census, new long[] {layout.heapMemory + layout.spaceLow,
-                    layout.heapMemory + layout.spaceHigh, layout.heapSegmap + layout.spaceLow,
-                    layout.heapLog2SegmentSize, layout.heapBlockSize, layout.blockLength, layout.blockUsed,
-                    layout.blobSize, layout.blobName, layout.nmMethod, layout.nmCompileId}, this::readGone);
+            history = new CodeCacheHistory(census, censusLayout(), this::readGone);
         }
         return history;
+    }
+
+    private long[] censusLayout() {
+        return new long[] {layout.heapMemory + layout.spaceLow, layout.heapMemory + layout.spaceHigh,
+                layout.heapSegmap + layout.spaceLow, layout.heapLog2SegmentSize, layout.heapBlockSize,
+                layout.blockLength, layout.blockUsed, layout.blobSize, layout.blobName, layout.nmMethod,
+                layout.nmCompileId, layout.blockLengthWidth};
+    }
+
+    /** Starts censuses taken ahead of the walker: given the heaps, the census's layout and the header bytes to copy. */
+    interface AheadStart {
+        CodeCensusLog start(long[] heaps, long[] layout, long headerBytes);
+    }
+
+    /**
+     * Has the code cache's history made of censuses taken ahead of the walker ({@link CodeCensusLog}) rather than by
+     * the walker when it runs late; the walker's own censuses stay where none can start.
+     *
+     * @return whether they are
+     */
+    boolean keepAhead(AheadStart start) {
+        if (ahead != null || censusSource == null || history != null || censusHeaps.length == 0) {
+            return ahead != null;
+        }
+        ahead = start.start(censusHeaps.clone(), censusLayout(), layout.blobHeaderBytes);
+        return ahead != null;
+    }
+
+    /** The censuses taken ahead of the walker, or null where none are. */
+    CodeCensusLog ahead() {
+        return ahead;
+    }
+
+    /** Tells the censuses' thread that the walker waits for samples: no walk is late while none waits. */
+    void walkerWaiting() {
+        CodeCensusLog log = ahead;
+        if (log != null) {
+            log.walking(0);
+        }
+    }
+
+    /** Applies the censuses taken ahead of the walker that it has not, where they are taken. */
+    void applyAhead() {
+        CodeCensusLog log = ahead;
+        if (log != null) {
+            readAhead(log);
+        }
+    }
+
+    /** Applies every census taken ahead of the walker that it has not applied yet. */
+    private void readAhead(CodeCensusLog log) {
+        while (log.next()) {
+            if (history == null) {
+                history = new CodeCacheHistory(log, censusLayout(), this::readGone, this::readCopy);
+                censusSource = null;
+            }
+            history.unchangedAt(log.unchangedAt());
+            history.census(log.time(), censusHeaps, censusHeaps.length);
+            log.consumed();
+        }
     }
 
     /**
@@ -101,6 +161,14 @@ final class CodeCacheIndex {
      */
     void sampleTakenAt(long taken) {
         sampleTime = taken;
+        CodeCensusLog log = ahead;
+        if (log != null) {
+            log.walking(taken);
+            if (taken != 0) {
+                readAhead(log);
+            }
+            return;
+        }
         if (taken == 0 || (history == null && censusSource == null)) {
             return;
         }
@@ -135,6 +203,16 @@ final class CodeCacheIndex {
                 return null;
             }
             CodeBlobInfo blob = readBlob(e.start);
+            return blob != null && e.is(blob) ? blob : null;
+        } catch (MemoryReadException | RuntimeException ex) {
+            return null;
+        }
+    }
+
+    /** A blob born, from the copy of its header the census took as it found it; null when the copy is not of it. */
+    private CodeBlobInfo readCopy(CodeCacheHistory.Entry e, ByteBuffer header) {
+        try {
+            CodeBlobInfo blob = readBlob(e.start, header);
             return blob != null && e.is(blob) ? blob : null;
         } catch (MemoryReadException | RuntimeException ex) {
             return null;
@@ -267,6 +345,12 @@ final class CodeCacheIndex {
         // A copy: reading the name below reuses the reader's buffer.
         ByteBuffer b = ByteBuffer.allocate((int) l.blobHeaderBytes).order(ByteOrder.LITTLE_ENDIAN)
                 .put(reader.block(start, (int) l.blobHeaderBytes)).flip();
+        return readBlob(start, b);
+    }
+
+    /** A blob read from a copy of its header (little-endian, from index 0); the name is read from the JVM. */
+    private CodeBlobInfo readBlob(long start, ByteBuffer b) throws MemoryReadException {
+        HotSpotLayout l = layout;
         int size = b.getInt((int) l.blobSize);
         if (size <= 0) {
             return null;

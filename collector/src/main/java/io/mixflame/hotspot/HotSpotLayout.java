@@ -27,6 +27,8 @@ final class HotSpotLayout {
     final long blockUsed;
     /** HeapBlock::Header::_length (segments), for the census of the code heaps; -1 where not described. */
     final long blockLength;
+    /** Bytes of HeapBlock::Header::_length: a size_t, and a 32-bit count from JDK 21 or so. */
+    final int blockLengthWidth;
     final long lowBoundVariable;
     final long highBoundVariable;
 
@@ -139,6 +141,7 @@ final class HotSpotLayout {
         heapBlockSize = l.size("HeapBlock");
         blockUsed = l.offset("HeapBlock::Header", "_used");
         blockLength = vm.offsetOr("HeapBlock::Header", "_length", -1);
+        blockLengthWidth = blockLength < 0 ? 8 : l.width("HeapBlock::Header", "_length");
         lowBoundVariable = l.staticAddress("CodeCache", "_low_bound");
         highBoundVariable = l.staticAddress("CodeCache", "_high_bound");
 

@@ -1,9 +1,11 @@
 package io.mixflame.hotspot;
 
 import io.mixflame.cache.MonotonicClock;
+import io.mixflame.hotspot.census.CodeCensusLog;
 import io.mixflame.hotspot.census.CodeHeapCensus;
 import io.mixflame.hotspot.census.GatheredCodeCensus;
 import io.mixflame.hotspot.linux.NativeCodeCensus;
+import io.mixflame.hotspot.linux.NativeCodeKeeper;
 import io.mixflame.process.MemoryReadException;
 import io.mixflame.process.OwnPid;
 import io.mixflame.image.LoadedModule;
@@ -105,6 +107,40 @@ public final class HotSpotVm {
     }
 
     /**
+     * Has the censuses of this process's own JVM's code heaps taken ahead of the walker, by a native thread that no
+     * safepoint stops, while samples wait ({@code src/main/native/code_keeper.c}): in the rings whose metadata pages
+     * are given (perf's layout), or at the walker ({@link #sampleTakenAt}, {@link #walkerWaiting}). Without it, the
+     * walker takes the censuses itself when it runs late, and code the JIT freed while it stood still is never seen.
+     *
+     * @return null when they are, else why not in one line
+     */
+    public String keepHistoryAhead(long[] watchedRings) {
+        if (reader.memory().pid() != OwnPid.get()) {
+            return "the profiled JVM is another process";
+        }
+        String[] why = {"the code heaps cannot be walked on this JVM"};
+        boolean started = codeCache.keepAhead((heaps, censusLayout, headerBytes) ->
+                NativeCodeKeeper.start(heaps, censusLayout, headerBytes, watchedRings, why));
+        return started ? null : why[0];
+    }
+
+    /** Tells the censuses' thread that the walker waits for samples ({@link #keepHistoryAhead}). */
+    public void walkerWaiting() {
+        codeCache.walkerWaiting();
+    }
+
+    /**
+     * Stops the censuses taken ahead of the walker; with {@code free}, frees their log, which no walker may read after.
+     * The rings watched must stay mapped until this returns.
+     */
+    public void stopHistoryAhead(boolean free) {
+        CodeCensusLog log = codeCache.ahead();
+        if (log != null) {
+            log.stop(free);
+        }
+    }
+
+    /**
      * What the code cache's history did, for the cost note: null where it is not kept, else e.g. "code cache history:
      * 120 censuses, 35 lookups answered by code freed or replaced since".
      */
@@ -113,9 +149,25 @@ public final class HotSpotVm {
         if (h == null) {
             return null;
         }
-        StringBuilder b = new StringBuilder("code cache history: ").append(h.censuses()).append(" censuses");
-        if (h.cutShort() > 0) {
-            b.append(" (").append(h.cutShort()).append(" cut short)");
+        StringBuilder b = new StringBuilder("code cache history: ");
+        CodeCensusLog log = codeCache.ahead();
+        if (log != null) {
+            b.append(log.censuses()).append(" censuses by a native thread while walks were late, ")
+                    .append(h.censuses()).append(" with changes");
+            if (log.cutShort() > 0) {
+                b.append(" (").append(log.cutShort()).append(" cut short)");
+            }
+            if (log.dropped() > 0) {
+                b.append(", ").append(log.dropped()).append(" dropped: the walker too far behind to read them");
+            }
+            if (log.inconsistent() > 0) {
+                b.append(", its log found inconsistent and left");
+            }
+        } else {
+            b.append(h.censuses()).append(" censuses");
+            if (h.cutShort() > 0) {
+                b.append(" (").append(h.cutShort()).append(" cut short)");
+            }
         }
         b.append(", ").append(h.namedLate()).append(" lookups answered by code freed or replaced since");
         if (h.ambiguous() > 0) {
@@ -128,6 +180,18 @@ public final class HotSpotVm {
             b.append(", ").append(h.unread()).append(" unnamed: the freed code's header was overwritten first");
         }
         return b.toString();
+    }
+
+    /** Applies the censuses taken ahead that the walker has not, without a sample: for tests in this package. */
+    void applyHistoryAhead() {
+        codeCache.applyAhead();
+    }
+
+    /** The counts of the censuses taken ahead, for a test's message. */
+    String aheadCounts() {
+        CodeCensusLog log = codeCache.ahead();
+        return log == null ? "none taken ahead" : log.censuses() + " censuses, " + log.cutShort() + " cut short, "
+                + log.dropped() + " dropped, " + log.inconsistent() + " inconsistent";
     }
 
     /** The code cache's history, or null where it is not kept: for tests in this package. */

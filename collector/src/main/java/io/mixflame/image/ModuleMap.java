@@ -36,6 +36,15 @@ public interface ModuleMap {
     /** The readable, writable mapping holding a thread's stack pointer, or null. */
     MemoryMapping stackRegionContaining(long sp);
 
+    /**
+     * The readable, writable mapping that held a thread's stack pointer when a sample was taken at {@code takenAt} (the
+     * monotonic clock's ns; 0 when not known), or null. A map read before the sample may lack the stack of a thread
+     * started since, so a map may read the process again sooner than it otherwise would.
+     */
+    default MemoryMapping stackRegionContaining(long sp, long takenAt) {
+        return stackRegionContaining(sp);
+    }
+
     /** The JVM's own library (libjvm.so, jvm.dll) among the modules, or null when it is not mapped. */
     LoadedModule jvmLibrary();
 

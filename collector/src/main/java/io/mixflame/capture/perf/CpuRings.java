@@ -109,6 +109,23 @@ final class CpuRings {
         }
     }
 
+    /**
+     * The metadata pages (perf's layout) of the rings where samples wait for their reader: the relay's, or the
+     * kernel's where they are read directly. They stay mapped until the capture closes.
+     */
+    long[] waitingPages() {
+        RingRelay r = relay;
+        long[] pages = new long[rings.length];
+        int n = 0;
+        for (int i = 0; i < rings.length; i++) {
+            long page = rings[i] == null ? 0 : r != null ? r.ring(i) : addresses[i];
+            if (page != 0) {
+                pages[n++] = page;
+            }
+        }
+        return Arrays.copyOf(pages, n);
+    }
+
     /** Unmaps and closes the rings of the first {@code count} CPUs. */
     void unmapAndClose(int count) {
         stopRelay();

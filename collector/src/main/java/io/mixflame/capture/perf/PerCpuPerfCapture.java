@@ -343,6 +343,11 @@ public final class PerCpuPerfCapture implements SampleCapture {
     }
 
     @Override
+    public long[] waitingRings() {
+        return rings.waitingPages();
+    }
+
+    @Override
     public int drain(Consumer<RawSample> consumer) {
         long before = records.samples();
         rings.drain(records, consumer);

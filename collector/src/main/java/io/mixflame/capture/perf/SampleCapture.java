@@ -58,6 +58,15 @@ public interface SampleCapture extends AutoCloseable {
     int drain(Consumer<RawSample> consumer);
 
     /**
+     * The metadata pages (perf's layout: data_head, data_tail) of the rings where samples wait for the drain, for a
+     * watcher of how late their reading runs; none where the capture's buffers are of another kind. They stay mapped
+     * until the capture closes.
+     */
+    default long[] waitingRings() {
+        return new long[0];
+    }
+
+    /**
      * Hands samples to {@code consumer} while {@code room} says it has room for one more; a capture whose ring can
      * hold samples back leaves the rest there for the next drain, one that cannot (the kernel overwrites nothing but
      * stops writing when its ring is full) hands every sample over as {@link #drain(Consumer)} does.

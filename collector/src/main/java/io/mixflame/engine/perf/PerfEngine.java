@@ -171,6 +171,14 @@ public final class PerfEngine implements SamplingEngine {
         if (namerBody != null) {
             capture.onThreadNamed(namerBody);
         }
+        if (pid == OwnPid.get()) {
+            // Censuses of the code cache taken while samples wait, by a thread no safepoint stops: a late walk then
+            // names code the JIT freed while the walker stood still.
+            String noAhead = stacks.keepCodeHistoryAhead(capture.waitingRings());
+            if (noAhead != null) {
+                LOG.debug("the code cache's censuses are taken by the walker: {}", noAhead);
+            }
+        }
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);
         }
@@ -238,6 +246,9 @@ public final class PerfEngine implements SamplingEngine {
             join(namer);
         }
         stopHearing();
+        // Before the capture closes: the censuses' thread watches its rings. Its log is freed only once no walker
+        // can read it (a walker that outlived its join keeps it).
+        stacks.stopCodeHistoryAhead(!walker.isAlive());
         synchronized (this) {
             capture.close();
             closeMemory();

@@ -194,7 +194,7 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
         if (copy.isKnown(HostRegisters.SP)) {
             // Now, not when walked: a thread that ended meanwhile has its stack unmapped (a map read then would not
             // have it), and the walk checks every frame's sp against these bounds.
-            MemoryMapping region = stackRegions.stackRegionContaining(copy.register(HostRegisters.SP));
+            MemoryMapping region = stackRegions.stackRegionContaining(copy.register(HostRegisters.SP), s.time);
             if (region != null) {
                 copy.setStackRegion(region.start(), region.end());
             }

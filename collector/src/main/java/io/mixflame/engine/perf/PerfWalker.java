@@ -77,6 +77,7 @@ final class PerfWalker implements Runnable {
                 }
                 CapturedThread s = pool.next();
                 if (s == null) {
+                    stacks.walkerWaiting();
                     // Woken by the sampler after a drain that handed samples over; the timeout only bounds how
                     // long a stop waits.
                     LockSupport.parkNanos(IDLE_NANOS);

@@ -1,5 +1,7 @@
 package io.mixflame.hotspot.census;
 
+import java.nio.ByteBuffer;
+
 /**
  * A census of the JVM's code heaps: every block in use, read in one pass while the JIT goes on allocating and freeing,
  * with what tells a blob from the next one put in its place. The code cache's history is made of the differences
@@ -9,9 +11,10 @@ public interface CodeHeapCensus {
     /**
      * Words of {@code layout}: the offsets in a CodeHeap of its memory's low and high and its segment map's low, and
      * of its log2 segment size; sizeof(HeapBlock), HeapBlock::Header's _length and _used, CodeBlob's _size and _name,
-     * nmethod's _method and _compile_id (-1 for a field the JVM does not describe).
+     * nmethod's _method and _compile_id (-1 for a field the JVM does not describe); and the bytes of
+     * HeapBlock::Header's _length (8, or 4 where it is a 32-bit count).
      */
-    int LAYOUT_WORDS = 11;
+    int LAYOUT_WORDS = 12;
 
     /**
      * Takes a census of the heaps (the CodeHeap structures' addresses, in the order of the memory they hold), whose
@@ -36,4 +39,12 @@ public interface CodeHeapCensus {
 
     /** The word where a compiled method keeps its compilation's id (0 where not described). */
     int compileId(int row);
+
+    /**
+     * A copy of blob {@code row}'s header taken with the census, little-endian, from position 0; null where the census
+     * took none (it copies those of compiled blobs it finds new, where it can).
+     */
+    default ByteBuffer header(int row) {
+        return null;
+    }
 }

@@ -27,6 +27,7 @@ public final class GatheredCodeCensus implements CodeHeapCensus {
     private static final int HEAP_LOG2 = 3;
     private static final int BLOCK_HEADER = 4;
     private static final int BLOCK_LENGTH = 5;
+    private static final int BLOCK_LENGTH_WIDTH = 11;
     private static final int BLOCK_USED = 6;
     private static final int BLOB_SIZE = 7;
     private static final int BLOB_NAME = 8;
@@ -114,6 +115,11 @@ public final class GatheredCodeCensus implements CodeHeapCensus {
         long[] blobs = new long[blocks];
         long[] blobLimits = new long[blocks];
         int inUse = 0;
+        if (layout[BLOCK_LENGTH_WIDTH] == 4) {
+            for (int i = 0; i < blocks; i++) {
+                lengths[i] &= 0xffff_ffffL;
+            }
+        }
         for (int i = 0; i < blocks; i++) {
             long next = blockAt[i] + (lengths[i] << log2);
             long expected = i + 1 < blocks ? blockAt[i + 1] : end;
