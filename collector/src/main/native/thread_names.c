@@ -9,8 +9,12 @@
  * application keeps busy it can be seconds late; a thread that ended meanwhile has left the JVM's list, and its
  * samples would carry the kernel's 15 bytes. The thread itself is never late for its own start or end.
  *
- * The buffer holds records of an 8-byte header (thread id, name length, kind) and the name's bytes (the JVM's
- * modified UTF-8) padded to 8; a record that does not fit is counted as dropped, and the profiler then reads the JVM's
+ * The thread tells its stack's bounds as it starts too (glibc's attributes of the running thread): samples taken
+ * of it are walked within them even when it has ended, its stack unmapped, by the time a late walk comes, or when
+ * it started after the last read of the process's maps and ended before the next.
+ *
+ * The buffer holds records of a 24-byte header (thread id, name length, kind, the stack's low and high ends: 0 at
+ * the end, or where not known) and the name's bytes (the JVM's modified UTF-8) padded to 8; a record that does not fit is counted as dropped, and the profiler then reads the JVM's
  * list as before. A mutex guards it: events and the reader hold it for a copy only, and neither calls into the JVM
  * while holding it.
  */
@@ -25,7 +29,7 @@
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
-#define HEADER_BYTES 8
+#define HEADER_BYTES 24
 /* Longer names are cut here, at a character's start. */
 #define NAME_MAX_BYTES 1024
 #define KIND_START 1
@@ -58,6 +62,17 @@ static void note(jvmtiEnv *env, jthread thread, uint8_t kind) {
         }
     }
     uint32_t tid = (uint32_t) syscall(SYS_gettid);
+    uint64_t stack[2] = {0, 0};
+    pthread_attr_t attributes;
+    if (kind == KIND_START && pthread_getattr_np(pthread_self(), &attributes) == 0) {
+        void *low = NULL;
+        size_t size = 0;
+        if (pthread_attr_getstack(&attributes, &low, &size) == 0 && low != NULL && size > 0) {
+            stack[0] = (uint64_t) (uintptr_t) low;
+            stack[1] = (uint64_t) (uintptr_t) low + size;
+        }
+        pthread_attr_destroy(&attributes);
+    }
     uint32_t bytes = (uint32_t) (HEADER_BYTES + ((length + 7) & ~(size_t) 7));
     pthread_mutex_lock(&lock);
     if (buffer != NULL && capacity - used >= bytes) {
@@ -67,6 +82,7 @@ static void note(jvmtiEnv *env, jthread thread, uint8_t kind) {
         memcpy(at + 4, &length16, 2);
         at[6] = (char) kind;
         at[7] = 0;
+        memcpy(at + 8, stack, sizeof stack);
         memcpy(at + HEADER_BYTES, info.name, length);
         memset(at + HEADER_BYTES + length, 0, bytes - HEADER_BYTES - length);
         used += bytes;
@@ -158,7 +174,7 @@ EXPORT int mixflame_names_enable(int32_t on) {
 /*
  * Moves whole records, oldest first, into out (at most size bytes) and out of the buffer. Returns the bytes moved:
  * 0 when there were none, or when out is too small for the oldest one (never, for a size of at least
- * 8 + 1024 bytes).
+ * 24 + 1024 bytes).
  */
 EXPORT int32_t mixflame_names_take(char *out, int32_t size) {
     pthread_mutex_lock(&lock);

@@ -71,7 +71,7 @@ public final class SampleStackBuilder {
         this.walker = UnwinderChain.walker(vm);
         this.resume = vm == null ? null : new LastJavaFrameResume(vm);
         this.namer = new ProfileFrameNamer(modules, vm);
-        this.threadNames = new ThreadNames(threads, vm == null ? null : vm.threadNames(new VmReader(memory)));
+        this.threadNames = new ThreadNames(threads, vm == null ? null : vm.threadNames(new VmReader(memory)), modules);
         this.threads = threads;
     }
 
@@ -194,6 +194,14 @@ public final class SampleStackBuilder {
      */
     public void hearThreadLife(ThreadLifeNames told) {
         threadNames.hear(told);
+    }
+
+    /**
+     * Takes what threads told as they started and ended since the last take (names, and stacks for the module map):
+     * for a sampler that found a stack pointer in no stack it knows. How many were taken; from any thread.
+     */
+    public int takeTold() {
+        return threadNames.takeTold();
     }
 
     /** The root frame of a thread, {@code [name tid=N]}, made once per name. */

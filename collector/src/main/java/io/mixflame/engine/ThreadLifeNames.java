@@ -15,6 +15,13 @@ public interface ThreadLifeNames {
          * start may change before the thread runs its work; one at its end is the last it had.
          */
         void told(int tid, String name, boolean ended);
+
+        /**
+         * Thread {@code tid}, as it started, told its stack's bounds {@code [low, high)}: before {@link #told} of the
+         * same start. Threads of a process other than the profiler's tell none.
+         */
+        default void stack(int tid, long low, long high) {
+        }
     }
 
     /**

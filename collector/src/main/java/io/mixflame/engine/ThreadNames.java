@@ -2,6 +2,7 @@ package io.mixflame.engine;
 
 import io.mixflame.cache.LongKeyedCache;
 import io.mixflame.hotspot.JavaThreadNames;
+import io.mixflame.image.ModuleMap;
 import io.mixflame.process.ThreadSource;
 import io.mixflame.profile.Frame;
 import io.mixflame.profile.SampleSink;
@@ -66,9 +67,18 @@ final class ThreadNames {
     private record Renamed(int tid, String provisional) {
     }
 
+    /** Where threads' stacks, told as they start, go: the walk's module map; null where none is kept. */
+    private final ModuleMap stacks;
+
     ThreadNames(ThreadSource threads, JavaThreadNames javaNames) {
+        this(threads, javaNames, null);
+    }
+
+    /** With the module map told the stacks threads tell as they start ({@link ModuleMap#toldStack}). */
+    ThreadNames(ThreadSource threads, JavaThreadNames javaNames, ModuleMap stacks) {
         this.threads = threads;
         this.javaNames = javaNames;
+        this.stacks = stacks;
     }
 
     /**
@@ -186,6 +196,13 @@ final class ThreadNames {
      * known. A class rather than a lambda, which the JVM spins at start-up.
      */
     private final class RecordTold implements ThreadLifeNames.Listener {
+        @Override
+        public void stack(int tid, long low, long high) {
+            if (stacks != null) {
+                stacks.toldStack(low, high);
+            }
+        }
+
         @Override
         public void told(int tid, String name, boolean ended) {
             if (ended) {

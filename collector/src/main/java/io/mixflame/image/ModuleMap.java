@@ -45,6 +45,15 @@ public interface ModuleMap {
         return stackRegionContaining(sp);
     }
 
+    /**
+     * A thread told its stack's bounds as it started ({@code [low, high)}): {@link #stackRegionContaining} finds its
+     * stack pointers there too, where the maps as read have no mapping for them (the thread started after the last
+     * read, or has ended and its stack is unmapped by the time its samples are walked). Kept for a bounded number of
+     * threads; a map that cannot keep them ignores them.
+     */
+    default void toldStack(long low, long high) {
+    }
+
     /** The JVM's own library (libjvm.so, jvm.dll) among the modules, or null when it is not mapped. */
     LoadedModule jvmLibrary();
 

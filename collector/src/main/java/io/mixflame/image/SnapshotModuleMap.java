@@ -26,6 +26,7 @@ public abstract class SnapshotModuleMap implements ModuleMap {
     private long lastRefresh = System.nanoTime() - 2 * REFRESH_NANOS;
     private long refreshNanos = REFRESH_NANOS;
     private final RecentlyUnmappedStacks unmapped = new RecentlyUnmappedStacks();
+    private final ToldStacks toldStacks = new ToldStacks();
     private volatile boolean keepUnmappedStacks;
 
     /** @param jvmLibraryName the file name of the JVM's library on this system */
@@ -91,6 +92,16 @@ public abstract class SnapshotModuleMap implements ModuleMap {
      */
     protected final MemoryMapping recentlyUnmappedStack(long sp) {
         return unmapped.containing(sp, System.nanoTime());
+    }
+
+    @Override
+    public final void toldStack(long low, long high) {
+        toldStacks.told(low, high);
+    }
+
+    /** The stack a thread told as it started holding {@code sp} ({@link #toldStack}), or null. */
+    protected final MemoryMapping toldStackContaining(long sp) {
+        return toldStacks.containing(sp);
     }
 
     /** Told after the modules changed: what was learnt about addresses outside them may be stale. */

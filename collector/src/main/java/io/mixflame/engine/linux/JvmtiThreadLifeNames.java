@@ -21,7 +21,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
     static final int BUFFER_BYTES = 512 * 1024;
     /** What one take moves at most: far more than the longest record (8 + 1 024 bytes). */
     private static final int TAKE_BYTES = 64 * 1024;
-    private static final int HEADER_BYTES = 8;
+    private static final int HEADER_BYTES = 24;
     /** A record's kind, as {@code thread_names.c} writes it: told at the thread's end (else at its start). */
     private static final byte KIND_END = 2;
 
@@ -98,6 +98,11 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
                 break;
             }
             String name = ModifiedUtf8.decodeText(records, at + HEADER_BYTES, nameBytes);
+            long low = littleEndianLong(records, at + 8);
+            long high = littleEndianLong(records, at + 16);
+            if (tid > 0 && !ended && low != 0 && Long.compareUnsigned(low, high) < 0) {
+                listener.stack(tid, low, high);
+            }
             if (tid > 0 && name != null) {
                 listener.told(tid, name, ended);
                 count++;
@@ -105,6 +110,14 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
             at += HEADER_BYTES + ((nameBytes + 7) & ~7);
         }
         return count;
+    }
+
+    private static long littleEndianLong(byte[] b, int at) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = v << 8 | (b[at + i] & 0xff);
+        }
+        return v;
     }
 
     @Override

@@ -133,7 +133,9 @@ public final class PerfEngine implements SamplingEngine {
         } catch (IOException | RuntimeException | LinkageError e) {
             throw new EngineUnavailableException("process " + pid + " cannot be read: " + e);
         }
-        told = nameRecorder == null ? null : LinuxSampleStacks.hearThreadLife(stacks, pid);
+        // Threads tell their names and their stacks as they start and end: heard in the profiler's own process even
+        // without thread roots, for the stacks of threads that started after the maps were read.
+        told = LinuxSampleStacks.hearThreadLife(stacks, pid);
         long startNanos = System.nanoTime();
         costs.started(startNanos);
         reads = new ReadsPerSample(startNanos, memory.systemReads());
@@ -148,6 +150,9 @@ public final class PerfEngine implements SamplingEngine {
                 captureSettings.stackBytes(), SamplePool.POOL);
         samplerBody = new PerfSampler(run, pool, pacing, growth, unwalked, costs, newThreads, startNanos,
                 stacks.modules());
+        if (told != null) {
+            samplerBody.takeToldOnMiss(stacks);
+        }
         PerfNamer namerBody = nameRecorder == null ? null : new PerfNamer(run, nameRecorder, newThreads, costs);
         // The profiler's threads start before the events open, so that they inherit none: their own events copy no
         // stack. They wait for the capture before they sample, walk or name.

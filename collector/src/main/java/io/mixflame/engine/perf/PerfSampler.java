@@ -6,6 +6,7 @@ import io.mixflame.capture.labels.SampleLabeler;
 import io.mixflame.capture.perf.RawSample;
 import io.mixflame.capture.perf.SampleCapture;
 import io.mixflame.capture.perf.StackCopyGrowth;
+import io.mixflame.engine.SampleStackBuilder;
 import io.mixflame.engine.linux.PerfFeed;
 import io.mixflame.engine.linux.ThreadCpuClock;
 import io.mixflame.engine.linux.ThreadListingWatch;
@@ -47,6 +48,8 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
     private final long startNanos;
     /** Where the threads' stacks lie (the process's mappings), read again as threads start. */
     private final ModuleMap stackRegions;
+    /** Takes what threads told as they started ({@link SampleStackBuilder#takeTold}); null where they tell nothing. */
+    private SampleStackBuilder toldTo;
     private SampleCapture capture;
     private PerfFeed feed;
     private SampleLabeler labels;
@@ -68,6 +71,14 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
         this.newThreads = newThreads;
         this.startNanos = startNanos;
         this.stackRegions = stackRegions;
+    }
+
+    /**
+     * Has a stack pointer in no stack the module map knows first take what threads told as they started (their
+     * stacks among it): a thread that started since the last take.
+     */
+    void takeToldOnMiss(SampleStackBuilder told) {
+        toldTo = told;
     }
 
     /** The threads woken after a drain: the walker, and the names thread (or null); set before it starts. */
@@ -194,7 +205,12 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
         if (copy.isKnown(HostRegisters.SP)) {
             // Now, not when walked: a thread that ended meanwhile has its stack unmapped (a map read then would not
             // have it), and the walk checks every frame's sp against these bounds.
-            MemoryMapping region = stackRegions.stackRegionContaining(copy.register(HostRegisters.SP), s.time);
+            long sp = copy.register(HostRegisters.SP);
+            MemoryMapping region = stackRegions.stackRegionContaining(sp, s.time);
+            SampleStackBuilder told = toldTo;
+            if (region == null && told != null && told.takeTold() > 0) {
+                region = stackRegions.stackRegionContaining(sp, s.time);
+            }
             if (region != null) {
                 copy.setStackRegion(region.start(), region.end());
             }

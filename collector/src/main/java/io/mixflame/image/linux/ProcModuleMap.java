@@ -143,6 +143,10 @@ public final class ProcModuleMap extends SnapshotModuleMap {
     @Override
     public MemoryMapping stackRegionContaining(long sp, long takenAt) {
         MemoryMapping hit = snapshot().stackRegionContaining(sp);
+        if (hit == null) {
+            // Its thread told it as it started: no read of the maps needed.
+            hit = toldStackContaining(sp);
+        }
         if (hit != null) {
             return hit;
         }

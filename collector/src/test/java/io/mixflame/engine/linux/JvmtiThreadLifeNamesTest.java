@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mixflame.engine.ThreadLifeNames;
 import io.mixflame.process.linux.ProcThreadSelf;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -70,6 +73,60 @@ class JvmtiThreadLifeNamesTest {
             assertThat(heard).as("nothing was told while closed").doesNotContain("after-close");
         } finally {
             again.close();
+        }
+    }
+
+    @Test
+    void aThreadTellsTheStackItRunsOnAsItStarts() throws Exception {
+        ThreadLifeNames told = JvmtiThreadLifeNames.open();
+        assertThat(told).isNotNull();
+        try {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            int[] tid = new int[1];
+            Thread t = new Thread(() -> {
+                tid[0] = ProcThreadSelf.tid();
+                running.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "stack-teller");
+            t.start();
+            running.await();
+            // Blocked in the kernel: its stack pointer is the second-last field of its syscall file.
+            long sp = 0;
+            for (int i = 0; i < 200 && sp == 0; i++) {
+                String[] f = Files.readString(Path.of("/proc/self/task/" + tid[0] + "/syscall")).trim().split(" ");
+                sp = f.length >= 3 && !f[0].equals("running") ? Long.parseUnsignedLong(f[f.length - 2].substring(2), 16)
+                        : 0;
+                if (sp == 0) {
+                    Thread.sleep(10);
+                }
+            }
+            assertThat(sp).as("the blocked thread's stack pointer").isNotZero();
+            long[] stack = new long[2];
+            told.take(new ThreadLifeNames.Listener() {
+                @Override
+                public void told(int id, String name, boolean ended) {
+                }
+
+                @Override
+                public void stack(int id, long low, long high) {
+                    if (id == tid[0]) {
+                        stack[0] = low;
+                        stack[1] = high;
+                    }
+                }
+            });
+            release.countDown();
+            t.join();
+            assertThat(stack[0]).as("told its stack").isNotZero();
+            assertThat(Long.compareUnsigned(stack[0], sp) <= 0 && Long.compareUnsigned(sp, stack[1]) < 0)
+                    .as("sp %x within [%x, %x)", sp, stack[0], stack[1]).isTrue();
+        } finally {
+            told.close();
         }
     }
 
