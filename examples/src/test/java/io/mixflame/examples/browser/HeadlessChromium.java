@@ -75,9 +75,12 @@ public final class HeadlessChromium implements AutoCloseable {
         return driver.executeScript(functionBody, args);
     }
 
-    /** Clicks the element with this id. */
+    /**
+     * Clicks the element with this id, as the page's own script would: a pointer click at its centre is refused where
+     * the page's heading is drawn over it, which depends on the window's size and fonts, not on the page's behaviour.
+     */
     public void click(String id) {
-        driver.findElement(By.id(id)).click();
+        driver.executeScript("arguments[0].click();", driver.findElement(By.id(id)));
     }
 
     /** The text of the element with this id, as rendered (empty while hidden). */
