@@ -151,7 +151,7 @@ public final class PerfEngine implements SamplingEngine {
         samplerBody = new PerfSampler(run, pool, pacing, growth, unwalked, costs, newThreads, startNanos,
                 stacks.modules());
         if (told != null) {
-            samplerBody.takeToldOnMiss(stacks);
+            samplerBody.takeTold(stacks);
         }
         PerfNamer namerBody = nameRecorder == null ? null : new PerfNamer(run, nameRecorder, newThreads, costs);
         // The profiler's threads start before the events open, so that they inherit none: their own events copy no

@@ -74,10 +74,11 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
     }
 
     /**
-     * Has a stack pointer in no stack the module map knows first take what threads told as they started (their
-     * stacks among it): a thread that started since the last take.
+     * Has the sampler take what threads told as they started and ended (their stacks among it) every
+     * {@value #THREAD_POLL_NANOS} ns, and first whenever a stack pointer is in no stack the module map knows: a
+     * thread that started since the last take.
      */
-    void takeToldOnMiss(SampleStackBuilder told) {
+    void takeTold(SampleStackBuilder told) {
         toldTo = told;
     }
 
@@ -123,6 +124,12 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
                 long t1 = System.nanoTime();
                 costs.drained(t0, t1);
                 if (t1 - lastPoll >= THREAD_POLL_NANOS) {
+                    SampleStackBuilder told = toldTo;
+                    if (told != null) {
+                        // What threads told as they started and ended, taken before its buffer fills (the names
+                        // thread takes it too, where there is one).
+                        told.takeTold();
+                    }
                     capture.catchUp();
                     int count = capture.threadCount();
                     if (listing.changed(count) || listing.stale(t1)) {
