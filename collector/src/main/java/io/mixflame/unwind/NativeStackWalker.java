@@ -163,7 +163,7 @@ public final class NativeStackWalker {
 
     /** The stack region holding an sp: its readable and writable mapping. */
     private static StackBounds boundsAround(UnwindContext context, long sp) {
-        MemoryMapping m = context.modules().stackRegionContaining(sp, context.takenAt());
+        MemoryMapping m = context.modules().stackRegionContaining(sp);
         return m == null ? null : context.region(m.start(), m.end());
     }
 }

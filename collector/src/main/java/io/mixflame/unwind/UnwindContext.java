@@ -27,7 +27,6 @@ public final class UnwindContext {
     private final StackMemory memory;
     private final ModuleMap modules;
     private StackBounds bounds;
-    private long takenAt;
     private boolean callSite;
     private boolean signalFrame;
     private boolean guessedFramePointer;
@@ -66,7 +65,6 @@ public final class UnwindContext {
             }
         }
         memory.setCopy(r.sp(), thread.stackView(), thread.stackLength());
-        takenAt = thread.time();
         bounds = null;
         setBounds(thread.hasStackRegion() ? region(thread.stackLow(), thread.stackHigh()) : null);
     }
@@ -84,11 +82,6 @@ public final class UnwindContext {
             }
         }
         return b;
-    }
-
-    /** When the sample being walked was taken (the monotonic clock's ns), 0 when not known. */
-    public long takenAt() {
-        return takenAt;
     }
 
     /** The region the current frame's stack pointer must stay in. */
