@@ -44,14 +44,10 @@ class CodeHeapCensusTest {
 
         assertThat(vm.codeHistory().censuses()).isEqualTo(1);
         assertThat(blobs.size()).as("blobs in a JVM that has run tests").isGreaterThan(200);
-        int agree = 0;
+        int agree = agreeing(vm, blobs);
         boolean found = false;
         for (CodeCacheHistory.Entry e : blobs) {
             CodeBlobInfo blob = vm.blobAt(e.start + (e.end - e.start) / 2);
-            if (blob != null && blob.start() == e.start && blob.end() == e.end
-                    && (!blob.isJava() || blob.method() == e.method)) {
-                agree++;
-            }
             if (blob != null && blob.kind() == BlobKind.NMETHOD && blob.method() == e.method) {
                 JavaMethod m = vm.method(e.method);
                 found |= m != null && m.name().equals("censusTarget");
@@ -86,17 +82,23 @@ class CodeHeapCensusTest {
             assertThat(blobs.size()).isGreaterThan(100);
             // The map, then gathered reads of the blocks and the blobs (a read a block would be thousands).
             assertThat(reads).as("reads for a census of %d blobs", blobs.size()).isLessThan(60);
-            int agree = 0;
-            for (CodeCacheHistory.Entry e : blobs) {
-                CodeBlobInfo blob = vm.blobAt(e.start + (e.end - e.start) / 2);
-                if (blob != null && blob.start() == e.start && blob.end() == e.end
-                        && (!blob.isJava() || blob.method() == e.method)) {
-                    agree++;
-                }
-            }
+            int agree = agreeing(vm, blobs);
             assertThat(agree).as("of %d blobs, those the index finds the same", blobs.size())
                     .isGreaterThanOrEqualTo(blobs.size() * 99 / 100);
         }
+    }
+
+    /** How many of a census's blobs the code cache's index finds the same at their middle: start, end and method. */
+    static int agreeing(HotSpotVm vm, List<CodeCacheHistory.Entry> blobs) {
+        int agree = 0;
+        for (CodeCacheHistory.Entry e : blobs) {
+            CodeBlobInfo blob = vm.blobAt(e.start + (e.end - e.start) / 2);
+            if (blob != null && blob.start() == e.start && blob.end() == e.end
+                    && (!blob.isJava() || blob.method() == e.method)) {
+                agree++;
+            }
+        }
+        return agree;
     }
 
     private static long censusTarget(int i) {

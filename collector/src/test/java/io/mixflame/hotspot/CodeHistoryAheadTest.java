@@ -112,14 +112,7 @@ class CodeHistoryAheadTest {
     }
 
     private static void assertAgreesWithTheIndex(HotSpotVm vm, List<CodeCacheHistory.Entry> blobs) {
-        int agree = 0;
-        for (CodeCacheHistory.Entry e : blobs) {
-            CodeBlobInfo blob = vm.blobAt(e.start + (e.end - e.start) / 2);
-            if (blob != null && blob.start() == e.start && blob.end() == e.end
-                    && (!blob.isJava() || blob.method() == e.method)) {
-                agree++;
-            }
-        }
+        int agree = CodeHeapCensusTest.agreeing(vm, blobs);
         // The JIT goes on compiling and freeing between the census and the lookups: a few may differ.
         assertThat(agree).as("of %d blobs, those the index finds the same", blobs.size())
                 .isGreaterThanOrEqualTo(blobs.size() * 98 / 100);
