@@ -26,12 +26,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#include "quiet_thread.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -348,13 +349,7 @@ EXPORT int64_t mixflame_keeper_start(const uint64_t *heaps, int32_t heap_count, 
         release(k);
         return -ENOMEM;
     }
-    /* The keeper takes no signal: the profiler's timer signals and the application's go to threads that run code. */
-    sigset_t all;
-    sigset_t before;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &before);
-    int error = pthread_create(&k->thread, NULL, run, k);
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    int error = mixflame_start_quiet_thread(&k->thread, run, k);
     if (error != 0) {
         release(k);
         return -error;

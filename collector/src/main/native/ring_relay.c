@@ -24,7 +24,6 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +31,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "quiet_thread.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define DATA_HEAD 1024
@@ -261,13 +262,7 @@ EXPORT int64_t mixflame_relay_start(int count, const int64_t *sources, const int
         *(uint64_t *) (r->target + DATA_OFFSET) = (uint64_t) page;
         *(uint64_t *) (r->target + DATA_SIZE) = (uint64_t) target_size;
     }
-    /* The relay takes no signal: the profiler's timer signals and the application's go to threads that run code. */
-    sigset_t all;
-    sigset_t before;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &before);
-    int error = pthread_create(&relay->thread, NULL, run, relay);
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    int error = mixflame_start_quiet_thread(&relay->thread, run, relay);
     if (error != 0) {
         unmap_targets(relay);
         free(relay);
