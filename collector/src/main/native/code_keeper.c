@@ -9,9 +9,9 @@
  * It takes a census only while walks are late, and for a while after (late walks come in bursts: a GC's safepoints,
  * one after another), at most one every CENSUS_NANOS: a census reads every block's header. Walks are late when records
  * the keeper saw waiting in the watched rings (perf's layout: the relay's rings) a LAG_NANOS ago are still unread, or
- * when the walker has been at one sample, or at samples taken that long before, for LAG_NANOS (the walking word, which
- * the walker sets to the time of the sample it walks, 0 when it waits for more; the keeper's start until then: a
- * walker that has not begun, still reading symbol tables, is as late as one stuck at its first sample).
+ * when the sample the walker is at was taken LAG_NANOS or more ago (the walking word, which the walker sets to the
+ * time of the sample it walks, 0 when it waits for more; the keeper's start until then: a walker that has not begun,
+ * still reading symbol tables, is as late as one stuck at its first sample).
  *
  * The log is a ring of batches, one per census that changed something; positions count bytes from its start and only
  * grow. A batch is words: its kind and length, the census's time, the number of blobs gone and born, the rows after
@@ -72,8 +72,6 @@ struct keeper {
     uint64_t header_bytes;
     /* The walker's word: the time of the sample it walks; 0 while it waits for samples. */
     uint64_t walking;
-    uint64_t walking_seen;
-    uint64_t walking_since;
     /* Rows of the last census written to the log, and the census being taken. */
     uint64_t *rows;
     int64_t row_count;
@@ -122,12 +120,9 @@ static int walks_late(struct keeper *k, uint64_t now) {
             late = 1;
         }
     }
+    /* A walker stuck at one sample is late by that sample's age too: the age alone tells. */
     uint64_t walking = __atomic_load_n(&k->walking, __ATOMIC_ACQUIRE);
-    if (walking != k->walking_seen) {
-        k->walking_seen = walking;
-        k->walking_since = now;
-    }
-    if (walking != 0 && (now - k->walking_since >= LAG_NANOS || (now > walking && now - walking >= LAG_NANOS))) {
+    if (walking != 0 && now > walking && now - walking >= LAG_NANOS) {
         late = 1;
     }
     return late;

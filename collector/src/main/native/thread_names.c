@@ -14,9 +14,9 @@
  * it started after the last read of the process's maps and ended before the next.
  *
  * The buffer holds records of a 24-byte header (thread id, name length, kind, the stack's low and high ends: 0 at
- * the end, or where not known) and the name's bytes (the JVM's modified UTF-8) padded to 8; a record that does not fit is counted as dropped, and the profiler then reads the JVM's
- * list as before. A mutex guards it: events and the reader hold it for a copy only, and neither calls into the JVM
- * while holding it.
+ * the end, or where not known) and the name's bytes (the JVM's modified UTF-8) padded to 8; a record that does not
+ * fit is counted as dropped, and the profiler then reads the JVM's list as before. A mutex guards it: events and the
+ * reader hold it for a copy only, and neither calls into the JVM while holding it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

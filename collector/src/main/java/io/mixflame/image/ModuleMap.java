@@ -37,15 +37,6 @@ public interface ModuleMap {
     MemoryMapping stackRegionContaining(long sp);
 
     /**
-     * The readable, writable mapping that held a thread's stack pointer when a sample was taken at {@code takenAt} (the
-     * monotonic clock's ns; 0 when not known), or null. A map read before the sample may lack the stack of a thread
-     * started since, so a map may read the process again sooner than it otherwise would.
-     */
-    default MemoryMapping stackRegionContaining(long sp, long takenAt) {
-        return stackRegionContaining(sp);
-    }
-
-    /**
      * A thread told its stack's bounds as it started ({@code [low, high)}): {@link #stackRegionContaining} finds its
      * stack pointers there too, where the maps as read have no mapping for them (the thread started after the last
      * read, or has ended and its stack is unmapped by the time its samples are walked). Kept for a bounded number of

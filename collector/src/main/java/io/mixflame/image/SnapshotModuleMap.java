@@ -17,8 +17,6 @@ import java.util.List;
 public abstract class SnapshotModuleMap implements ModuleMap {
     private static final long REFRESH_NANOS = 50_000_000L;
     private static final long MAX_REFRESH_NANOS = 400_000_000L;
-    /** The least time between reads for a sample taken after the last read ({@link #refreshIfReadBefore}). */
-    private static final long SOONEST_REFRESH_NANOS = 10_000_000L;
 
     private final String jvmLibraryName;
     private volatile ModuleSnapshot snapshot = ModuleSnapshot.EMPTY;
@@ -126,30 +124,10 @@ public abstract class SnapshotModuleMap implements ModuleMap {
         refreshAfter(true);
     }
 
-    /**
-     * Reads the process again when it was last read before {@code time} (a sample's, on the monotonic clock), at most
-     * once per {@value #SOONEST_REFRESH_NANOS} ns while reads find the mappings changing: a stack pointer in no mapping
-     * known, in a sample taken after the last read, is most often a thread that started since (a pool of hundreds
-     * starting), whose samples would otherwise go unwalked until the interval ran out. Once reads find the mappings
-     * as they were, the interval of {@link #refreshIfStale} holds again (a stack pointer that is garbage).
-     */
-    protected final synchronized void refreshIfReadBefore(long time) {
-        long since = System.nanoTime() - lastRefresh;
-        if (time == 0 || lastRefresh - time >= 0 || since < SOONEST_REFRESH_NANOS
-                || (refreshNanos > REFRESH_NANOS && since < refreshNanos)) {
-            return;
-        }
-        read();
-    }
-
     private synchronized void refreshAfter(boolean soon) {
         if (System.nanoTime() - lastRefresh < (soon ? REFRESH_NANOS : refreshNanos)) {
             return;
         }
-        read();
-    }
-
-    private void read() {
         try {
             refresh();
         } catch (IOException e) {

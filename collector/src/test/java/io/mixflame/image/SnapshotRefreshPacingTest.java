@@ -93,34 +93,4 @@ class SnapshotRefreshPacingTest {
         map.refreshSoon();
         assertThat(map.snapshot().executable(0x10800)).as("read again at the shortest interval").isTrue();
     }
-
-    @Test
-    void aSampleTakenAfterTheLastReadHasTheProcessReadAgainSoonWhileItsMappingsChange() throws Exception {
-        ListedModuleMap map = new ListedModuleMap();
-        map.current.add(code(0x1000, 0x2000));
-        long beforeRead = System.nanoTime();
-        map.refresh();
-        // A thread starts: its stack is mapped, and a sample of it is taken, after the read.
-        map.current.add(new MemoryMapping(0x7000, 0x9000, true, true, false, 0, 0, ""));
-        Thread.sleep(15);
-        map.refreshIfReadBefore(beforeRead);
-        assertThat(map.snapshot().stackRegionContaining(0x8000)).as("a sample taken before the read: no read")
-                .isNull();
-        map.refreshIfReadBefore(System.nanoTime());
-        assertThat(map.snapshot().stackRegionContaining(0x8000)).as("a sample taken after it: read again").isNotNull();
-
-        // Reads that find the mappings as they were let the interval grow, and it holds again for a garbage sp.
-        map.refresh();
-        map.refresh();
-        assertThat(map.refreshNanos()).isEqualTo(4 * FIRST);
-        map.current.add(new MemoryMapping(0xa000, 0xb000, true, true, false, 0, 0, ""));
-        long lastRead = System.nanoTime();
-        Thread.sleep(15);
-        map.refreshIfReadBefore(System.nanoTime());
-        if (System.nanoTime() - lastRead < 4 * FIRST) {
-            // (A machine that stalled past the grown interval would rightly have read again: nothing to judge then.)
-            assertThat(map.snapshot().stackRegionContaining(0xa800)).as("mappings steady: the grown interval holds")
-                    .isNull();
-        }
-    }
 }

@@ -6,6 +6,8 @@ import com.sun.jna.Pointer;
 import io.mixflame.capture.nativecode.MixflameNativeLibrary;
 import io.mixflame.engine.ThreadLifeNames;
 import io.mixflame.hotspot.ModifiedUtf8;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +21,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
     private static final Logger LOG = LoggerFactory.getLogger(JvmtiThreadLifeNames.class);
     /** The native buffer: about 12 000 names of 30 characters, seconds of the busiest thread pools' churn. */
     static final int BUFFER_BYTES = 512 * 1024;
-    /** What one take moves at most: far more than the longest record (8 + 1 024 bytes). */
+    /** What one take moves at most: far more than the longest record (24 + 1 024 bytes). */
     private static final int TAKE_BYTES = 64 * 1024;
     private static final int HEADER_BYTES = 24;
     /** A record's kind, as {@code thread_names.c} writes it: told at the thread's end (else at its start). */
@@ -33,6 +35,8 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
     private final Memory taken = new Memory(TAKE_BYTES);
     private final AtomicBoolean taking = new AtomicBoolean();
     private final byte[] bytes = new byte[TAKE_BYTES];
+    /** The records' header fields, read as {@code thread_names.c} writes them (the machine's order). */
+    private final ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
     private volatile boolean closed;
 
     private JvmtiThreadLifeNames() {
@@ -79,7 +83,7 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
             int n;
             while (!closed && (n = Calls.mixflame_names_take(Pointer.nativeValue(taken), TAKE_BYTES)) > 0) {
                 taken.read(0, bytes, 0, n);
-                count += visit(bytes, n, listener);
+                count += visit(n, listener);
             }
             return count;
         } finally {
@@ -87,19 +91,18 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
         }
     }
 
-    private int visit(byte[] records, int length, Listener listener) {
+    private int visit(int length, Listener listener) {
         int count = 0;
         for (int at = 0; at + HEADER_BYTES <= length; ) {
-            int tid = (records[at] & 0xff) | (records[at + 1] & 0xff) << 8 | (records[at + 2] & 0xff) << 16
-                    | (records[at + 3] & 0xff) << 24;
-            int nameBytes = (records[at + 4] & 0xff) | (records[at + 5] & 0xff) << 8;
-            boolean ended = records[at + 6] == KIND_END;
+            int tid = header.getInt(at);
+            int nameBytes = header.getShort(at + 4) & 0xffff;
+            boolean ended = bytes[at + 6] == KIND_END;
             if (at + HEADER_BYTES + nameBytes > length) {
                 break;
             }
-            String name = ModifiedUtf8.decodeText(records, at + HEADER_BYTES, nameBytes);
-            long low = littleEndianLong(records, at + 8);
-            long high = littleEndianLong(records, at + 16);
+            String name = ModifiedUtf8.decodeText(bytes, at + HEADER_BYTES, nameBytes);
+            long low = header.getLong(at + 8);
+            long high = header.getLong(at + 16);
             if (tid > 0 && !ended && low != 0 && Long.compareUnsigned(low, high) < 0) {
                 listener.stack(tid, low, high);
             }
@@ -110,14 +113,6 @@ public final class JvmtiThreadLifeNames implements ThreadLifeNames {
             at += HEADER_BYTES + ((nameBytes + 7) & ~7);
         }
         return count;
-    }
-
-    private static long littleEndianLong(byte[] b, int at) {
-        long v = 0;
-        for (int i = 7; i >= 0; i--) {
-            v = v << 8 | (b[at + i] & 0xff);
-        }
-        return v;
     }
 
     @Override

@@ -176,13 +176,11 @@ public final class PerfEngine implements SamplingEngine {
         if (namerBody != null) {
             capture.onThreadNamed(namerBody);
         }
-        if (pid == OwnPid.get()) {
-            // Censuses of the code cache taken while samples wait, by a thread no safepoint stops: a late walk then
-            // names code the JIT freed while the walker stood still.
-            String noAhead = stacks.keepCodeHistoryAhead(capture.waitingRings());
-            if (noAhead != null) {
-                LOG.debug("the code cache's censuses are taken by the walker: {}", noAhead);
-            }
+        // Censuses of the code cache taken while samples wait, by a thread no safepoint stops (in the profiler's own
+        // process): a late walk then names code the JIT freed while the walker stood still.
+        String noAhead = stacks.keepCodeHistoryAhead(capture.waitingRings());
+        if (noAhead != null) {
+            LOG.debug("the code cache's censuses are taken by the walker: {}", noAhead);
         }
         if (!stacks.namesJava()) {
             LOG.info("no HotSpot JVM could be read in process {}: stacks have native frames only", pid);

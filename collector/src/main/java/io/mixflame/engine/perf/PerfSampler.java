@@ -213,10 +213,10 @@ final class PerfSampler implements Runnable, Consumer<RawSample>, BooleanSupplie
             // Now, not when walked: a thread that ended meanwhile has its stack unmapped (a map read then would not
             // have it), and the walk checks every frame's sp against these bounds.
             long sp = copy.register(HostRegisters.SP);
-            MemoryMapping region = stackRegions.stackRegionContaining(sp, s.time);
+            MemoryMapping region = stackRegions.stackRegionContaining(sp);
             SampleStackBuilder told = toldTo;
             if (region == null && told != null && told.takeTold() > 0) {
-                region = stackRegions.stackRegionContaining(sp, s.time);
+                region = stackRegions.stackRegionContaining(sp);
             }
             if (region != null) {
                 copy.setStackRegion(region.start(), region.end());

@@ -115,15 +115,12 @@ public final class GatheredCodeCensus implements CodeHeapCensus {
         long[] blobs = new long[blocks];
         long[] blobLimits = new long[blocks];
         int inUse = 0;
-        if (layout[BLOCK_LENGTH_WIDTH] == 4) {
-            for (int i = 0; i < blocks; i++) {
-                lengths[i] &= 0xffff_ffffL;
-            }
-        }
+        long lengthMask = layout[BLOCK_LENGTH_WIDTH] == 4 ? 0xffff_ffffL : -1L;
         for (int i = 0; i < blocks; i++) {
-            long next = blockAt[i] + (lengths[i] << log2);
+            long length = lengths[i] & lengthMask;
+            long next = blockAt[i] + (length << log2);
             long expected = i + 1 < blocks ? blockAt[i + 1] : end;
-            if (lengths[i] <= 0 || next != expected) {
+            if (length <= 0 || next != expected) {
                 return false; // a block split or merged under the census
             }
             if ((used[i] & 0xff) != 0) {

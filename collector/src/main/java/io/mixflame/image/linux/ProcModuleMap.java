@@ -137,11 +137,6 @@ public final class ProcModuleMap extends SnapshotModuleMap {
 
     @Override
     public MemoryMapping stackRegionContaining(long sp) {
-        return stackRegionContaining(sp, 0);
-    }
-
-    @Override
-    public MemoryMapping stackRegionContaining(long sp, long takenAt) {
         MemoryMapping hit = snapshot().stackRegionContaining(sp);
         if (hit == null) {
             // Its thread told it as it started: no read of the maps needed.
@@ -152,7 +147,6 @@ public final class ProcModuleMap extends SnapshotModuleMap {
         }
         // A thread started after the last read has its stack in a mapping not seen yet; one that has ended since its
         // sample, in a mapping gone.
-        refreshIfReadBefore(takenAt);
         refreshIfStale();
         hit = snapshot().stackRegionContaining(sp);
         return hit != null ? hit : recentlyUnmappedStack(sp);
