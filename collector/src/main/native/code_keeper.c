@@ -344,7 +344,7 @@ EXPORT int64_t mixflame_keeper_start(const uint64_t *heaps, int32_t heap_count, 
         release(k);
         return -ENOMEM;
     }
-    int error = mixflame_start_quiet_thread(&k->thread, run, k);
+    int error = mixflame_start_quiet_thread(&k->thread, "mixflame-keeper", run, k);
     if (error != 0) {
         release(k);
         return -error;

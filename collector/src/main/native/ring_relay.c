@@ -63,6 +63,19 @@ struct relay {
     uint64_t period_nanos;
     uint64_t moved;
     uint64_t full;
+    /* The longest time between the starts of two passes, and the most bytes a kernel ring held at a pass's start:
+     * how long the relay went without a core, and how near the kernel came to losing records meanwhile. */
+    uint64_t longest_pause;
+    uint64_t most_waiting;
+    uint64_t last_pass;
+    /* Bytes moved, and the relay thread's CPU time so far (its cost, for the note). */
+    uint64_t bytes;
+    uint64_t cpu_nanos;
+    /*
+     * When the last pass that moved everything began (CLOCK_MONOTONIC, the rings' clock): every record the kernel
+     * wrote before then is in the relay rings. A pass that found a relay ring full leaves it where it was.
+     */
+    uint64_t passed_at;
     /* Futex words: passes asked for by readers, passes begun, passes done (the relay thread's count). */
     uint32_t asked;
     uint32_t begun;
@@ -142,6 +155,9 @@ static uint64_t relay_one(struct relay *relay, struct relay_ring *r) {
     rewind_if_empty(r);
     uint64_t head = __atomic_load_n((uint64_t *) (r->source + DATA_HEAD), __ATOMIC_ACQUIRE);
     uint64_t tail = *(uint64_t *) (r->source + DATA_TAIL);
+    if (head - tail > relay->most_waiting) {
+        __atomic_store_n(&relay->most_waiting, head - tail, __ATOMIC_RELAXED);
+    }
     uint64_t target_head = *(uint64_t *) (r->target + DATA_HEAD);
     uint64_t target_tail = __atomic_load_n((uint64_t *) (r->target + DATA_TAIL), __ATOMIC_ACQUIRE);
     release_consumed(r, relay->page, target_tail, target_head);
@@ -170,6 +186,7 @@ static uint64_t relay_one(struct relay *relay, struct relay_ring *r) {
         tail += length;
         target_head += length;
         moved++;
+        relay->bytes += length;
     }
     __atomic_store_n((uint64_t *) (r->target + DATA_HEAD), target_head, __ATOMIC_RELEASE);
     __atomic_store_n((uint64_t *) (r->source + DATA_TAIL), tail, __ATOMIC_RELEASE);
@@ -189,11 +206,23 @@ static uint64_t monotonic_nanos(void) {
 /* One pass over every ring, counted as begun before it reads a ring and as done after, waking readers that wait. */
 static void relay_pass(struct relay *relay) {
     uint32_t pass = __atomic_add_fetch(&relay->begun, 1, __ATOMIC_ACQ_REL);
+    uint64_t now = monotonic_nanos();
+    if (relay->last_pass != 0 && now - relay->last_pass > relay->longest_pause) {
+        __atomic_store_n(&relay->longest_pause, now - relay->last_pass, __ATOMIC_RELAXED);
+    }
+    relay->last_pass = now;
     uint64_t moved = 0;
+    uint64_t full = relay->full;
     for (int i = 0; i < relay->count; i++) {
         moved += relay_one(relay, &relay->rings[i]);
     }
     __atomic_fetch_add(&relay->moved, moved, __ATOMIC_RELAXED);
+    if (relay->full == full) {
+        __atomic_store_n(&relay->passed_at, now, __ATOMIC_RELEASE);
+    }
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    relay->cpu_nanos = (uint64_t) cpu.tv_sec * 1000000000ULL + (uint64_t) cpu.tv_nsec;
     __atomic_store_n(&relay->done, pass, __ATOMIC_RELEASE);
     futex(&relay->done, FUTEX_WAKE, INT32_MAX, NULL);
 }
@@ -262,7 +291,7 @@ EXPORT int64_t mixflame_relay_start(int count, const int64_t *sources, const int
         *(uint64_t *) (r->target + DATA_OFFSET) = (uint64_t) page;
         *(uint64_t *) (r->target + DATA_SIZE) = (uint64_t) target_size;
     }
-    int error = mixflame_start_quiet_thread(&relay->thread, run, relay);
+    int error = mixflame_start_quiet_thread(&relay->thread, "mixflame-relay", run, relay);
     if (error != 0) {
         unmap_targets(relay);
         free(relay);
@@ -307,10 +336,20 @@ EXPORT int mixflame_relay_flush(int64_t handle, int64_t wait_nanos) {
     }
 }
 
-/* Records moved so far, and (second) the times a relay ring was found full. */
+/*
+ * Records moved so far (0), the times a relay ring was found full (1), the longest time between two passes' starts in
+ * nanoseconds (2), the most bytes a kernel ring held at a pass's start (3), bytes moved (4), the relay thread's CPU
+ * time in nanoseconds (5), and when the last pass that moved everything began (6, CLOCK_MONOTONIC; 0 before one).
+ */
 EXPORT int64_t mixflame_relay_count(int64_t handle, int which) {
     struct relay *relay = (struct relay *) (uintptr_t) handle;
-    return (int64_t) __atomic_load_n(which == 0 ? &relay->moved : &relay->full, __ATOMIC_RELAXED);
+    uint64_t *counts[] = {&relay->moved, &relay->full, &relay->longest_pause, &relay->most_waiting, &relay->bytes,
+                          &relay->cpu_nanos, &relay->passed_at};
+    if (which < 0 || which > 6) {
+        return 0;
+    }
+    return (int64_t) (which == 6 ? __atomic_load_n(counts[which], __ATOMIC_ACQUIRE)
+                                 : __atomic_load_n(counts[which], __ATOMIC_RELAXED));
 }
 
 /* Stops the relay's thread, once it moved what it could; the relay rings stay mapped until freed. */

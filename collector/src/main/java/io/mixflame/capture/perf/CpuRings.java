@@ -22,6 +22,13 @@ final class CpuRings {
     private String noRelay;
     /** What the relay held, once it stopped. */
     private String relayNote;
+    /** See {@link #completeAt}. */
+    private long completeAt = Long.MIN_VALUE;
+    /**
+     * How long before a moment the kernel may have stamped a record that it publishes in the ring after that moment:
+     * the time between its clock read and its store of the ring's head, on another CPU, is microseconds.
+     */
+    private static final long PUBLISH_MARGIN_NANOS = 1_000_000L;
 
     CpuRings(int cpus, PerfSyscalls sys) {
         this.sys = sys;
@@ -93,9 +100,15 @@ final class CpuRings {
 
     private String describe(RingRelay r) {
         long full = r.full();
+        long source = Math.max(1, lengths[0] - PerfCaptureSettings.PAGE_BYTES);
+        // How near the relay came to losing records (a kernel ring's fullest, its longest time without a core) and
+        // what it cost: for a machine with many more runnable threads than cores, where it waits for a core too.
         return "relayed by a native thread every " + RingRelay.PERIOD_NANOS / 1_000_000 + " ms into " + rings.length
-                + " x " + r.ringBytes() / 1024 + " KiB of ordinary memory" + (full == 0 ? ""
-                : " (found full " + full + " times)");
+                + " x " + r.ringBytes() / 1024 + " KiB of ordinary memory (" + r.moved() + " records of "
+                + r.bytes() / 1024 + " KiB moved with " + r.cpuNanos() / 1_000_000 + " ms of CPU, its passes at most "
+                + r.longestPauseNanos() / 1_000_000 + " ms apart, a kernel ring at most "
+                + Math.min(100, r.mostWaitingBytes() * 100 / source) + "% full" + (full == 0 ? ""
+                : ", found full " + full + " times") + ")";
     }
 
     /** Stops the relay, once it moved what it could, and frees its rings; the rings are read directly after. */
@@ -144,14 +157,25 @@ final class CpuRings {
 
     /** Reads every ring's records, up to now (the relay moves what is new first). */
     void drain(PerfRecords records, Consumer<RawSample> into) {
-        flushRelay();
-        records.drain(rings, into);
+        drain(records, into, null);
     }
 
     /** Drains every ring into {@code into} while {@code room} says it takes one more; the rest stay in the rings. */
     void drain(PerfRecords records, Consumer<RawSample> into, BooleanSupplier room) {
-        flushRelay();
-        records.drain(rings, into, room);
+        long asOf = flushRelay();
+        if (records.drain(rings, into, room)) {
+            completeAt = Math.max(completeAt, asOf);
+        }
+    }
+
+    /**
+     * The time ({@code CLOCK_MONOTONIC}) before which every record the kernel wrote has been handed over by the drains
+     * so far: when the relay's last complete pass began, or when a drain that read the kernel's rings directly began
+     * (less a margin for a record stamped just before then and published just after); unchanged by a drain that left
+     * records in the rings.
+     */
+    long completeAt() {
+        return completeAt;
     }
 
     /** Has each drain wait (a bounded time) for a relay pass that began after it asked: for the wall clock. */
@@ -159,11 +183,22 @@ final class CpuRings {
         relayWaitNanos = RingRelay.FLUSH_WAIT_NANOS;
     }
 
-    private void flushRelay() {
+    /** Waits at most {@code waitNanos} for a pass of the relay that begins now, if there is one. */
+    void awaitRelay(long waitNanos) {
+        RingRelay r = relay;
+        if (r != null) {
+            r.flush(waitNanos);
+        }
+    }
+
+    /** Asks the relay for a pass (and waits for it, for the wall clock); when the records to be read were current. */
+    private long flushRelay() {
         RingRelay r = relay;
         if (r != null) {
             r.flush(relayWaitNanos);
+            return r.passedAt() - PUBLISH_MARGIN_NANOS;
         }
+        return System.nanoTime() - PUBLISH_MARGIN_NANOS;
     }
 
     /** Unmaps every ring; their descriptors are closed with the capture's other events. */

@@ -376,6 +376,16 @@ public final class PerCpuPerfCapture implements SampleCapture {
     }
 
     @Override
+    public long recordsCompleteAt() {
+        return rings.completeAt();
+    }
+
+    @Override
+    public void awaitRecords(long waitNanos) {
+        rings.awaitRelay(waitNanos);
+    }
+
+    @Override
     public void onThreadNamed(ThreadNameListener listener) {
         extras.onThreadNamed(listener);
     }

@@ -76,8 +76,10 @@ final class PerfRecords implements PerfRingBuffer.RecordVisitor {
     /**
      * Reads the records of the rings (null entries skipped), handing their samples to {@code into} while
      * {@code room} (null: always) says it takes one more; the rest stay in the rings.
+     *
+     * @return whether every ring was read to its end ({@code room} never said no)
      */
-    void drain(PerfRingBuffer[] rings, Consumer<RawSample> into, BooleanSupplier room) {
+    boolean drain(PerfRingBuffer[] rings, Consumer<RawSample> into, BooleanSupplier room) {
         consumer = into;
         this.room = room;
         try {
@@ -86,6 +88,7 @@ final class PerfRecords implements PerfRingBuffer.RecordVisitor {
                     ring.drain(this);
                 }
             }
+            return takesMore();
         } finally {
             consumer = null;
             this.room = null;

@@ -119,6 +119,36 @@ final class RingRelay {
         return stopped ? 0 : Calls.mixflame_relay_count(handle, 1);
     }
 
+    /** The longest time between the starts of two of the relay's passes, in nanoseconds: how long it had no core. */
+    long longestPauseNanos() {
+        return stopped ? 0 : Calls.mixflame_relay_count(handle, 2);
+    }
+
+    /** Bytes moved so far. */
+    long bytes() {
+        return stopped ? 0 : Calls.mixflame_relay_count(handle, 4);
+    }
+
+    /** The relay thread's CPU time so far, in nanoseconds. */
+    long cpuNanos() {
+        return stopped ? 0 : Calls.mixflame_relay_count(handle, 5);
+    }
+
+    /**
+     * When the relay's last pass that moved every record began ({@code CLOCK_MONOTONIC}, the clock of
+     * {@link System#nanoTime()}; {@link Long#MIN_VALUE} before one): what the kernel wrote before then is in the relay's
+     * rings.
+     */
+    long passedAt() {
+        long at = stopped ? 0 : Calls.mixflame_relay_count(handle, 6);
+        return at == 0 ? Long.MIN_VALUE / 2 : at;
+    }
+
+    /** The most bytes a kernel ring held at the start of one of the relay's passes. */
+    long mostWaitingBytes() {
+        return stopped ? 0 : Calls.mixflame_relay_count(handle, 3);
+    }
+
     /** Stops the thread, once it moved what it could; the relay rings stay readable until {@link #free}. */
     void stop() {
         Calls.mixflame_relay_stop(handle);

@@ -95,6 +95,23 @@ public interface SampleCapture extends AutoCloseable {
     }
 
     /**
+     * The time ({@code CLOCK_MONOTONIC}) before which every record the kernel wrote has been handed over by the drains
+     * so far: a reader that counts time from the records (the wall clock's threads' states) counts no further, since
+     * what happened after it may still wait in the rings. {@link Long#MAX_VALUE} where a drain hands over everything
+     * written up to its start.
+     */
+    default long recordsCompleteAt() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * Waits at most {@code waitNanos} until the records the kernel wrote up to now can be drained, where they pass
+     * through a relay thread (which may wait for a core on a busy machine): before a last drain.
+     */
+    default void awaitRecords(long waitNanos) {
+    }
+
+    /**
      * Called by the sampler as often as it looks at the threads (every 50 ms): a capture that can tell threads whose
      * samples are overdue has them taken.
      */

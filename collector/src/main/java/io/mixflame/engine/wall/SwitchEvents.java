@@ -4,7 +4,8 @@ package io.mixflame.engine.wall;
  * One drain's threads' switches onto and off CPUs and their cpu samples, put in time order before they are applied.
  * The rings are per CPU and drained one after another, so a thread that moved between CPUs has its events out of
  * order as drained: its switch off one CPU to wait can come after its switch onto another when it woke. Sorted, the
- * wall clock reads each thread's states in the order they were. Bounded: a full buffer takes no more until applied
+ * wall clock reads each thread's states in the order they were. Events past the time up to which every ring's records
+ * were read are kept for the next drain, which may bring older ones from another ring. Bounded: a full buffer takes no more until applied
  * and cleared, the rest waiting in the rings. Arrays made once; a stable merge sort over indexes, with no allocation.
  * On the sampler thread only.
  */
@@ -12,9 +13,13 @@ final class SwitchEvents {
     /** A cpu sample: the thread ran then. */
     static final int SAMPLE = 3;
 
-    private final long[] times;
-    private final int[] tids;
-    private final byte[] kinds;
+    private long[] times;
+    private int[] tids;
+    private byte[] kinds;
+    /** Where {@link #keepFrom} copies the events it keeps, then swapped with the arrays above. */
+    private long[] spareTimes;
+    private int[] spareTids;
+    private byte[] spareKinds;
     private final int[] order;
     private final int[] scratch;
     private int size;
@@ -26,6 +31,9 @@ final class SwitchEvents {
         times = new long[capacity];
         tids = new int[capacity];
         kinds = new byte[capacity];
+        spareTimes = new long[capacity];
+        spareTids = new int[capacity];
+        spareKinds = new byte[capacity];
         order = new int[capacity];
         scratch = new int[capacity];
     }
@@ -101,5 +109,32 @@ final class SwitchEvents {
 
     void clear() {
         size = 0;
+    }
+
+    /**
+     * Keeps the events from the {@code i}-th in order on (after {@link #sort}), in that order, as the first ones; those
+     * before it are dropped (applied).
+     */
+    void keepFrom(int i) {
+        int kept = size - i;
+        for (int k = 0; k < kept; k++) {
+            int from = order[i + k];
+            spareTimes[k] = times[from];
+            spareTids[k] = tids[from];
+            spareKinds[k] = kinds[from];
+        }
+        long[] t = times;
+        times = spareTimes;
+        spareTimes = t;
+        int[] d = tids;
+        tids = spareTids;
+        spareTids = d;
+        byte[] b = kinds;
+        kinds = spareKinds;
+        spareKinds = b;
+        for (int k = 0; k < kept; k++) {
+            order[k] = k;
+        }
+        size = kept;
     }
 }

@@ -75,16 +75,31 @@ final class SwitchLedger {
         return b <= a ? 0 : b / intervalNanos - a / intervalNanos;
     }
 
-    /** Applies a drain's events, sorted. */
-    void apply(SwitchEvents events) {
+    /**
+     * Applies a drain's events, sorted, up to {@code completeAt} (the time before which every ring's records have been
+     * read): later ones wait for the next drain, which may bring older records from a ring read before they were
+     * written (the rings are read one after another, and the relay thread moves them one after another, preempted
+     * perhaps for long between two). A thread's records applied out of order would leave it in the state of the
+     * older, a woken thread counted as waiting or a waiting one as running until its next switch. Where the events
+     * fill the buffer with none before {@code completeAt}, they are all applied rather than the drain stalled.
+     */
+    void apply(SwitchEvents events, long completeAt) {
         events.sort();
-        for (int i = 0, n = events.size(); i < n; i++) {
+        int n = events.size();
+        int upTo = 0;
+        while (upTo < n && events.time(upTo) < completeAt) {
+            upTo++;
+        }
+        if (upTo == 0 && !events.hasRoom()) {
+            upTo = n;
+        }
+        for (int i = 0; i < upTo; i++) {
             WallThread t = threads.get(events.tid(i));
             if (t != null) {
                 apply(t, events.kind(i), events.time(i));
             }
         }
-        events.clear();
+        events.keepFrom(upTo);
     }
 
     private void apply(WallThread t, int kind, long time) {

@@ -37,10 +37,10 @@ final class WallSampler implements Runnable {
     /** How often the thread count is looked at, once the threads were listed ({@link ThreadListingWatch}). */
     private static final long THREAD_POLL_NANOS = 100_000_000L;
     /** Events sorted at once: a pass's switches and samples, or a part of them after a long stall. */
-    private static final int SWITCH_EVENTS = 8192;
+    private static final int SWITCH_EVENTS = 32768;
     /** A tick this many intervals past its deadline is late. */
     private static final int LATE_TICK_INTERVALS = 2;
-    /** The last ticks looked at (a bit each), and how many of them late make the sampler behind. */
+    /** The last ticks looked at (a bit each), and how many of them late (or crowded) make the sampler behind. */
     private static final int RECENT_MASK = (1 << 5) - 1;
     private static final int BEHIND_TICKS = 3;
     /** A tick this many intervals late makes it behind at once, after the start. */
@@ -49,6 +49,8 @@ final class WallSampler implements Runnable {
     private static final long SETTLED_NANOS = 1_000_000_000L;
     /** Batches of events a pass drains at most, the rest left in the rings for the next. */
     private static final int MAX_BATCHES = 64;
+    /** How long the last pass waits for the records up to the end (the relay thread's pass, on a busy machine). */
+    private static final long FINAL_WAIT_NANOS = 1_000_000_000L;
 
     private final long pid;
     private final PerfSyscalls syscalls;
@@ -129,6 +131,7 @@ final class WallSampler implements Runnable {
         costs.ticking(tickingSince);
         long deadline = tickingSince + interval;
         int lateTicks = 0;
+        int crowdedTicks = 0;
         long lastTick = tickingSince;
         // Where the capture reports every switch with its time, the threads' states are followed from those records,
         // and once this thread falls behind its ticks they are counted from them, however late it runs; until then
@@ -154,10 +157,14 @@ final class WallSampler implements Runnable {
                     lateTicks = (lateTicks << 1 | (lateness > LATE_TICK_INTERVALS * interval ? 1 : 0)) & RECENT_MASK;
                     // One tick far behind is enough once the start's own stall (the symbol tables) is over.
                     boolean far = lateness > FAR_TICK_INTERVALS * interval && now - tickingSince > SETTLED_NANOS;
-                    if (Integer.bitCount(lateTicks) >= BEHIND_TICKS || far) {
+                    if (Integer.bitCount(lateTicks) >= BEHIND_TICKS || far
+                            || Integer.bitCount(crowdedTicks) >= BEHIND_TICKS) {
                         // Most of the last ticks late (a core seldom had, safepoints slow to reach), not one stall
-                        // (the start's symbol tables, a collection): the ticks are counted from the kernel's records
-                        // from the last tick on, this stall's included, however late this thread runs from now.
+                        // (the start's symbol tables, a collection), or most of them finding more threads moved
+                        // than a tick visits (hundreds that wake and wait many times a tick): the ticks are counted from the kernel's records from the last tick on, this stall's included,
+                        // however late this thread runs from now. A visit that stands for the intervals its thread
+                        // was owed since it moved finds it running more often than it ran (it moved because it
+                        // woke), so visits that fall behind would count the busiest threads as running too long.
                         ledger.startCounting(lastTick);
                     }
                 }
@@ -190,10 +197,13 @@ final class WallSampler implements Runnable {
                 }
                 if (ledger != null && ledger.counting()) {
                     // A quarter of the interval for visits, from when the pass began: a pass that woke late still
-                    // reads the waits it found.
-                    ledger.pass(now, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
+                    // reads the waits it found. The states are counted up to where the records are complete: what
+                    // the relay has not moved yet (it too waits for a core) would change them.
+                    ledger.pass(Math.min(now, opened.recordsCompleteAt()), latest.takeSwitchesLost(),
+                            System.nanoTime() + interval / 4);
                 } else {
-                    tick.tick(now, due, weights.next(now));
+                    int moved = tick.tick(now, due, weights.next(now));
+                    crowdedTicks = (crowdedTicks << 1 | (moved > WallTick.MAX_VISITS_PER_TICK ? 1 : 0)) & RECENT_MASK;
                     lastTick = now;
                 }
             }
@@ -203,9 +213,12 @@ final class WallSampler implements Runnable {
                 // (an application's workers, before it exits), which are not counted up to the end in their last
                 // state.
                 int[] listed = threadSource.list();
+                // The records up to the end, which a relay without a core may hold back a while.
+                opened.awaitRecords(FINAL_WAIT_NANOS);
                 drainInto(ledger, feed, latest);
                 threads.refresh(listed, samplerTid, emitter, latest, ledger);
-                ledger.pass(end, latest.takeSwitchesLost(), System.nanoTime() + interval / 4);
+                ledger.pass(Math.min(end, opened.recordsCompleteAt()), latest.takeSwitchesLost(),
+                        System.nanoTime() + interval / 4);
             }
         } catch (RuntimeException e) {
             LOG.error("the wall-clock sampler stopped: {}", e.toString());
@@ -229,7 +242,7 @@ final class WallSampler implements Runnable {
         for (int i = 0; i < MAX_BATCHES; i++) {
             feed.drain(latest);
             boolean full = !latest.getAsBoolean();
-            ledger.apply(latest.events());
+            ledger.apply(latest.events(), feed.capture().recordsCompleteAt());
             if (!full) {
                 return;
             }

@@ -41,8 +41,12 @@ final class WallTick {
         this.costs = costs;
     }
 
-    /** The tick at {@code now}, due at {@code due}, standing for {@code intervals} of every thread. */
-    void tick(long now, long due, int intervals) {
+    /**
+     * The tick at {@code now}, due at {@code due}, standing for {@code intervals} of every thread.
+     *
+     * @return how many threads moved since their last visit, visited now or left for the next ticks
+     */
+    int tick(long now, long due, int intervals) {
         long at = clock.epochNanos(now);
         costs.ticked();
         WallThread[] all = threads.order();
@@ -52,6 +56,7 @@ final class WallTick {
         // one is on time.
         long budgetEnd = due + intervalNanos / 4;
         int resumeAt = -1;
+        int moved = 0;
         boolean allMoved = running.takeSwitchesLost();
         for (int k = 0, i = threads.cursor(); k < n; k++, i = i + 1 == n ? 0 : i + 1) {
             WallThread t = all[i];
@@ -61,6 +66,7 @@ final class WallTick {
             if (unmoved(t, at)) {
                 continue;
             }
+            moved++;
             if (resumeAt >= 0) {
                 continue;
             }
@@ -73,6 +79,7 @@ final class WallTick {
             threads.resumeAt(resumeAt);
             costs.partialTick();
         }
+        return moved;
     }
 
     /**

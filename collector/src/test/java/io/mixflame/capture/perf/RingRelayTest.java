@@ -92,10 +92,7 @@ class RingRelayTest {
         int sourceBytes = 8 * PAGE;
         long relayBytes = 4L * PAGE;
         Memory source = source(sourceBytes);
-        String[] why = new String[1];
-        RingRelay relay = RingRelay.start(new long[] {Pointer.nativeValue(source)}, new long[] {sourceBytes},
-                relayBytes, why);
-        assertThat(relay).as("the relay, else why not: %s", why[0]).isNotNull();
+        RingRelay relay = relayOf(source, sourceBytes, relayBytes);
         try {
             Pointer meta = new Pointer(relay.ring(0));
             PerfRingBuffer read = new PerfRingBuffer(relay.ring(0), PAGE, (int) (relayBytes / PAGE));
@@ -130,6 +127,50 @@ class RingRelayTest {
         assertThat(relay.flush(RingRelay.FLUSH_WAIT_NANOS)).as("a stopped relay does not keep its reader waiting").isFalse();
     }
 
+    /**
+     * The time before which every record the kernel wrote has been moved (what a reader that counts time from the
+     * records may count up to) is when the last pass that moved everything began: it follows the passes, stays while a
+     * relay ring is full (records wait in the kernel's ring), and moves on once the reader made room.
+     */
+    @Test
+    void theTimeUpToWhichEverythingWasMovedStaysWhileARelayRingIsFull() throws Exception {
+        int sourceBytes = 4 * PAGE;
+        long relayBytes = 2L * PAGE;
+        Memory source = source(sourceBytes);
+        RingRelay relay = relayOf(source, sourceBytes, relayBytes);
+        try {
+            PerfRingBuffer read = new PerfRingBuffer(relay.ring(0), PAGE, (int) (relayBytes / PAGE));
+            long[] heads = new long[1];
+            List<Integer> seen = new ArrayList<>();
+            write(source, sourceBytes, heads, 0, 0, 40);
+            long before = System.nanoTime();
+            flushed(relay);
+            assertThat(relay.passedAt()).as("a pass asked for after %d", before).isGreaterThanOrEqualTo(before);
+            // 300 records of 40 bytes: more than the relay ring's 8 KiB.
+            for (int i = 1; i <= 300; i++) {
+                write(source, sourceBytes, heads, 0, i, 40);
+            }
+            awaitFull(relay);
+            long stuck = relay.passedAt();
+            long later = System.nanoTime();
+            relay.flush(RingRelay.FLUSH_WAIT_NANOS);
+            Thread.sleep(20);
+            assertThat(relay.passedAt()).as("while the relay ring is full").isEqualTo(stuck).isLessThan(later);
+            long deadline = System.nanoTime() + WAIT_NANOS;
+            while (seen.size() < 301 && System.nanoTime() < deadline) {
+                drain(read, seen);
+                Thread.sleep(5);
+            }
+            assertThat(seen).hasSize(301);
+            long emptied = System.nanoTime();
+            flushed(relay);
+            assertThat(relay.passedAt()).as("once everything was moved").isGreaterThanOrEqualTo(emptied);
+        } finally {
+            relay.stop();
+            relay.free();
+        }
+    }
+
     @Test
     void aRelayRingHoldsSecondsOfSamplesWithinItsBounds() {
         // 10 ms, 16 KiB records: 8 s is 13 MB, 16 MiB as a power of two.
@@ -139,6 +180,15 @@ class RingRelayTest {
                 .isEqualTo(4L << 20);
         assertThat(RingRelay.ringBytes(2, 64L << 20, 1_000_000_000L, 100)).as("never smaller than the kernel's")
                 .isEqualTo(64L << 20);
+    }
+
+    /** A relay of the one ring {@code source} onto a ring of {@code relayBytes}, started. */
+    private static RingRelay relayOf(Memory source, int sourceBytes, long relayBytes) {
+        String[] why = new String[1];
+        RingRelay relay = RingRelay.start(new long[] {Pointer.nativeValue(source)}, new long[] {sourceBytes},
+                relayBytes, why);
+        assertThat(relay).as("the relay, else why not: %s", why[0]).isNotNull();
+        return relay;
     }
 
     private static Memory source(int dataBytes) {

@@ -54,4 +54,30 @@ class SwitchEventsTest {
         assertThat(events.hasRoom()).isTrue();
         assertThatThrownBy(() -> new SwitchEvents(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void eventsKeptForTheNextDrainComeFirstAndSortWithTheNewOnes() {
+        SwitchEvents events = new SwitchEvents(6);
+        events.add(1, SwitchListener.IN, 50);
+        events.add(2, SwitchListener.IN, 10);
+        events.add(3, SwitchListener.OUT_BLOCKED, 30);
+        events.add(4, SwitchListener.IN, 40);
+        events.sort();
+        // The two before 35 applied: the two after it kept, in order.
+        events.keepFrom(2);
+        assertThat(events.size()).isEqualTo(2);
+        assertThat(events.tid(0)).isEqualTo(4);
+        assertThat(events.tid(1)).isEqualTo(1);
+        assertThat(events.hasRoom()).isTrue();
+        events.add(5, SwitchListener.IN, 45);
+        events.add(6, SwitchListener.IN, 35);
+        events.sort();
+        List<String> order = new ArrayList<>();
+        for (int i = 0; i < events.size(); i++) {
+            order.add(events.tid(i) + "@" + events.time(i));
+        }
+        assertThat(order).containsExactly("6@35", "4@40", "5@45", "1@50");
+        events.keepFrom(events.size());
+        assertThat(events.size()).isZero();
+    }
 }
