@@ -185,10 +185,18 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
      * time the kernel counted: a thread of c intervals goes without a sample with a chance of exp(-coverage c).
      */
     public void assertWorkersNamed(long intervalNanos, double coverage) {
+        assertWorkersNamed("", intervalNanos, coverage);
+    }
+
+    /** As {@link #assertWorkersNamed(long, double)}, for the threads whose names start with {@code prefix}. */
+    public void assertWorkersNamed(String prefix, long intervalNanos, double coverage) {
         double unnamedExpected = 0;
         int qualifying = 0;
         List<String> unnamed = new ArrayList<>();
         for (Map.Entry<String, Long> e : cpu.entrySet()) {
+            if (!e.getKey().startsWith(prefix)) {
+                continue;
+            }
             double intervals = e.getValue() / (double) intervalNanos;
             if (intervals >= 3) {
                 qualifying++;
@@ -199,8 +207,8 @@ public record PoolProfile(String header, Map<String, Long> samples, Map<String, 
             }
         }
         double allowed = unnamedExpected + 4 * Math.sqrt(unnamedExpected);
-        assertThat((double) unnamed.size()).as("threads of %s with CPU of 3 intervals or more and no sample: %s",
-                qualifying, unnamed).isLessThanOrEqualTo(allowed);
+        assertThat((double) unnamed.size()).as("threads%s of %s with CPU of 3 intervals or more and no sample: %s",
+                prefix.isEmpty() ? "" : " " + prefix + "*", qualifying, unnamed).isLessThanOrEqualTo(allowed);
     }
 
     /**

@@ -8,31 +8,69 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness end to end, short: {@code --quick --repetitions 1} exits with 0 (no run failed) and writes a report
  * whose tables have a row for every profiler, the 1 ms study's for none, async-profiler and mixflame, and the thread
- * study's for every group of threads; and the studies run alone with {@code --only}, each quick.
+ * study's for every group of threads; and the studies run alone with {@code --only}, each quick. The four harnesses
+ * run at once, each in a folder of its own: most of their time is workloads that run for a set time, and what is
+ * checked here is what they report, not their figures.
  */
 class HarnessSmokeIT {
     @TempDir
-    Path dir;
+    static Path dir;
+    private static final List<ChildJvm> STARTED = new ArrayList<>();
+    private static ChildJvm quick;
+    private static ChildJvm cost;
+    private static ChildJvm allocLock;
+    private static ChildJvm labels;
 
-    @Test
-    void quickRunReportsEveryProfiler() throws Exception {
-        Path out = dir.resolve("section.md");
+    @BeforeAll
+    static void startEveryHarness() throws Exception {
         Path benchmarks = dir.resolve("BENCHMARKS.md");
         Files.writeString(benchmarks, "# Benchmarks\n\nkept\n\n" + MarkedSection.BEGIN + "\nstale\n" + MarkedSection.END
                 + "\n\n## After\nkept too\n");
-        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
-                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--quick", "--repetitions", "1",
-                "--work", dir.resolve("work").toString(), "--out", out.toString(), "--benchmarks", benchmarks.toString()))) {
-            assertThat(harness.awaitExit(Duration.ofMinutes(10))).as("exit status; stderr:\n%s", harness.stderr())
-                    .isZero();
+        quick = harness("quick", "--quick", "--repetitions", "1", "--out", dir.resolve("section.md").toString(),
+                "--benchmarks", benchmarks.toString());
+        cost = harness("cost", "--only", "cost", "--quick", "--out", dir.resolve("cost.md").toString());
+        allocLock = harness("alloclock", "--only", "alloclock", "--quick", "--out",
+                dir.resolve("alloclock.md").toString());
+        labels = harness("labels", "--only", "labels", "--quick", "--out", dir.resolve("labels.md").toString());
+    }
+
+    @AfterAll
+    static void stopEveryHarness() {
+        for (ChildJvm harness : STARTED) {
+            harness.close();
         }
+    }
+
+    /** Starts the harness with {@code args}, its work and output in a folder {@code name} of its own. */
+    private static ChildJvm harness(String name, String... args) throws Exception {
+        Path own = Files.createDirectories(dir.resolve(name));
+        List<String> command = new ArrayList<>(List.of("-cp", BuiltJars.examples().toString(), Harness.class.getName(),
+                "--work", own.resolve("work").toString()));
+        command.addAll(List.of(args));
+        ChildJvm started = ChildJvm.start(Path.of(System.getProperty("java.home")), own, command);
+        STARTED.add(started);
+        return started;
+    }
+
+    private static void assertExitedWithZero(ChildJvm harness) throws Exception {
+        assertThat(harness.awaitExit(Duration.ofMinutes(15))).as("exit status; stderr:\n%s", harness.stderr()).isZero();
+    }
+
+    @Test
+    void quickRunReportsEveryProfiler() throws Exception {
+        assertExitedWithZero(quick);
+        Path out = dir.resolve("section.md");
+        Path benchmarks = dir.resolve("BENCHMARKS.md");
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("### Overhead: `cpu --rounds", "### Overhead under saturation: `saturate --rounds",
                 "### Overhead: `service --load", "### Accuracy: `cpu`", "### Native frames: `mixed",
@@ -77,13 +115,8 @@ class HarnessSmokeIT {
 
     @Test
     void quickCostStudyReportsEveryProfilerAndTheTargets() throws Exception {
+        assertExitedWithZero(cost);
         Path out = dir.resolve("cost.md");
-        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
-                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--only", "cost", "--quick",
-                "--work", dir.resolve("cost-work").toString(), "--out", out.toString()))) {
-            assertThat(harness.awaitExit(Duration.ofMinutes(10))).as("exit status; stderr:\n%s", harness.stderr())
-                    .isZero();
-        }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("#### Short job: `saturate --threads 1 --rounds ", "#### Saturated: `saturate --rounds ",
                 "#### Steady state: `saturate --seconds 3 --window 1`", "#### Against the cost targets");
@@ -102,13 +135,8 @@ class HarnessSmokeIT {
 
     @Test
     void quickAllocLockStudyReportsEveryProfiler() throws Exception {
+        assertExitedWithZero(allocLock);
         Path out = dir.resolve("alloclock.md");
-        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
-                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--only", "alloclock", "--quick",
-                "--work", dir.resolve("alloclock-work").toString(), "--out", out.toString()))) {
-            assertThat(harness.awaitExit(Duration.ofMinutes(10))).as("exit status; stderr:\n%s", harness.stderr())
-                    .isZero();
-        }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("## What allocation and lock profiling cost",
                 "### Allocation and lock profiling: `alloc` and `lock --seconds 1`");
@@ -126,13 +154,8 @@ class HarnessSmokeIT {
 
     @Test
     void quickLabelsStudyReportsTheServiceWithAndWithoutLabels() throws Exception {
+        assertExitedWithZero(labels);
         Path out = dir.resolve("labels.md");
-        try (ChildJvm harness = ChildJvm.start(Path.of(System.getProperty("java.home")), dir, List.of(
-                "-cp", BuiltJars.examples().toString(), Harness.class.getName(), "--only", "labels", "--quick",
-                "--work", dir.resolve("labels-work").toString(), "--out", out.toString()))) {
-            assertThat(harness.awaitExit(Duration.ofMinutes(5))).as("exit status; stderr:\n%s", harness.stderr())
-                    .isZero();
-        }
         String report = Files.readString(out, StandardCharsets.UTF_8);
         assertThat(report).contains("## What labels cost",
                 "### `service --load --seconds 2 --threads 8` with and without `labels`",
