@@ -136,7 +136,7 @@ final class RingRelay {
 
     /**
      * When the relay's last pass that moved every record began ({@code CLOCK_MONOTONIC}, the clock of
-     * {@link System#nanoTime()}; {@link Long#MIN_VALUE} before one): what the kernel wrote before then is in the relay's
+     * {@link System#nanoTime()}; far in the past before one): what the kernel wrote before then is in the relay's
      * rings.
      */
     long passedAt() {

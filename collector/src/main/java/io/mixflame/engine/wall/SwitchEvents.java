@@ -5,9 +5,9 @@ package io.mixflame.engine.wall;
  * The rings are per CPU and drained one after another, so a thread that moved between CPUs has its events out of
  * order as drained: its switch off one CPU to wait can come after its switch onto another when it woke. Sorted, the
  * wall clock reads each thread's states in the order they were. Events past the time up to which every ring's records
- * were read are kept for the next drain, which may bring older ones from another ring. Bounded: a full buffer takes no more until applied
- * and cleared, the rest waiting in the rings. Arrays made once; a stable merge sort over indexes, with no allocation.
- * On the sampler thread only.
+ * were read are kept for the next drain, which may bring older ones from another ring. Bounded: a full buffer takes no
+ * more until applied and cleared, the rest waiting in the rings. Arrays made once (two sets, swapped as events are
+ * kept); a stable merge sort over indexes, with no allocation. On the sampler thread only.
  */
 final class SwitchEvents {
     /** A cpu sample: the thread ran then. */
