@@ -42,6 +42,8 @@
 #define HEADER_BYTES 8
 #define RELEASE_BYTES (1u << 20)
 #define REWIND_BYTES (1u << 20)
+/* Passes between two reads of the relay thread's CPU time (about a second at 5 ms). */
+#define CPU_READ_PASSES 200
 
 struct relay_ring {
     char *source;
@@ -68,7 +70,7 @@ struct relay {
     uint64_t longest_pause;
     uint64_t most_waiting;
     uint64_t last_pass;
-    /* Bytes moved, and the relay thread's CPU time so far (its cost, for the note). */
+    /* Bytes moved; the relay thread's CPU time (its cost, for the note), read every CPU_READ_PASSES and at its end. */
     uint64_t bytes;
     uint64_t cpu_nanos;
     /*
@@ -203,6 +205,13 @@ static uint64_t monotonic_nanos(void) {
     return (uint64_t) now.tv_sec * 1000000000ULL + (uint64_t) now.tv_nsec;
 }
 
+/* The calling thread's CPU time in nanoseconds (a system call: no vDSO for this clock). */
+static uint64_t own_cpu_nanos(void) {
+    struct timespec t;
+    return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) == 0
+           ? (uint64_t) t.tv_sec * 1000000000ULL + (uint64_t) t.tv_nsec : 0;
+}
+
 /* One pass over every ring, counted as begun before it reads a ring and as done after, waking readers that wait. */
 static void relay_pass(struct relay *relay) {
     uint32_t pass = __atomic_add_fetch(&relay->begun, 1, __ATOMIC_ACQ_REL);
@@ -220,9 +229,6 @@ static void relay_pass(struct relay *relay) {
     if (relay->full == full) {
         __atomic_store_n(&relay->passed_at, now, __ATOMIC_RELEASE);
     }
-    struct timespec cpu;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
-    relay->cpu_nanos = (uint64_t) cpu.tv_sec * 1000000000ULL + (uint64_t) cpu.tv_nsec;
     __atomic_store_n(&relay->done, pass, __ATOMIC_RELEASE);
     futex(&relay->done, FUTEX_WAKE, INT32_MAX, NULL);
 }
@@ -231,14 +237,18 @@ static void *run(void *argument) {
     struct relay *relay = argument;
     struct timespec pause = {(time_t) (relay->period_nanos / 1000000000ULL),
                              (long) (relay->period_nanos % 1000000000ULL)};
-    while (!__atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE)) {
+    for (uint32_t passes = 1; !__atomic_load_n(&relay->stop, __ATOMIC_ACQUIRE); passes++) {
         uint32_t asked = __atomic_load_n(&relay->asked, __ATOMIC_ACQUIRE);
         relay_pass(relay);
+        if (passes % CPU_READ_PASSES == 0) {
+            __atomic_store_n(&relay->cpu_nanos, own_cpu_nanos(), __ATOMIC_RELAXED);
+        }
         /* Until the period is up, or a reader asks for a pass (asked moves on, and the wait ends at once). */
         futex(&relay->asked, FUTEX_WAIT, asked, &pause);
     }
     /* What is left moves once more, so that a stop loses nothing the relay rings have room for. */
     relay_pass(relay);
+    __atomic_store_n(&relay->cpu_nanos, own_cpu_nanos(), __ATOMIC_RELAXED);
     return NULL;
 }
 
